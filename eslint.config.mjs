@@ -1,0 +1,39 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'test/artifacts/**', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            // A service may use the shared libraries, never another service.
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:sdk', 'type:testing'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Pure domain: no framework, no I/O, no clock.
+    files: ['services/*/src/**/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', 'nats', 'pg', '@openq/messaging', '@openq/persistence'] }],
+      'no-restricted-globals': ['error', 'Date', 'process'],
+    },
+  },
+);

@@ -1,0 +1,38 @@
+/** Error body of every HTTP error and every failed reply (SPEC §4, §8). */
+export interface ErrorBody {
+  statusCode: number;
+  reason: string;
+  message: string;
+}
+
+export type Reply<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+export function okReply<T>(data: T): Reply<T> {
+  return { ok: true, data };
+}
+
+export function errorReply(statusCode: number, reason: string, message: string): Reply<never> {
+  return { ok: false, error: { statusCode, reason, message } };
+}
+
+/** A refusal a domain decision returns: a stable reason code and words for a person. */
+export interface Refusal {
+  refused: true;
+  reason: string;
+  message: string;
+  statusCode: number;
+  details?: Record<string, unknown>;
+}
+
+export function refusal(
+  statusCode: number,
+  reason: string,
+  message: string,
+  details?: Record<string, unknown>,
+): Refusal {
+  return { refused: true, statusCode, reason, message, ...(details ? { details } : {}) };
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && (value as Refusal).refused === true;
+}

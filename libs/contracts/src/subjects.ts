@@ -1,0 +1,38 @@
+import { isId } from './ids';
+
+/** Streams of SPEC §8: who may publish on which subjects. */
+export const STREAMS = {
+  agentEvents: { name: 'AGENT_EVENTS', subjects: ['agent.>'] },
+  openqEvents: {
+    name: 'OPENQ_EVENTS',
+    subjects: ['question.>', 'decision.>', 'gate.>', 'pipeline.>', 'story.>'],
+  },
+} as const;
+
+export type StreamKey = keyof typeof STREAMS;
+
+/** `<type>.<projectId>`: the subject an event of `type` about `projectId` is published on. */
+export function eventSubject(type: string, projectId: string): string {
+  if (!isId(projectId)) throw new Error(`projectId is not a subject-safe id: ${JSON.stringify(projectId)}`);
+  return `${type}.${projectId}`;
+}
+
+/** A filter that matches every project's events of `type` (`question.declared.*`). */
+export function eventFilter(type: string): string {
+  return `${type}.*`;
+}
+
+/** The event type of a subject built by `eventSubject` (drops the trailing projectId token). */
+export function typeOfSubject(subject: string): string {
+  const cut = subject.lastIndexOf('.');
+  return cut < 0 ? subject : subject.slice(0, cut);
+}
+
+/** `openq.<service>.<verb>`: request/reply between the gateway and the services. */
+export function requestSubject(service: string, verb: string): string {
+  return `openq.${service}.${verb}`;
+}
+
+export function streamOfType(type: string): StreamKey {
+  return type.startsWith('agent.') ? 'agentEvents' : 'openqEvents';
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+
+export type Validated<T> =
+  | { ok: true; value: T }
+  | { ok: false; reason: string; field: string; message: string };
+
+/**
+ * Validates an untrusted plain value against a DTO class: unknown fields are refused
+ * (whitelist + forbid), and the first failing field is named in the result.
+ */
+export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: unknown, reason = 'corpo_invalido'): Validated<T> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { ok: false, reason, field: '(body)', message: 'expected a JSON object' };
+  }
+  const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
+  const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (errors.length === 0) return { ok: true, value };
+  const { field, message } = firstFailure(errors);
+  return { ok: false, reason, field, message: `${field}: ${message}` };
+}
+
+function firstFailure(errors: ValidationError[], prefix = ''): { field: string; message: string } {
+  const first = errors[0]!;
+  const field = prefix ? `${prefix}.${first.property}` : first.property;
+  if (first.constraints) {
+    const message = Object.values(first.constraints)[0] ?? 'is invalid';
+    return { field, message };
+  }
+  if (first.children && first.children.length > 0) return firstFailure(first.children, field);
+  return { field, message: 'is invalid' };
+}

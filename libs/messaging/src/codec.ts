@@ -1,0 +1,19 @@
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+/** Parses JSON bytes; `undefined` when they are not JSON. */
+export function decodeJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}

@@ -1,0 +1,113 @@
+import { Client } from 'pg';
+import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { assertIdentifier, databaseNameOf, redactUrl, withDatabase } from './database-url';
+import { isTransientDbError } from './db-errors';
+import { DeadLetterRecord } from './records/dead-letter.record';
+import { InboxRecord } from './records/inbox.record';
+import { OutboxRecord } from './records/outbox.record';
+import { MessagingTables1764470000000 } from './migrations/1764470000000-messaging-tables';
+import { InfrastructureUnavailableError } from './unavailable';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type Constructor = Function;
+
+export interface DatabaseOptions {
+  /** `postgres://user@host:port/database`; the database is created when missing. */
+  url: string;
+  /** The service's own schema (created when missing); every table of the service lives there. */
+  schema: string;
+  entities?: MixedList<Constructor | string | EntitySchema>;
+  /** The service's migrations; the messaging tables' migration always runs first. */
+  migrations?: Constructor[];
+  poolSize?: number;
+}
+
+export const MESSAGING_RECORDS = [OutboxRecord, InboxRecord, DeadLetterRecord];
+
+/**
+ * Opens the service's data source: creates the database and the schema if they are missing,
+ * then runs the checked-in migrations under an advisory lock, so that replicas starting
+ * together migrate once. `synchronize` is never used.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<DataSource> {
+  const schema = assertIdentifier(options.schema);
+  await ensureDatabase(options.url);
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema,
+    entities: [...MESSAGING_RECORDS, ...((options.entities as Constructor[]) ?? [])],
+    migrations: [MessagingTables1764470000000, ...(options.migrations ?? [])],
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: { max: options.poolSize ?? 10, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000 },
+  });
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw unavailable(options.url, error);
+  }
+  await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(ignoreRace);
+  await migrate(dataSource, schema);
+  return dataSource;
+}
+
+async function migrate(dataSource: DataSource, schema: string): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query(`SELECT pg_advisory_lock(hashtext($1))`, [`openq-migrations:${schema}`]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`openq-migrations:${schema}`]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+/** Creates the database named by the URL when it does not exist (connecting to `postgres`). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseNameOf(url);
+  const admin = new Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw unavailable(url, error);
+  }
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch(ignoreRace);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops a database (tests only: every test run works in a database of its own). */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseNameOf(url);
+  const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+function ignoreRace(error: unknown): void {
+  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+  // duplicate_database / unique_violation on pg_namespace: another replica created it first.
+  if (code === '42P04' || code === '23505' || code === '42P06') return;
+  throw error;
+}
+
+function unavailable(url: string, error: unknown): Error {
+  if (!isTransientDbError(error)) return error instanceof Error ? error : new Error(String(error));
+  return new InfrastructureUnavailableError(
+    'PostgreSQL',
+    `PostgreSQL is not answering at ${redactUrl(url)} — start it (e.g. \`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\`) or set DATABASE_URL.`,
+  );
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An event waiting to leave the service; written in the same transaction as the effect. */
+@Entity({ name: 'outbox' })
+@Index('outbox_unpublished', ['id'], { where: 'published_at IS NULL' })
+export class OutboxRecord {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'event_id', type: 'uuid', unique: true })
+  eventId!: string;
+
+  @Column({ type: 'text' })
+  subject!: string;
+
+  @Column({ type: 'jsonb' })
+  envelope!: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  headers!: Record<string, string>;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
+  publishedAt!: Date | null;
+}
