@@ -3,13 +3,16 @@
 // PostgreSQL and a NATS JetStream server of their own (see libs/testing).
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true } }];
 const moduleNameMapper = {
-  '^@openq/(contracts|messaging|persistence|testing|agent-sdk)$': '<rootDir>/libs/$1/src',
+  '^@openq/contracts/testing$': '<rootDir>/libs/contracts/src/testing.ts',
+  '^@openq/(contracts|messaging|persistence|platform|testing|agent-sdk)$': '<rootDir>/libs/$1/src',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
 module.exports = {
+  // testTimeout is global in jest: integration and end-to-end tests wait on real servers.
+  testTimeout: 120000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/', '/dist/'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services,test,tools}/**/*.int.spec.ts'], testTimeout: 60000, slowTestThreshold: 20 },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'], testTimeout: 120000, slowTestThreshold: 30 },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services,test,tools}/**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'] },
   ],
 };

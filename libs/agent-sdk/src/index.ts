@@ -1,0 +1,2 @@
+export * from './instruction';
+export * from './tools';

@@ -1,0 +1,47 @@
+import { IsOptional } from 'class-validator';
+import { ASKER_ROLES, type AskerRole } from '../vocabulary';
+import { IsEntityId, IsOneOf, IsUuidString, Nested } from '../validators';
+import { ActorDto } from '../dto/actor.dto';
+import { StoryChangesDto } from '../dto/story-changes.dto';
+import { defineCommand } from './command';
+import type { CorrectStoryReply, DevContext, QaCut, TurnContext } from './context.views';
+import { ProjectScoped, TaskScoped } from './project-scoped.dto';
+import { Verb } from './verbs';
+
+/** `dev-context` and `qa-cut` both ask about one task. */
+export class TaskContextCommand extends TaskScoped {}
+
+export class TurnContextCommand extends ProjectScoped {
+  @IsOneOf(ASKER_ROLES)
+  role!: AskerRole;
+}
+
+/**
+ * §6.4 one rule for both doors: the user route (actor `user`) and the internal one
+ * (actor `{ kind: 'agent', id: 'po' }`).
+ */
+export class CorrectStoryCommand extends ProjectScoped {
+  @IsEntityId()
+  storyId!: string;
+
+  @Nested(() => ActorDto)
+  actor!: ActorDto;
+
+  /** An answered question lets a `ready` story be corrected. */
+  @IsOptional()
+  @IsUuidString()
+  questionId?: string | null;
+
+  @Nested(() => StoryChangesDto)
+  changes!: StoryChangesDto;
+}
+
+export const ContextCommand = {
+  devContext: defineCommand<TaskContextCommand, DevContext>(Verb.context.devContext, TaskContextCommand),
+  qaCut: defineCommand<TaskContextCommand, QaCut>(Verb.context.qaCut, TaskContextCommand),
+  turnContext: defineCommand<TurnContextCommand, TurnContext>(Verb.context.turnContext, TurnContextCommand),
+  correctStory: defineCommand<CorrectStoryCommand, CorrectStoryReply>(
+    Verb.context.correctStory,
+    CorrectStoryCommand,
+  ),
+} as const;

@@ -1,0 +1,64 @@
+import type { AskerRole } from '../vocabulary';
+
+/** §6 one decision linked to the task, as the agents read it. */
+export interface DecisionView {
+  decisionEventId: string;
+  questionId: string;
+  pergunta: string;
+  resposta: string;
+  respondidaPor: string;
+  viaAgente: AskerRole | null;
+  decidedAt: string;
+}
+
+export interface StoryView {
+  title: string;
+  rf: string[];
+  rnf: string[];
+  dod: string[];
+  dor: string[];
+}
+
+/**
+ * §6.1 dev kickoff. Decisions newest first, at most 10 and 1,500 rendered characters;
+ * `decisoesTotal` counts all linked ones ("showing N of M" in `text`). A task with no known
+ * story yet has `storyId` and `story` null [openq].
+ */
+export interface DevContext {
+  taskId: string;
+  storyId: string | null;
+  story: StoryView | null;
+  decisoes: DecisionView[];
+  decisoesTotal: number;
+  /** The rendered block, opening with `DECISIONS_HEADING`. */
+  text: string;
+}
+
+/** §6.2 QA cut: the kickoff's content plus the cut rule (`QA_CUT_RULE`, also inside `text`). */
+export interface QaCut extends DevContext {
+  cutRule: string;
+}
+
+export interface TurnOpenQuestion {
+  questionId: string;
+  pergunta: string;
+  sugestao: string | null;
+}
+
+/** §6.3 what every asker's turn carries. */
+export interface TurnContext {
+  role: AskerRole;
+  /** `CENTRAL_INSTRUCTION`. */
+  instruction: string;
+  /** `ANSWER_RULE` (ADR 0258). */
+  answerRule: string;
+  /** The project's open questions, oldest first, up to the ceiling. */
+  openQuestions: TurnOpenQuestion[];
+  openQuestionsTotal: number;
+  text: string;
+}
+
+export interface CorrectStoryReply {
+  applied: true;
+  storyId: string;
+}

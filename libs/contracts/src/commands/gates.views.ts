@@ -1,0 +1,77 @@
+import type {
+  BlockingReason,
+  Gate,
+  GateState,
+  ParkedReason,
+  PauseSource,
+  PipelineTaskState,
+  TaskStatus,
+} from '../vocabulary';
+
+/** §4 one gate cycle of a task. */
+export interface GateView {
+  gate: Gate;
+  state: GateState;
+  /** Set only while `state` is `parked`. */
+  parkedReason: ParkedReason | null;
+  /** The open questions a `user_decision` park waits on (empty otherwise). */
+  questionIds: string[];
+  correctionCount: number;
+  maxCorrections: number;
+  /** Parked on the user's decision: the task shows as "waiting for you". */
+  waitingForYou: boolean;
+  updatedAt: string;
+}
+
+/** The inbox's "waiting for you": parked cycles of the project, with their task. */
+export interface WaitingGateView extends GateView {
+  taskId: string;
+}
+
+export interface GatesWaitingReply {
+  items: WaitingGateView[];
+  total: number;
+}
+
+export interface GateResumeReply {
+  ok: true;
+}
+
+/** §7 one task in the per-repo queue, judged by the one admission predicate. */
+export interface PipelineQueueTask {
+  taskId: string;
+  repo: string;
+  /** FIFO key inside the repo (lower goes first). */
+  order: number;
+  deps: string[];
+  labels: string[];
+  stage: string | null;
+  status: TaskStatus | null;
+  state: PipelineTaskState;
+  pausedAt: string | null;
+  pauseSource: PauseSource | null;
+  /** Why the task may not enter analysis now (freeze > dependency > active task > none). */
+  blockingReason: BlockingReason;
+  /** The tasks behind `dependency` or `active_task` (empty otherwise). */
+  blockedBy: string[];
+  /** Analyst questions still open (Needs Input). */
+  questionIds: string[];
+}
+
+/** §7 `/queue` snapshot: tasks ordered by repo, then `order`. */
+export interface PipelineQueueSnapshot {
+  /** The `repo` filter asked for, `null` for every repo. */
+  repo: string | null;
+  tasks: PipelineQueueTask[];
+  total: number;
+  frozenRepos: string[];
+}
+
+/** §4 pause / resume of a pipeline task by an operator. */
+export interface PipelinePauseReply {
+  taskId: string;
+  pausedAt: string | null;
+  pauseSource: PauseSource | null;
+  /** False when the task was already in the asked state (the call is idempotent). */
+  changed: boolean;
+}

@@ -1,0 +1,134 @@
+import { IsOptional } from 'class-validator';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../limits';
+import {
+  QUESTION_AUTHORS,
+  QUESTION_LIST_FILTERS,
+  QUESTION_ORIGINS,
+  READINESS_ACTIONS,
+  type QuestionAuthor,
+  type QuestionListFilter,
+  type QuestionOrigin,
+  type ReadinessAction,
+} from '../vocabulary';
+import {
+  ClassRule,
+  IntRange,
+  IsCursor,
+  IsEntityId,
+  IsOneOf,
+  IsToolCallId,
+  IsUuidString,
+  Nested,
+  isPresent,
+} from '../validators';
+import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
+import {
+  AUTHOR_ORIGIN_MESSAGE,
+  QuestionDeclarationFields,
+  authorMatchesOrigin,
+} from '../dto/question-declaration.dto';
+import { UserAnswerFields } from '../dto/user-answer-fields.dto';
+import { defineCommand } from './command';
+import { ProjectScoped } from './project-scoped.dto';
+import type {
+  AnswerByAgentReply,
+  AnswerQuestionReply,
+  DeclareQuestionReply,
+  QuestionCountReply,
+  QuestionListReply,
+  ReadinessReply,
+} from './questions.views';
+import { Verb } from './verbs';
+
+/**
+ * A declaration from any door: the tool (via the internal route), a QA verdict or the analyst.
+ * `origin` defaults to `tool`. `toolCallId` is the dedupe key; it is required for `tool` and
+ * optional for the others [openq], where the caller may still pass a stable key of its own
+ * (e.g. `<roundId>:<subspecialty>`) to make a retried request harmless.
+ */
+@ClassRule<QuestionDeclarationDto>('autor|origin', authorMatchesOrigin, AUTHOR_ORIGIN_MESSAGE)
+@ClassRule<QuestionDeclarationDto>(
+  'toolCallId|origin',
+  (o) => o.origin !== 'tool' || isPresent(o.toolCallId),
+  'toolCallId is required when origin is tool',
+)
+export class QuestionDeclarationDto extends QuestionDeclarationFields {
+  @IsOneOf(QUESTION_AUTHORS)
+  autor!: QuestionAuthor;
+
+  @IsOneOf(QUESTION_ORIGINS)
+  origin: QuestionOrigin = 'tool';
+
+  @IsOptional()
+  @IsToolCallId()
+  toolCallId?: string | null;
+}
+
+export class DeclareQuestionCommand extends ProjectScoped {
+  @Nested(() => QuestionDeclarationDto)
+  declaration!: QuestionDeclarationDto;
+}
+
+/** A click in the queue: `userId` is the JWT `sub`, checked against the session author. */
+export class AnswerQuestionCommand extends UserAnswerFields {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @IsEntityId()
+  userId!: string;
+}
+
+export class AnswerByAgentCommand extends AgentAnswerFields {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+}
+
+export class ListQuestionsCommand extends ProjectScoped {
+  /** Who asks: decides `canAnswer` / `inertReason` of each item. */
+  @IsEntityId()
+  userId!: string;
+
+  @IsOneOf(QUESTION_LIST_FILTERS)
+  status: QuestionListFilter = 'open';
+
+  @IntRange(LIST_LIMIT_MIN, LIST_LIMIT_MAX)
+  limit: number = LIST_LIMIT_DEFAULT;
+
+  @IsOptional()
+  @IsCursor()
+  cursor?: string | null;
+}
+
+export class CountQuestionsCommand extends ProjectScoped {}
+
+export class ReadinessCommand extends ProjectScoped {
+  @IsOneOf(READINESS_ACTIONS)
+  action!: ReadinessAction;
+}
+
+export const QuestionsCommand = {
+  declare: defineCommand<DeclareQuestionCommand, DeclareQuestionReply>(
+    Verb.questions.declare,
+    DeclareQuestionCommand,
+  ),
+  answer: defineCommand<AnswerQuestionCommand, AnswerQuestionReply>(
+    Verb.questions.answer,
+    AnswerQuestionCommand,
+  ),
+  answerByAgent: defineCommand<AnswerByAgentCommand, AnswerByAgentReply>(
+    Verb.questions.answerByAgent,
+    AnswerByAgentCommand,
+  ),
+  list: defineCommand<ListQuestionsCommand, QuestionListReply>(Verb.questions.list, ListQuestionsCommand),
+  count: defineCommand<CountQuestionsCommand, QuestionCountReply>(
+    Verb.questions.count,
+    CountQuestionsCommand,
+  ),
+  readiness: defineCommand<ReadinessCommand, ReadinessReply>(Verb.questions.readiness, ReadinessCommand),
+} as const;

@@ -1,0 +1,77 @@
+import type { QuestionDeclared } from '../events/openq-payloads';
+import type { AskerRole, QuestionStatus, ReadinessAction } from '../vocabulary';
+
+/**
+ * §4 a question as the list shows it: every field of §3.1 (the declaration and, once answered,
+ * the answer; `null` while open), its status, and whether the asking user may answer it here.
+ */
+export interface OpenQuestionView extends QuestionDeclared {
+  projectId: string;
+  status: QuestionStatus;
+  resposta: string | null;
+  aceitouSugestao: boolean | null;
+  decisionEventId: string | null;
+  respondidaPor: string | null;
+  viaAgente: AskerRole | null;
+  answeredAt: string | null;
+  /** True only for the session author on an open question (§3.3). */
+  canAnswer: boolean;
+  /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
+  inertReason: string | null;
+}
+
+export interface DeclareQuestionReply {
+  questionId: string;
+  /** False when the same `toolCallId` had already declared it (HTTP 200 instead of 201). */
+  created: boolean;
+}
+
+export interface AnswerQuestionReply {
+  questionId: string;
+  status: 'answered';
+  resposta: string;
+  aceitouSugestao: boolean;
+  decisionEventId: string;
+  respondidaPor: string;
+}
+
+/** ADR 0258: idempotent, never a conflict. */
+export interface AnswerByAgentReply {
+  status: 'answered' | 'already_answered';
+  questionId: string;
+  decisionEventId: string;
+}
+
+/** §4 a slice, oldest first; `total` counts every question matching the filter. */
+export interface QuestionListReply {
+  items: OpenQuestionView[];
+  total: number;
+  limit: number;
+  nextCursor: string | null;
+}
+
+export interface QuestionCountReply {
+  open: number;
+}
+
+/** §4 readiness warns and moves on: never blocks. */
+export interface ReadinessReply {
+  action: ReadinessAction;
+  openQuestions: number;
+  blocking: false;
+  notice: string | null;
+  queue: string;
+}
+
+/** §4 "N questions are still open — answer" (singular for one; `null` for none). */
+export function readinessNotice(openQuestions: number): string | null {
+  if (openQuestions <= 0) return null;
+  return openQuestions === 1
+    ? '1 question is still open — answer'
+    : `${openQuestions} questions are still open — answer`;
+}
+
+/** §4 the queue a readiness notice links to. */
+export function openQuestionsQueuePath(projectId: string): string {
+  return `/projects/${projectId}/open-questions`;
+}

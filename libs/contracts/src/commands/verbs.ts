@@ -1,0 +1,35 @@
+import type { VerbPair } from './command';
+
+const pair = <S extends string, V extends string>(service: S, verb: V) =>
+  ({ service, verb }) as const satisfies VerbPair;
+
+/** Every request/reply endpoint, as `(service, verb)`; the subject is `openq.<service>.<verb>`. */
+export const Verb = {
+  questions: {
+    declare: pair('questions', 'declare'),
+    answer: pair('questions', 'answer'),
+    answerByAgent: pair('questions', 'answer-by-agent'),
+    list: pair('questions', 'list'),
+    count: pair('questions', 'count'),
+    readiness: pair('questions', 'readiness'),
+  },
+  gates: {
+    list: pair('gates', 'list'),
+    resume: pair('gates', 'resume'),
+    waiting: pair('gates', 'waiting'),
+    pipelineQueue: pair('gates', 'pipeline-queue'),
+    pipelinePause: pair('gates', 'pipeline-pause'),
+    pipelineResume: pair('gates', 'pipeline-resume'),
+  },
+  context: {
+    devContext: pair('context', 'dev-context'),
+    qaCut: pair('context', 'qa-cut'),
+    turnContext: pair('context', 'turn-context'),
+    correctStory: pair('context', 'correct-story'),
+  },
+} as const;
+
+export type ServiceName = keyof typeof Verb;
+
+/** The service names, also the NATS queue groups of their request handlers. */
+export const SERVICES: readonly ServiceName[] = ['questions', 'gates', 'context'];

@@ -1,0 +1,6 @@
+export * from './actor.dto';
+export * from './afeta.dto';
+export * from './agent-answer-fields.dto';
+export * from './question-declaration.dto';
+export * from './story-changes.dto';
+export * from './user-answer-fields.dto';

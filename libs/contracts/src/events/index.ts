@@ -1,0 +1,3 @@
+export * from './agent-events';
+export * from './event-registry';
+export * from './openq-events';

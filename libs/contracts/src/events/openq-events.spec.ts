@@ -1,0 +1,151 @@
+import { STREAMS, streamOfType } from '../subjects';
+import { clone, eventExample, failingField, openqEventExamples } from '../testing/examples';
+import { OPENQ_EVENT_TYPES, OpenqEvent, openqEventRegistry, type OpenqEventType } from './openq-events';
+
+const validate = (type: OpenqEventType, data: unknown) => openqEventRegistry.validate(type, data);
+
+describe('openq events', () => {
+  it('registers every openq event type, each on a subject of OPENQ_EVENTS', () => {
+    expect(new Set(openqEventRegistry.types())).toEqual(new Set(OPENQ_EVENT_TYPES));
+    const prefixes = STREAMS.openqEvents.subjects.map((s) => s.replace('>', ''));
+    for (const type of OPENQ_EVENT_TYPES) {
+      expect(streamOfType(type)).toBe('openqEvents');
+      expect(prefixes.some((p) => type.startsWith(p))).toBe(true);
+    }
+  });
+
+  it.each(OPENQ_EVENT_TYPES)('accepts the example of %s', (type) => {
+    expect(validate(type, clone(openqEventExamples[type]))).toMatchObject({ ok: true });
+  });
+
+  it.each(OPENQ_EVENT_TYPES)('refuses an unknown field on %s', (type) => {
+    expect(failingField(validate(type, { ...clone(openqEventExamples[type]), projectId: 'p1' }))).toBe(
+      'projectId',
+    );
+  });
+});
+
+describe('question.declared', () => {
+  const base = () => eventExample(OpenqEvent.QuestionDeclared);
+
+  it('accepts the QA and analyst origins with their own authors and no toolCallId', () => {
+    expect(
+      validate(OpenqEvent.QuestionDeclared, {
+        ...base(),
+        origin: 'qa_verdict',
+        autor: 'qa-agent',
+        toolCallId: null,
+      }).ok,
+    ).toBe(true);
+    expect(
+      validate(OpenqEvent.QuestionDeclared, {
+        ...base(),
+        origin: 'analyst',
+        autor: 'analyst',
+        toolCallId: null,
+      }).ok,
+    ).toBe(true);
+  });
+
+  it.each([
+    ['an author that does not match the origin', { origin: 'analyst', autor: 'po' }, 'autor|origin'],
+    ['a wrong origin', { origin: 'prose' }, 'origin'],
+    ['a questionId that is not a UUID', { questionId: 'q-1' }, 'questionId'],
+    ['a declaredAt that is not a timestamp', { declaredAt: '05/11/2026' }, 'declaredAt'],
+  ])('refuses %s', (_name, patch, field) => {
+    expect(failingField(validate(OpenqEvent.QuestionDeclared, { ...base(), ...patch }))).toBe(field);
+  });
+
+  it('needs toolCallId present, null allowed', () => {
+    const { toolCallId: _t, ...rest } = base();
+    expect(failingField(validate(OpenqEvent.QuestionDeclared, rest))).toBe('toolCallId');
+  });
+});
+
+describe('question.answered / decision.recorded', () => {
+  it('accepts an answer recorded by an agent', () => {
+    expect(
+      validate(OpenqEvent.QuestionAnswered, { ...eventExample(OpenqEvent.QuestionAnswered), viaAgente: 'po' })
+        .ok,
+    ).toBe(true);
+  });
+
+  it.each([
+    ['an empty resposta', { resposta: '' }, 'resposta'],
+    ['aceitouSugestao not a boolean', { aceitouSugestao: 'yes' }, 'aceitouSugestao'],
+    ['a missing viaAgente (must be null for a click)', { viaAgente: undefined }, 'viaAgente'],
+    ['a wrong viaAgente', { viaAgente: 'qa-agent' }, 'viaAgente'],
+  ])('question.answered refuses %s', (_name, patch, field) => {
+    expect(
+      failingField(
+        validate(OpenqEvent.QuestionAnswered, { ...eventExample(OpenqEvent.QuestionAnswered), ...patch }),
+      ),
+    ).toBe(field);
+  });
+
+  it('decision.recorded: the actor is always the user', () => {
+    const data = { ...eventExample(OpenqEvent.DecisionRecorded), actor: { kind: 'agent', id: 'po' } };
+    expect(failingField(validate(OpenqEvent.DecisionRecorded, data))).toBe('actor.kind');
+  });
+
+  it('decision.recorded: consequences is an afeta', () => {
+    const data = { ...eventExample(OpenqEvent.DecisionRecorded), consequences: { regras: [] } };
+    expect(failingField(validate(OpenqEvent.DecisionRecorded, data))).toBe('consequences.historias');
+  });
+});
+
+describe('gate.* events', () => {
+  it('gate.rescue_parked carries idadeSegundos only when idle', () => {
+    const idle = {
+      taskId: 'T-1',
+      gate: 'qa',
+      reason: 'idle',
+      questionIds: [],
+      idadeSegundos: 7300,
+      motivo: 'idle for 2h',
+    };
+    expect(validate(OpenqEvent.GateRescueParked, idle).ok).toBe(true);
+    expect(failingField(validate(OpenqEvent.GateRescueParked, { ...idle, idadeSegundos: -1 }))).toBe(
+      'idadeSegundos',
+    );
+    expect(failingField(validate(OpenqEvent.GateRescueParked, { ...idle, reason: 'bored' }))).toBe('reason');
+  });
+
+  it('gate.resumed by a person carries no questions', () => {
+    const human = { taskId: 'T-1', gate: 'qa', trigger: 'human', questionIds: [], decisionEventIds: [] };
+    expect(validate(OpenqEvent.GateResumed, human).ok).toBe(true);
+    expect(failingField(validate(OpenqEvent.GateResumed, { ...human, trigger: 'timer' }))).toBe('trigger');
+    expect(failingField(validate(OpenqEvent.GateResumed, { ...human, questionIds: ['q1'] }))).toBe(
+      'questionIds',
+    );
+  });
+
+  it('gate.verdict_recorded refuses an unknown nextAction', () => {
+    const data = { ...eventExample(OpenqEvent.GateVerdictRecorded), nextAction: 'merge' };
+    expect(failingField(validate(OpenqEvent.GateVerdictRecorded, data))).toBe('nextAction');
+  });
+});
+
+describe('pipeline.* and story.corrected', () => {
+  it('pipeline.analysis_incomplete names only deliverables', () => {
+    const data = { ...eventExample(OpenqEvent.PipelineAnalysisIncomplete), missing: ['01-questions.md'] };
+    expect(failingField(validate(OpenqEvent.PipelineAnalysisIncomplete, data))).toBe('missing');
+  });
+
+  it('pipeline.task_paused refuses an unknown source', () => {
+    expect(failingField(validate(OpenqEvent.PipelineTaskPaused, { taskId: 'T-1', source: 'cron' }))).toBe(
+      'source',
+    );
+  });
+
+  it('story.corrected needs at least one change and a valid actor', () => {
+    const base = eventExample(OpenqEvent.StoryCorrected);
+    expect(failingField(validate(OpenqEvent.StoryCorrected, { ...base, changes: {} }))).toBe(
+      'changes.title|rf|rnf|dod|dor',
+    );
+    expect(
+      failingField(validate(OpenqEvent.StoryCorrected, { ...base, actor: { kind: 'bot', id: 'po' } })),
+    ).toBe('actor.kind');
+    expect(validate(OpenqEvent.StoryCorrected, { ...base, questionId: null }).ok).toBe(true);
+  });
+});

@@ -1,0 +1,163 @@
+import type { Actor, UserActor } from '../dto/actor.dto';
+import type { Afeta } from '../dto/afeta.dto';
+import type { StoryChanges } from '../dto/story-changes.dto';
+import type {
+  AnalystDeliverable,
+  AskerRole,
+  Gate,
+  GateNextAction,
+  ParkedReason,
+  PauseSource,
+  QuestionAuthor,
+  QuestionOrigin,
+  ResumeTrigger,
+  Veredito,
+} from '../vocabulary';
+
+/**
+ * Payloads (`data`) of the events openq publishes on OPENQ_EVENTS. `projectId` travels in the
+ * envelope, never in `data`. Timestamps are ISO-8601 strings.
+ */
+
+/** §3.1 a question entered the log. */
+export interface QuestionDeclared {
+  questionId: string;
+  sessionId: string;
+  sessionAuthorId: string;
+  autor: QuestionAuthor;
+  pergunta: string;
+  sugestao: string | null;
+  afeta: Afeta;
+  origin: QuestionOrigin;
+  toolCallId: string | null;
+  declaredAt: string;
+}
+
+/** §3.1 the one answer a question gets. `respondidaPor` is always the session author. */
+export interface QuestionAnswered {
+  questionId: string;
+  resposta: string;
+  aceitouSugestao: boolean;
+  decisionEventId: string;
+  respondidaPor: string;
+  viaAgente: AskerRole | null;
+  answeredAt: string;
+}
+
+/** §8 a tool call (`agent.question.declare` / `.answer`) was refused; tells the engine why. */
+export interface QuestionRejected {
+  toolCallId: string;
+  reason: string;
+  message: string;
+}
+
+/** §3.1 the generic decision record written with every answer (same transaction). */
+export interface DecisionRecorded {
+  decisionEventId: string;
+  actor: UserActor;
+  /** The question (`pergunta`). */
+  context: string;
+  /** The answer (`resposta`). */
+  choice: string;
+  /** What the question affects (`afeta`). */
+  consequences: Afeta;
+  questionId: string;
+  viaAgente: AskerRole | null;
+  decidedAt: string;
+}
+
+/** §5 a QA/secops round was judged (consolidated verdict) and what happens next. */
+export interface GateVerdictRecorded {
+  taskId: string;
+  gate: Gate;
+  veredito: Veredito;
+  correctionCount: number;
+  maxCorrections: number;
+  nextAction: GateNextAction;
+}
+
+/** §5 a cycle parked: idle (sweep) or waiting on the user's decision. */
+export interface GateRescueParked {
+  taskId: string;
+  gate: Gate;
+  reason: ParkedReason;
+  /** The open questions the cycle waits on (empty when idle). */
+  questionIds: string[];
+  /** How long the cycle had been idle (idle parking only). */
+  idadeSegundos?: number;
+  /** Words for a person: why it parked. */
+  motivo: string;
+}
+
+/** §5 a parked cycle runs again: by the last answer, or by a person's resume gesture. */
+export interface GateResumed {
+  taskId: string;
+  gate: Gate;
+  trigger: ResumeTrigger;
+  questionIds: string[];
+  decisionEventIds: string[];
+}
+
+/** §5 the sweep asks the engine to re-dispatch a stale (not yet parked) cycle. */
+export interface GateRedispatchRequested {
+  taskId: string;
+  gate: Gate;
+  idadeSegundos: number;
+}
+
+/** §7 the engine may start the analyst on this task. */
+export interface PipelineTaskAdmitted {
+  taskId: string;
+  repo: string;
+}
+
+/** §7 the analyst's questions are active: the task waits for a person. */
+export interface PipelineNeedsInput {
+  taskId: string;
+  repo: string;
+  questionIds: string[];
+}
+
+/** §7 the package is complete and newer than any questions. */
+export interface PipelineInReview {
+  taskId: string;
+  repo: string;
+}
+
+/** §7 the task moves on by itself (auto-approve label), e.g. `to: 'architecture'`. */
+export interface PipelineAdvanced {
+  taskId: string;
+  to: string;
+}
+
+/** §7 neither questions nor a full package: the previous behaviour, with what is missing. */
+export interface PipelineAnalysisIncomplete {
+  taskId: string;
+  repo: string;
+  missing: AnalystDeliverable[];
+}
+
+/** §7 `pausedAt` set (`engine` on Needs Input, `operator` by hand). */
+export interface PipelineTaskPaused {
+  taskId: string;
+  source: PauseSource;
+}
+
+/** §7 `pausedAt` cleared. */
+export interface PipelineTaskUnpaused {
+  taskId: string;
+  source: PauseSource;
+}
+
+/** §7 the analyst must run again on this task (its questions were answered). */
+export interface PipelineAnalystRelaunch {
+  taskId: string;
+}
+
+/** §6.4 an accepted story correction; `changes` holds exactly what was applied. */
+export interface StoryCorrected {
+  storyId: string;
+  questionId: string | null;
+  actor: Actor;
+  changes: StoryChanges;
+}

@@ -1,0 +1,134 @@
+import { IsBoolean } from 'class-validator';
+import {
+  MESSAGE_MAX_LENGTH,
+  PERGUNTA_MAX_LENGTH,
+  PERGUNTA_MIN_LENGTH,
+  REASON_MAX_LENGTH,
+  RESPOSTA_MAX_LENGTH,
+  RESPOSTA_MIN_LENGTH,
+} from '../limits';
+import {
+  ASKER_ROLES,
+  QUESTION_AUTHORS,
+  QUESTION_ORIGINS,
+  type AskerRole,
+  type QuestionAuthor,
+  type QuestionOrigin,
+} from '../vocabulary';
+import {
+  ClassRule,
+  IsEntityId,
+  IsOneOf,
+  IsTimestamp,
+  IsToolCallId,
+  IsUuidString,
+  Nested,
+  Nullable,
+  TrimmedText,
+} from '../validators';
+import { ActorDto, UserActorDto } from '../dto/actor.dto';
+import { AfetaDto } from '../dto/afeta.dto';
+import {
+  AUTHOR_ORIGIN_MESSAGE,
+  QuestionDeclarationFields,
+  authorMatchesOrigin,
+} from '../dto/question-declaration.dto';
+import { StoryChangesDto } from '../dto/story-changes.dto';
+import type { DecisionRecorded, QuestionAnswered, QuestionRejected, StoryCorrected } from './openq-payloads';
+
+/** `question.declared` (see `QuestionDeclared`). */
+@ClassRule<QuestionDeclaredDto>('autor|origin', authorMatchesOrigin, AUTHOR_ORIGIN_MESSAGE)
+export class QuestionDeclaredDto extends QuestionDeclarationFields {
+  @IsUuidString()
+  questionId!: string;
+
+  @IsOneOf(QUESTION_AUTHORS)
+  autor!: QuestionAuthor;
+
+  @IsOneOf(QUESTION_ORIGINS)
+  origin!: QuestionOrigin;
+
+  @Nullable()
+  @IsToolCallId()
+  toolCallId!: string | null;
+
+  @IsTimestamp()
+  declaredAt!: string;
+}
+
+export class QuestionAnsweredDto implements QuestionAnswered {
+  @IsUuidString()
+  questionId!: string;
+
+  @TrimmedText(RESPOSTA_MIN_LENGTH, RESPOSTA_MAX_LENGTH)
+  resposta!: string;
+
+  @IsBoolean()
+  aceitouSugestao!: boolean;
+
+  @IsUuidString()
+  decisionEventId!: string;
+
+  @IsEntityId()
+  respondidaPor!: string;
+
+  @Nullable()
+  @IsOneOf(ASKER_ROLES)
+  viaAgente!: AskerRole | null;
+
+  @IsTimestamp()
+  answeredAt!: string;
+}
+
+export class QuestionRejectedDto implements QuestionRejected {
+  @IsToolCallId()
+  toolCallId!: string;
+
+  @TrimmedText(1, REASON_MAX_LENGTH)
+  reason!: string;
+
+  @TrimmedText(1, MESSAGE_MAX_LENGTH)
+  message!: string;
+}
+
+export class DecisionRecordedDto implements DecisionRecorded {
+  @IsUuidString()
+  decisionEventId!: string;
+
+  @Nested(() => UserActorDto)
+  actor!: UserActorDto;
+
+  @TrimmedText(PERGUNTA_MIN_LENGTH, PERGUNTA_MAX_LENGTH)
+  context!: string;
+
+  @TrimmedText(RESPOSTA_MIN_LENGTH, RESPOSTA_MAX_LENGTH)
+  choice!: string;
+
+  @Nested(() => AfetaDto)
+  consequences!: AfetaDto;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @Nullable()
+  @IsOneOf(ASKER_ROLES)
+  viaAgente!: AskerRole | null;
+
+  @IsTimestamp()
+  decidedAt!: string;
+}
+
+export class StoryCorrectedDto implements StoryCorrected {
+  @IsEntityId()
+  storyId!: string;
+
+  @Nullable()
+  @IsUuidString()
+  questionId!: string | null;
+
+  @Nested(() => ActorDto)
+  actor!: ActorDto;
+
+  @Nested(() => StoryChangesDto)
+  changes!: StoryChangesDto;
+}

@@ -1,0 +1,22 @@
+import { IsOptional } from 'class-validator';
+import { ASKER_ROLES, READINESS_ACTIONS, type AskerRole, type ReadinessAction } from '../vocabulary';
+import { IsEntityId, IsOneOf } from '../validators';
+
+/** `GET /internal/projects/:projectId/turn-context?role=` (400 on an unknown role). */
+export class TurnContextQuery {
+  @IsOneOf(ASKER_ROLES)
+  role!: AskerRole;
+}
+
+/** `GET /projects/:projectId/pipeline/queue?repo=`. */
+export class PipelineQueueQuery {
+  @IsOptional()
+  @IsEntityId()
+  repo?: string;
+}
+
+/** `GET /projects/:projectId/readiness/:action` (path parameter; 400 on an unknown action). */
+export class ReadinessParams {
+  @IsOneOf(READINESS_ACTIONS)
+  action!: ReadinessAction;
+}

@@ -1,0 +1,120 @@
+import { validateAs } from '../validation';
+import { RESPOSTA_MAX_LENGTH } from '../limits';
+import { clone, failingField, httpExamples } from '../testing/examples';
+import { AgentAnswerBody } from './agent-answer.dto';
+import { AnswerQuestionBody } from './answer-question.dto';
+import { PipelineQueueQuery, ReadinessParams, TurnContextQuery } from './context-queries.dto';
+import { DeclareQuestionBody } from './declare-question.dto';
+import { ListOpenQuestionsQuery } from './list-open-questions.dto';
+import { StoryCorrectionBody } from './story-correction.dto';
+
+describe('HTTP examples', () => {
+  it.each([
+    ['AnswerQuestionBody', AnswerQuestionBody, httpExamples.answerQuestionBody],
+    ['AnswerQuestionBody (accept)', AnswerQuestionBody, httpExamples.acceptSuggestionBody],
+    ['DeclareQuestionBody', DeclareQuestionBody, httpExamples.declareQuestionBody],
+    ['AgentAnswerBody', AgentAnswerBody, httpExamples.agentAnswerBody],
+    ['ListOpenQuestionsQuery', ListOpenQuestionsQuery, httpExamples.listOpenQuestionsQuery],
+    ['StoryCorrectionBody', StoryCorrectionBody, httpExamples.storyCorrectionBody],
+    ['TurnContextQuery', TurnContextQuery, httpExamples.turnContextQuery],
+    ['PipelineQueueQuery', PipelineQueueQuery, httpExamples.pipelineQueueQuery],
+    ['ReadinessParams', ReadinessParams, httpExamples.readinessParams],
+  ] as const)('%s accepts its example', (_name, cls, example) => {
+    expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
+  });
+});
+
+describe('AnswerQuestionBody: { resposta } xor { aceitarSugestao: true }', () => {
+  const check = (body: unknown) => failingField(validateAs(AnswerQuestionBody, body));
+
+  it('accepts either one, trimming resposta', () => {
+    const result = validateAs(AnswerQuestionBody, { resposta: '  410 Gone ' });
+    expect(result.ok && result.value.resposta).toBe('410 Gone');
+    expect(check({ aceitarSugestao: true })).toBeNull();
+  });
+
+  it.each([
+    ['an empty body', {}, 'resposta|aceitarSugestao'],
+    ['both', { resposta: 'x', aceitarSugestao: true }, 'resposta|aceitarSugestao'],
+    ['aceitarSugestao false', { aceitarSugestao: false }, 'aceitarSugestao'],
+    ['aceitarSugestao "true"', { aceitarSugestao: 'true' }, 'aceitarSugestao'],
+    ['a blank resposta', { resposta: '   ' }, 'resposta'],
+    ['a resposta too long', { resposta: 'r'.repeat(RESPOSTA_MAX_LENGTH + 1) }, 'resposta'],
+    ['an unknown field', { resposta: 'x', respondidaPor: 'u2' }, 'respondidaPor'],
+    ['a body that is a list', [], '(body)'],
+  ])('refuses %s', (_name, body, field) => {
+    expect(check(body)).toBe(field);
+  });
+});
+
+describe('DeclareQuestionBody', () => {
+  it.each([
+    ['a pergunta over 500 characters', { pergunta: 'x'.repeat(501) }, 'pergunta'],
+    ['a bad sessionId', { sessionId: '../etc' }, 'sessionId'],
+    ['autor analyst (not a tool author)', { autor: 'analyst' }, 'autor'],
+    ['an origin (the route is the tool door)', { origin: 'tool' }, 'origin'],
+  ])('refuses %s', (_name, patch, field) => {
+    expect(
+      failingField(validateAs(DeclareQuestionBody, { ...clone(httpExamples.declareQuestionBody), ...patch })),
+    ).toBe(field);
+  });
+});
+
+describe('AgentAnswerBody', () => {
+  it('needs viaAgente, nothing else', () => {
+    expect(failingField(validateAs(AgentAnswerBody, {}))).toBe('viaAgente');
+    expect(failingField(validateAs(AgentAnswerBody, { viaAgente: 'po' }))).toBeNull();
+  });
+});
+
+describe('ListOpenQuestionsQuery (query strings)', () => {
+  it('defaults to status open, limit 50', () => {
+    expect(validateAs(ListOpenQuestionsQuery, {})).toEqual({
+      ok: true,
+      value: expect.objectContaining({ status: 'open', limit: 50 }),
+    });
+  });
+
+  it('turns a numeric string into an integer', () => {
+    const result = validateAs(ListOpenQuestionsQuery, { limit: '7', cursor: 'eyJwIjoxfQ' });
+    expect(result.ok && result.value.limit).toBe(7);
+  });
+
+  it.each([
+    ['limit 0', { limit: '0' }, 'limit'],
+    ['limit 51', { limit: '51' }, 'limit'],
+    ['a limit that is not a number', { limit: 'ten' }, 'limit'],
+    ['a fractional limit', { limit: '2.5' }, 'limit'],
+    ['a status outside open|answered|all', { status: 'closed' }, 'status'],
+    ['a repeated status', { status: ['open', 'all'] }, 'status'],
+    ['an unknown parameter', { sort: 'desc' }, 'sort'],
+  ])('refuses %s', (_name, query, field) => {
+    expect(failingField(validateAs(ListOpenQuestionsQuery, query, 'parametro_invalido'))).toBe(field);
+  });
+
+  it('names the reason asked for', () => {
+    expect(validateAs(ListOpenQuestionsQuery, { limit: 'x' }, 'parametro_invalido')).toMatchObject({
+      reason: 'parametro_invalido',
+    });
+  });
+});
+
+describe('StoryCorrectionBody', () => {
+  it.each([
+    ['no changes', { changes: {} }, 'changes.title|rf|rnf|dod|dor'],
+    ['changes missing', { questionId: '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b' }, 'changes'],
+    ['a questionId that is not a UUID', { questionId: 'Q-1', changes: { title: 't' } }, 'questionId'],
+    ['an unknown change', { changes: { archived: true } }, 'changes.archived'],
+    ['a dor item that is not text', { changes: { dor: [1] } }, 'changes.dor'],
+  ])('refuses %s', (_name, body, field) => {
+    expect(failingField(validateAs(StoryCorrectionBody, body))).toBe(field);
+  });
+});
+
+describe('context queries', () => {
+  it('refuse what is outside their lists', () => {
+    expect(failingField(validateAs(TurnContextQuery, { role: 'qa-agent' }))).toBe('role');
+    expect(failingField(validateAs(PipelineQueueQuery, { repo: 'a b' }))).toBe('repo');
+    expect(failingField(validateAs(ReadinessParams, { action: 'go' }))).toBe('action');
+  });
+});

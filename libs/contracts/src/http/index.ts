@@ -1,0 +1,6 @@
+export * from './agent-answer.dto';
+export * from './answer-question.dto';
+export * from './context-queries.dto';
+export * from './declare-question.dto';
+export * from './list-open-questions.dto';
+export * from './story-correction.dto';

@@ -1,0 +1,63 @@
+import type { PayloadOf } from '../commands/command';
+import type { Commands } from '../commands/command-registry';
+import { agentEventExamples } from './event-examples';
+import { EXAMPLE_AFETA as afeta, EXAMPLE_IDS as I, deepFreeze } from './fixtures';
+
+type CommandExamples = {
+  readonly [S in keyof typeof Commands]: {
+    readonly [V in keyof (typeof Commands)[S]]: PayloadOf<(typeof Commands)[S][V]>;
+  };
+};
+
+/** One valid payload per command, by service then verb (as `Commands`). */
+export const commandExamples: CommandExamples = deepFreeze({
+  questions: {
+    declare: {
+      projectId: I.projectId,
+      declaration: { ...agentEventExamples['agent.question.declare'], afeta: { ...afeta }, origin: 'tool' },
+    },
+    answer: {
+      projectId: I.projectId,
+      questionId: I.questionId,
+      userId: I.sessionAuthorId,
+      aceitarSugestao: true,
+    },
+    answerByAgent: { projectId: I.projectId, questionId: I.questionId, viaAgente: 'arquiteto' },
+    list: { projectId: I.projectId, userId: I.sessionAuthorId, status: 'open', limit: 50 },
+    count: { projectId: I.projectId },
+    readiness: { projectId: I.projectId, action: 'im_ready' },
+  },
+  gates: {
+    list: { projectId: I.projectId, taskId: I.taskId },
+    resume: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', userId: I.sessionAuthorId },
+    waiting: { projectId: I.projectId },
+    pipelineQueue: { projectId: I.projectId, repo: I.repo },
+    pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
+    pipelineResume: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
+  },
+  context: {
+    devContext: { projectId: I.projectId, taskId: I.taskId },
+    qaCut: { projectId: I.projectId, taskId: I.taskId },
+    turnContext: { projectId: I.projectId, role: 'dev_lead' },
+    correctStory: {
+      projectId: I.projectId,
+      storyId: I.storyId,
+      actor: { kind: 'user', id: I.sessionAuthorId },
+      questionId: I.questionId,
+      changes: { dor: ['Archived behaviour: 410 Gone (user decision)'] },
+    },
+  },
+});
+
+/** HTTP bodies, queries and path parameters the gateway validates. */
+export const httpExamples = deepFreeze({
+  answerQuestionBody: { resposta: '410 Gone' },
+  acceptSuggestionBody: { aceitarSugestao: true },
+  declareQuestionBody: { ...agentEventExamples['agent.question.declare'], afeta: { ...afeta } },
+  agentAnswerBody: { resposta: '410 Gone', viaAgente: 'po', agentSessionId: 'sess-po-3' },
+  listOpenQuestionsQuery: { status: 'all', limit: '20' },
+  storyCorrectionBody: { questionId: I.questionId, changes: { title: 'Look up a code (archived → 410)' } },
+  turnContextQuery: { role: 'criativo' },
+  pipelineQueueQuery: { repo: I.repo },
+  readinessParams: { action: 'confirm_architecture_ready' },
+});

@@ -1,0 +1,87 @@
+/** The closed word lists of the contract. Each is a tuple (for validation) and a union type. */
+
+/** §3.1 the four asking agents (tool `declare_open_question` / `answer_open_question`). */
+export const ASKER_ROLES = ['criativo', 'po', 'arquiteto', 'dev_lead'] as const;
+export type AskerRole = (typeof ASKER_ROLES)[number];
+
+/** §3.1 `autor` of a question: an asker (tool), `qa-agent` (QA verdict) or `analyst` (pipeline). */
+export const QUESTION_AUTHORS = [...ASKER_ROLES, 'qa-agent', 'analyst'] as const;
+export type QuestionAuthor = (typeof QUESTION_AUTHORS)[number];
+
+/** §3.1 where a question was born. */
+export const QUESTION_ORIGINS = ['tool', 'qa_verdict', 'analyst'] as const;
+export type QuestionOrigin = (typeof QUESTION_ORIGINS)[number];
+
+/** The only `autor` values each origin admits. */
+export const AUTHORS_BY_ORIGIN: Readonly<Record<QuestionOrigin, readonly QuestionAuthor[]>> = {
+  tool: ASKER_ROLES,
+  qa_verdict: ['qa-agent'],
+  analyst: ['analyst'],
+};
+
+export const QUESTION_STATUSES = ['open', 'answered'] as const;
+export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
+
+/** §4 `status` filter of the open-questions list. */
+export const QUESTION_LIST_FILTERS = ['open', 'answered', 'all'] as const;
+export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
+
+/** §4 readiness actions. */
+export const READINESS_ACTIONS = ['im_ready', 'confirm_architecture_ready'] as const;
+export type ReadinessAction = (typeof READINESS_ACTIONS)[number];
+
+/** §5 gates, in pipeline order (merge after secops is always human). */
+export const GATES = ['qa', 'secops'] as const;
+export type Gate = (typeof GATES)[number];
+
+export const VEREDITOS = ['approved', 'changes_requested', 'blocked', 'needs_user_decision'] as const;
+export type Veredito = (typeof VEREDITOS)[number];
+
+export const GATE_STATES = ['running', 'approved', 'changes_requested', 'blocked', 'parked'] as const;
+export type GateState = (typeof GATE_STATES)[number];
+
+export const PARKED_REASONS = ['idle', 'user_decision'] as const;
+export type ParkedReason = (typeof PARKED_REASONS)[number];
+
+/** §5 `gate.verdict_recorded.nextAction`. */
+export const GATE_NEXT_ACTIONS = ['correct', 'run_secops', 'done', 'blocked', 'parked'] as const;
+export type GateNextAction = (typeof GATE_NEXT_ACTIONS)[number];
+
+export const RESUME_TRIGGERS = ['answer', 'human'] as const;
+export type ResumeTrigger = (typeof RESUME_TRIGGERS)[number];
+
+/** §8 `agent.task.status.status`. */
+export const TASK_STATUSES = ['todo', 'in_progress', 'in_review', 'done', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** §8 `agent.story.upserted.status`. */
+export const STORY_STATUSES = ['draft', 'ready', 'in_progress', 'done'] as const;
+export type StoryStatus = (typeof STORY_STATUSES)[number];
+
+/** §7 who set or cleared `pausedAt`. */
+export const PAUSE_SOURCES = ['engine', 'operator'] as const;
+export type PauseSource = (typeof PAUSE_SOURCES)[number];
+
+/** §7 the analyst's four deliverables and the signal file. */
+export const ANALYST_DELIVERABLES = [
+  '01-brd.md',
+  '02-trz.md',
+  '03-acceptance-criteria.md',
+  '04-test-plan.yaml',
+] as const;
+export const ANALYST_QUESTIONS_FILE = '01-questions.md';
+export const ANALYST_PACKAGE_FILES = [...ANALYST_DELIVERABLES, ANALYST_QUESTIONS_FILE] as const;
+export type AnalystDeliverable = (typeof ANALYST_DELIVERABLES)[number];
+export type AnalystPackageFile = (typeof ANALYST_PACKAGE_FILES)[number];
+
+/** §7 queue snapshot. */
+export const PIPELINE_TASK_STATES = ['active', 'paused', 'waiting', 'done', 'cancelled'] as const;
+export type PipelineTaskState = (typeof PIPELINE_TASK_STATES)[number];
+
+/** §7 blocking reasons, in precedence order (freeze > dependency > active task > none). */
+export const BLOCKING_REASONS = ['freeze', 'dependency', 'active_task', 'none'] as const;
+export type BlockingReason = (typeof BLOCKING_REASONS)[number];
+
+/** §3.1 / §6.4 who acts: a person or an agent (`agent/po` corrects stories). */
+export const ACTOR_KINDS = ['user', 'agent'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];

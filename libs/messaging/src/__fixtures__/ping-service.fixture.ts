@@ -1,0 +1,98 @@
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import type { NatsConnection } from 'nats';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
+import { openDatabase } from '@openq/persistence';
+import { JetStreamServer, type JetStreamEventContext, type JetStreamServerOptions } from '../index';
+
+/** A minimal service used to prove the messaging guarantees against real NATS and PostgreSQL. */
+export class PingData {
+  @IsInt() @Min(0) n!: number;
+  @IsString() note!: string;
+}
+export class EchoRequest {
+  @IsString() text!: string;
+}
+export class SlowRequest {
+  @IsInt() @Min(0) @Max(60_000) ms!: number;
+}
+
+export const PING = 'agent.test.ping';
+export const PONGED = 'question.test_ponged';
+export const eventRegistry = new MessageRegistry([defineMessage(PING, PingData)]);
+export const commandRegistry = new MessageRegistry([defineMessage('testsvc.echo', EchoRequest), defineMessage('testsvc.slow', SlowRequest)]);
+
+export class EffectsTable1764470000001 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL, applied_by text NOT NULL)`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE effects`);
+  }
+}
+
+@Controller()
+class PingController {
+  static instance = 'a';
+
+  @EventPattern(PING)
+  async ping(@Payload() data: PingData, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, envelope, outbox } = ctx.event;
+    // A plain INSERT: a second application of the same event would fail, not hide.
+    await manager.query(`INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, $3)`, [envelope.eventId, data.n, PingController.instance]);
+    outbox.event(PONGED, envelope.projectId, { n: data.n });
+  }
+
+  @MessagePattern('openq.testsvc.echo')
+  echo(@Payload() data: EchoRequest): unknown {
+    if (data.text === 'refuse') return refusal(409, 'recusado', 'refused on purpose');
+    return { echoed: data.text };
+  }
+
+  @MessagePattern('openq.testsvc.slow')
+  async slow(@Payload() data: SlowRequest): Promise<unknown> {
+    await new Promise((r) => setTimeout(r, data.ms));
+    return { slept: data.ms };
+  }
+}
+
+@Module({ controllers: [PingController] })
+class PingModule {}
+
+export const PING_SCHEMA = 'pingsvc';
+
+export async function openPingDatabase(url: string) {
+  return openDatabase({ url, schema: PING_SCHEMA, migrations: [EffectsTable1764470000001] });
+}
+
+export async function startPingService(
+  nc: NatsConnection,
+  databaseUrl: string,
+  overrides: Partial<JetStreamServerOptions> = {},
+): Promise<{ app: INestMicroservice; server: JetStreamServer; close(): Promise<void> }> {
+  const dataSource = await openPingDatabase(databaseUrl);
+  const server = new JetStreamServer({
+    service: 'testsvc',
+    nc,
+    dataSource,
+    schema: PING_SCHEMA,
+    databaseUrl,
+    eventRegistry,
+    commandRegistry,
+    concurrency: 8,
+    ...overrides,
+  });
+  const app = await NestFactory.createMicroservice(PingModule, { strategy: server, logger: ['error'] });
+  await app.listen();
+  return {
+    app,
+    server,
+    close: async () => {
+      await app.close();
+      await dataSource.destroy();
+    },
+  };
+}

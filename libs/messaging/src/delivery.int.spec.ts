@@ -1,0 +1,193 @@
+import { connect, type NatsConnection } from 'nats';
+import type { DataSource } from 'typeorm';
+import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
+import { createTestDatabase, EventCollector, startNatsServer, waitFor, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import { encodeJson } from './codec';
+import { InboundProcessor } from './inbound';
+import { OutboxRelay } from './outbox-relay';
+import { ensureEventConsumer, ensureStreams } from './provisioning';
+import { RpcClient } from './rpc-client';
+import { openPingDatabase, PING, PING_SCHEMA, PONGED, eventRegistry, startPingService } from './__fixtures__/ping-service.fixture';
+import { appendToOutbox } from './outbox';
+
+let nats: TestNatsServer;
+let db: TestDatabase;
+let nc: NatsConnection;
+
+beforeEach(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  nc = await connect({ servers: nats.url });
+});
+
+afterEach(async () => {
+  await nc.close();
+  await nats.stop();
+  await db.drop();
+});
+
+async function publishPing(n: number, projectId = 'p1', note = 'hi'): Promise<string> {
+  const envelope = makeEnvelope(PING, projectId, { n, note });
+  await nc.jetstream().publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+  return envelope.eventId;
+}
+
+async function count(ds: DataSource, sql: string): Promise<number> {
+  const [row] = await ds.query(sql);
+  return Number((row as { n: string }).n);
+}
+
+describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
+  it('applies a message delivered 5 times (ack withheld) exactly once, with one outbox event', async () => {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, { ackWaitMs: 1000, maxDeliver: -1, maxAckPending: 10 });
+    const processor = new InboundProcessor(
+      ds,
+      async (data, ctx) => {
+        await ctx.manager.query(`INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, 'x')`, [ctx.envelope.eventId, (data as { n: number }).n]);
+        ctx.outbox.event(PONGED, ctx.envelope.projectId, { n: 1 });
+      },
+      { consumer: durable, registry: eventRegistry },
+    );
+    await publishPing(1);
+    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const deliveries: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const msg = await consumer.next({ expires: 5000 });
+      expect(msg).not.toBeNull();
+      deliveries.push(msg!.info.deliveryCount);
+      expect(await processor.process(msg!)).toBe('ack');
+      if (i < 5) msg!.nak(); // withhold the ack: the server delivers it again
+      else msg!.ack();
+    }
+    expect(deliveries).toEqual([1, 2, 3, 4, 5]);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(1);
+    expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(1);
+    await ds.destroy();
+  });
+
+  it('republishes after a relay crash between publish and mark, and the consumer applies it once', async () => {
+    const ds = await openPingDatabase(db.url);
+    await ensureStreams(await nc.jetstreamManager());
+    const envelope = makeEnvelope(PING, 'p1', { n: 7, note: 'relayed' });
+    await ds.transaction((m) => appendToOutbox(m, [envelope]));
+
+    const crashing = new OutboxRelay(ds, nc.jetstream(), {
+      schema: PING_SCHEMA,
+      databaseUrl: db.url,
+      afterPublish: () => {
+        throw new Error('crash after publish, before mark');
+      },
+    });
+    await crashing.start();
+    const jsm = await nc.jetstreamManager();
+    await waitFor(async () => (await jsm.streams.info(STREAMS.agentEvents.name)).state.messages === 1, { what: 'first publish' });
+    await crashing.stop();
+    expect(await crashing.backlog()).toBe(1); // the row was not marked
+
+    // A consumer service runs downstream; the restarted relay publishes the row again.
+    const service = await startPingService(nc, db.url, { relay: false });
+    const restarted = new OutboxRelay(ds, nc.jetstream(), { schema: PING_SCHEMA, databaseUrl: db.url });
+    await restarted.start();
+    await waitFor(async () => (await restarted.backlog()) === 0, { what: 'row marked after restart' });
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, { what: 'effect applied' });
+    expect((await jsm.streams.info(STREAMS.agentEvents.name)).state.messages).toBe(1); // JetStream dropped the duplicate
+
+    // Past the duplicate window the broker would keep a second copy: the inbox still applies once.
+    await nc.jetstream().publish(eventSubject(PING, 'p1'), encodeJson(envelope));
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM inbox`)) === 1 && service.server.consumerRunners[0]!.handled === 2, {
+      what: 'redelivered copy handled',
+    });
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
+    await restarted.stop();
+    await service.close();
+    await ds.destroy();
+  });
+
+  it('with two services (two consumers, two relays) applies and publishes each of 1,000 events once', async () => {
+    const a = await startPingService(nc, db.url);
+    const nc2 = await connect({ servers: nats.url });
+    const b = await startPingService(nc2, db.url);
+    const collector = await EventCollector.start(nc, STREAMS.openqEvents.name, `${PONGED}.*`);
+    const total = 1000;
+    await Promise.all(Array.from({ length: total }, (_, i) => publishPing(i, `p${i % 7}`)));
+    // Every effect row writes one outbox event; both relays race to publish them.
+    const pongs = await collector.waitForType(PONGED, total, 60_000);
+    const ds = await openPingDatabase(db.url);
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)) === 0, { what: 'outbox drained' });
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(total);
+    expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(total);
+    const jsm = await nc.jetstreamManager();
+    expect((await jsm.streams.info(STREAMS.openqEvents.name)).state.messages).toBe(total);
+    expect(new Set(pongs.map((e) => e.eventId)).size).toBe(total);
+    expect(pongs).toHaveLength(total);
+    // both replicas did real work
+    expect(a.server.consumerRunners[0]!.handled).toBeGreaterThan(0);
+    expect(b.server.consumerRunners[0]!.handled).toBeGreaterThan(0);
+    collector.stop();
+    await a.close();
+    await b.close();
+    await nc2.close();
+    await ds.destroy();
+  });
+
+  it('terminates and dead-letters poison messages with their reason, and keeps consuming', async () => {
+    const service = await startPingService(nc, db.url);
+    const js = nc.jetstream();
+    await js.publish(eventSubject(PING, 'p1'), new TextEncoder().encode('{not json'));
+    await js.publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 'one', note: 'x' })));
+    await js.publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'x', extra: true })));
+    await js.publish(eventSubject(PING, 'p2'), encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'wrong subject' })));
+    await publishPing(42);
+    const ds = await openPingDatabase(db.url);
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects WHERE n = 42`)) === 1, { what: 'good message after poison' });
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM dead_letter`)) === 4, { what: '4 dead letters' });
+    const letters: { reason: string; message: string }[] = await ds.query(`SELECT reason, message FROM dead_letter ORDER BY stream_seq`);
+    expect(letters.map((l) => l.reason)).toEqual(['json_invalido', 'payload_invalido', 'payload_invalido', 'envelope_invalido']);
+    expect(letters[1]!.message).toMatch(/^n:/);
+    expect(letters[2]!.message).toMatch(/^extra:/);
+    // terminated, not redelivered: the consumer has nothing pending
+    const info = await (await nc.jetstreamManager()).consumers.info(STREAMS.agentEvents.name, 'testsvc__agent_test_ping');
+    expect(info.num_ack_pending + info.num_pending).toBe(0);
+    await service.close();
+    await ds.destroy();
+  });
+
+  it('answers request/reply with the reply envelope, validation errors, refusals, timeouts and absence', async () => {
+    const service = await startPingService(nc, db.url);
+    const rpc = new RpcClient(nc, 2000);
+    expect(await rpc.request('testsvc', 'echo', { text: 'hello' })).toEqual({ ok: true, data: { echoed: 'hello' } });
+    const invalid = await rpc.request('testsvc', 'echo', { text: 5 });
+    expect(invalid).toEqual({ ok: false, error: { statusCode: 400, reason: 'corpo_invalido', message: expect.stringMatching(/^text:/) } });
+    expect(await rpc.request('testsvc', 'echo', { text: 'refuse' })).toEqual({
+      ok: false,
+      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+    });
+    const timeout = await rpc.request('testsvc', 'slow', { ms: 1500 }, { timeoutMs: 200 });
+    expect(timeout).toEqual({ ok: false, error: expect.objectContaining({ statusCode: 504, reason: 'servico_sem_resposta' }) });
+    const absent = await rpc.request('nobody', 'echo', { text: 'x' });
+    expect(absent).toEqual({ ok: false, error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }) });
+    await service.close();
+  });
+
+  it('starts twice against the same database and streams (provisioning and migrations are idempotent)', async () => {
+    const nc2 = await connect({ servers: nats.url });
+    const [a, b] = await Promise.all([startPingService(nc, db.url), startPingService(nc2, db.url)]);
+    const c = await startPingService(nc, db.url);
+    await publishPing(3);
+    const ds = await openPingDatabase(db.url);
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, { what: 'effect' });
+    const migrations: { name: string }[] = await ds.query(`SELECT name FROM migrations ORDER BY id`);
+    expect(migrations.map((m) => m.name)).toEqual(['MessagingTables1764470000000', 'EffectsTable1764470000001']);
+    const jsm = await nc.jetstreamManager();
+    const streams = await jsm.streams.names().next();
+    expect(streams.sort()).toEqual([STREAMS.agentEvents.name, STREAMS.openqEvents.name]);
+    await Promise.all([a.close(), b.close(), c.close()]);
+    await nc2.close();
+    await ds.destroy();
+  });
+});
+

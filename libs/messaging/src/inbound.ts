@@ -1,0 +1,164 @@
+import { Logger } from '@nestjs/common';
+import type { JsMsg } from 'nats';
+import type { DataSource, EntityManager } from 'typeorm';
+import { followOn, typeOfSubject, validateAs, type EventEnvelope, type MessageRegistry } from '@openq/contracts';
+import { isTransientDbError } from '@openq/persistence';
+import { decodeJson, decodeText } from './codec';
+import { EventEnvelopeDto } from './envelope.dto';
+import { OutboxWriter } from './outbox';
+
+/** What a handler of an inbound event gets: the event and the transaction its effects go in. */
+export interface EventContext {
+  envelope: EventEnvelope;
+  manager: EntityManager;
+  outbox: OutboxWriter;
+  deliveries: number;
+}
+
+export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
+
+export interface InvalidMessage {
+  manager: EntityManager;
+  outbox: OutboxWriter;
+  /** The envelope when its shape was fine and only `data` failed. */
+  envelope: EventEnvelope | null;
+  reason: string;
+  message: string;
+}
+
+export interface InboundOptions {
+  /** The inbox and dead-letter name of this consumer (the durable name). */
+  consumer: string;
+  registry?: MessageRegistry;
+  /** Runs in the dead-letter transaction when a message is refused (e.g. `question.rejected`). */
+  onInvalid?: (invalid: InvalidMessage) => Promise<void>;
+  /** Attempts before a message whose handler keeps failing (not transiently) is dead-lettered. */
+  maxAttempts?: number;
+  backoffMs?: (deliveries: number) => number;
+}
+
+export type Outcome = 'ack' | 'nak' | 'term';
+
+export const defaultBackoff = (deliveries: number): number => Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
+
+class Refused extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+    readonly envelope: EventEnvelope | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Applies one JetStream message exactly once: parse and validate it, then in ONE transaction
+ * record its id in the inbox, run the handler and write the handler's outbox rows. A redelivery
+ * finds its id in the inbox and is acked without effect. Poison is dead-lettered and terminated.
+ */
+export class InboundProcessor {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly handler: EventHandlerFn,
+    private readonly options: InboundOptions,
+  ) {
+    this.logger = new Logger(`inbound:${options.consumer}`);
+  }
+
+  async process(msg: JsMsg): Promise<Outcome> {
+    const deliveries = msg.info.deliveryCount;
+    let envelope: EventEnvelope;
+    try {
+      envelope = this.parse(msg);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      return this.deadLetter(msg, error.reason, error.message, error.envelope);
+    }
+    try {
+      await this.apply(envelope, deliveries);
+      return 'ack';
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (isTransientDbError(error)) {
+        this.logger.warn(`transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
+        return 'nak';
+      }
+      if (deliveries >= (this.options.maxAttempts ?? 5)) {
+        this.logger.error(`giving up on ${envelope.type} ${envelope.eventId} after ${deliveries} deliveries: ${text}`);
+        return this.deadLetter(msg, 'falha_no_tratamento', text, envelope);
+      }
+      this.logger.warn(`handler failed on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
+      return 'nak';
+    }
+  }
+
+  /** Acts on an outcome: the backoff of a nak grows with the deliveries. */
+  settle(msg: JsMsg, outcome: Outcome): void {
+    if (outcome === 'ack') msg.ack();
+    else if (outcome === 'term') msg.term();
+    else msg.nak((this.options.backoffMs ?? defaultBackoff)(msg.info.deliveryCount));
+  }
+
+  private parse(msg: JsMsg): EventEnvelope {
+    const decoded = decodeJson(msg.data);
+    if (!decoded.ok) throw new Refused('json_invalido', `not JSON: ${decoded.error}`, null);
+    const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
+    if (!shape.ok) throw new Refused(shape.reason, shape.message, null);
+    const envelope = decoded.value as EventEnvelope;
+    if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
+      throw new Refused('envelope_invalido', `subject ${msg.subject} does not match type ${envelope.type} and projectId`, null);
+    }
+    if (this.options.registry) {
+      const data = this.options.registry.validate(typeOfSubject(msg.subject), envelope.data);
+      if (!data.ok) throw new Refused(data.reason, data.message, envelope);
+      envelope.data = data.value;
+    }
+    return envelope;
+  }
+
+  private async apply(envelope: EventEnvelope, deliveries: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const claimed: unknown[] = await manager.query(
+        `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+        [this.options.consumer, envelope.eventId],
+      );
+      if (claimed.length === 0) return; // seen before: the effect is already committed
+      const outbox = new OutboxWriter(manager, followOn(envelope));
+      await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
+      await outbox.flush();
+    });
+  }
+
+  private async deadLetter(msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<Outcome> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.query(
+          `INSERT INTO dead_letter (consumer, subject, stream_seq, message_id, reason, message, payload, deliveries)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            this.options.consumer,
+            msg.subject,
+            msg.seq,
+            msg.headers?.get('Nats-Msg-Id') || envelope?.eventId || null,
+            reason,
+            message.slice(0, 2000),
+            decodeText(msg.data).slice(0, 65_536),
+            msg.info.deliveryCount,
+          ],
+        );
+        if (this.options.onInvalid) {
+          const outbox = new OutboxWriter(manager, envelope ? followOn(envelope) : {});
+          await this.options.onInvalid({ manager, outbox, envelope, reason, message });
+          await outbox.flush();
+        }
+      });
+      this.logger.warn(`dead-lettered ${msg.subject} seq ${msg.seq}: ${reason}: ${message}`);
+      return 'term';
+    } catch (error) {
+      this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
+      return 'nak';
+    }
+  }
+}

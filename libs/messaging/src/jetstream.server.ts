@@ -1,0 +1,156 @@
+import { Logger } from '@nestjs/common';
+import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import { lastValueFrom, isObservable } from 'rxjs';
+import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import type { DataSource } from 'typeorm';
+import { errorReply, isRefusal, okReply, requestSubject, type MessageRegistry, type Reply } from '@openq/contracts';
+import { decodeJson, encodeJson } from './codec';
+import { ConsumerRunner } from './consumer-runner';
+import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
+import { OutboxRelay } from './outbox-relay';
+import { ensureEventConsumer, ensureStreams } from './provisioning';
+import type { ConsumerSettings, StreamSettings } from './topology';
+
+export interface JetStreamServerOptions {
+  /** The service name: consumer prefix, queue group, `openq.<service>.*` request subjects. */
+  service: string;
+  nc: NatsConnection;
+  dataSource: DataSource;
+  /** Its schema and URL, for the outbox relay's LISTEN connection. */
+  schema: string;
+  databaseUrl: string;
+  /** Validates inbound events' data by type. */
+  eventRegistry?: MessageRegistry;
+  /** Validates request payloads by `<service>.<verb>`. */
+  commandRegistry?: MessageRegistry;
+  /** Per event type: what to do, inside the dead-letter transaction, when a message is refused. */
+  onInvalid?: Record<string, (invalid: InvalidMessage) => Promise<void>>;
+  concurrency?: number;
+  streams?: StreamSettings;
+  consumers?: ConsumerSettings;
+  relay?: boolean;
+}
+
+/** The context handlers receive with `@Ctx()` for events: the envelope and the transaction. */
+export class JetStreamEventContext extends BaseRpcContext<[EventContext]> {
+  get event(): EventContext {
+    return this.args[0];
+  }
+}
+
+export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
+
+/**
+ * NestJS custom transport for JetStream (Nest's NATS transport is core NATS only).
+ * `@EventPattern(type)` handlers get a durable pull consumer each (filter `<type>.*`), processed
+ * exactly once through the inbox; `@MessagePattern('openq.<service>.<verb>')` handlers answer
+ * request/reply in the service's queue group with the `{ ok, data } | { ok: false, error }` envelope.
+ * The service's outbox relay runs here too.
+ */
+export class JetStreamServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(JetStreamServer.name);
+  private readonly runners: ConsumerRunner[] = [];
+  private readonly subscriptions: Subscription[] = [];
+  private relay: OutboxRelay | null = null;
+  private jsm: JetStreamManager | null = null;
+
+  constructor(private readonly options: JetStreamServerOptions) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      await this.start();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  private async start(): Promise<void> {
+    const { nc, service } = this.options;
+    this.jsm = await nc.jetstreamManager();
+    await ensureStreams(this.jsm, this.options.streams);
+    const js = nc.jetstream();
+    for (const [pattern, handler] of this.messageHandlers) {
+      if (handler.isEventHandler) {
+        const { stream, durable } = await ensureEventConsumer(this.jsm, service, pattern, this.options.consumers);
+        const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invoke(handler, data, new JetStreamEventContext([ctx])), {
+          consumer: durable,
+          registry: this.options.eventRegistry,
+          onInvalid: this.options.onInvalid?.[pattern],
+        });
+        const runner = new ConsumerRunner(js, processor, { stream, durable, concurrency: this.options.concurrency ?? 16 });
+        await runner.start();
+        this.runners.push(runner);
+      } else {
+        this.subscriptions.push(this.reply(pattern, handler));
+      }
+    }
+    if (this.options.relay !== false) {
+      this.relay = new OutboxRelay(this.options.dataSource, js, { schema: this.options.schema, databaseUrl: this.options.databaseUrl });
+      await this.relay.start();
+    }
+  }
+
+  get outboxRelay(): OutboxRelay | null {
+    return this.relay;
+  }
+
+  get consumerRunners(): readonly ConsumerRunner[] {
+    return this.runners;
+  }
+
+  private reply(subject: string, handler: MessageHandler): Subscription {
+    const verb = subject.slice(requestSubject(this.options.service, '').length);
+    return this.options.nc.subscribe(subject, {
+      queue: this.options.service,
+      callback: (err, msg) => {
+        if (err) return;
+        void this.answer(verb, handler, msg).then((reply) => msg.respond(encodeJson(reply)));
+      },
+    });
+  }
+
+  private async answer(verb: string, handler: MessageHandler, msg: Msg): Promise<Reply<unknown>> {
+    const decoded = decodeJson(msg.data);
+    if (!decoded.ok) return errorReply(400, 'corpo_invalido', 'request is not JSON');
+    let payload = decoded.value;
+    const definition = this.options.commandRegistry?.get(`${this.options.service}.${verb}`);
+    if (definition) {
+      const checked = this.options.commandRegistry!.validate(definition.type, payload);
+      if (!checked.ok) return errorReply(400, checked.reason === 'payload_invalido' ? 'corpo_invalido' : checked.reason, checked.message);
+      payload = checked.value;
+    }
+    try {
+      const result = await this.invoke(handler, payload, new JetStreamRequestContext([msg]));
+      if (isRefusal(result)) {
+        const { statusCode, reason, message, details } = result;
+        return { ok: false, error: { statusCode, reason, message, ...(details ?? {}) } };
+      }
+      return okReply(result);
+    } catch (error) {
+      this.logger.error(`openq.${this.options.service}.${verb} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      return errorReply(500, 'erro_interno', 'the service failed to handle the request');
+    }
+  }
+
+  private async invoke(handler: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<unknown> {
+    const out = await handler(data, ctx);
+    return isObservable(out) ? lastValueFrom(out, { defaultValue: undefined }) : out;
+  }
+
+  async close(): Promise<void> {
+    for (const sub of this.subscriptions.splice(0)) sub.unsubscribe();
+    await Promise.all(this.runners.splice(0).map((r) => r.stop()));
+    await this.relay?.stop();
+  }
+
+  on(): void {
+    // connection status events are observed through the NATS connection itself
+  }
+
+  unwrap<T>(): T {
+    return this.options.nc as T;
+  }
+}

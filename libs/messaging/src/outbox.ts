@@ -1,0 +1,45 @@
+import type { EntityManager } from 'typeorm';
+import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } from '@openq/contracts';
+
+/**
+ * Writes events to the service's outbox inside the caller's transaction: the only way an
+ * event leaves a service (ARCHITECTURE rule 3). The relay publishes them after commit.
+ */
+export class OutboxWriter {
+  private readonly pending: EventEnvelope[] = [];
+
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly origin: EnvelopeOrigin = {},
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  /** Queues an event; written by `flush` (the transport flushes before commit). */
+  event<T>(type: string, projectId: string, data: T, opts: { eventId?: string; occurredAt?: Date } = {}): EventEnvelope<T> {
+    const envelope = makeEnvelope(type, projectId, data, { ...this.origin, ...opts });
+    this.pending.push(envelope);
+    return envelope;
+  }
+
+  get queued(): readonly EventEnvelope[] {
+    return this.pending;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const batch = this.pending.splice(0);
+    await appendToOutbox(this.manager, batch, this.headers);
+  }
+}
+
+/** Inserts envelopes as outbox rows in one statement. */
+export async function appendToOutbox(manager: EntityManager, envelopes: EventEnvelope[], headers: Record<string, string> = {}): Promise<void> {
+  if (envelopes.length === 0) return;
+  const values: unknown[] = [];
+  const rows = envelopes.map((e, i) => {
+    values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));
+    const b = i * 4;
+    return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
+  });
+  await manager.query(`INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`, values);
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { dropDatabase, ensureDatabase, withDatabase } from '@openq/persistence';
+
+export const TEST_DATABASE_BASE_URL = process.env.OPENQ_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A database of the test run's own on the real PostgreSQL, dropped at the end. */
+export async function createTestDatabase(prefix = 'openq_test'): Promise<TestDatabase> {
+  const url = withDatabase(TEST_DATABASE_BASE_URL, `${prefix}_${randomBytes(6).toString('hex')}`);
+  await ensureDatabase(url);
+  return { url, drop: () => dropDatabase(url) };
+}

@@ -1,0 +1,4 @@
+export * from './database';
+export * from './event-collector';
+export * from './nats-server';
+export * from './wait-for';

@@ -1,0 +1,94 @@
+import type { AskerRole } from '@openq/agent-sdk';
+import { compareInstantsDesc } from './instants';
+
+/** What a question affects (SPEC §3.1 `afeta`). */
+export interface Affects {
+  regras: readonly string[];
+  historias: readonly string[];
+  tarefas: readonly string[];
+}
+
+/** A decision of the project's decision index (from `decision.recorded` + its question's `afeta`). */
+export interface CandidateDecision {
+  decisionEventId: string;
+  questionId: string;
+  pergunta: string;
+  resposta: string;
+  respondidaPor: string;
+  viaAgente: AskerRole | null;
+  /** ISO-8601 instant. */
+  decidedAt: string;
+  afeta: Affects;
+}
+
+/** A decision as the agents receive it (SPEC §6.1 `decisoes[]`). */
+export interface DecisionView {
+  decisionEventId: string;
+  questionId: string;
+  pergunta: string;
+  resposta: string;
+  respondidaPor: string;
+  viaAgente: AskerRole | null;
+  decidedAt: string;
+}
+
+export interface TaskRef {
+  taskId: string;
+  storyId: string | null;
+}
+
+/** The task's story, as far as linking needs it. */
+export interface StoryRules {
+  storyId: string;
+  regras: readonly string[];
+}
+
+/**
+ * The decisions linked to a task (SPEC §6): `afeta.tarefas` holds the task, or `afeta.historias`
+ * holds its story, or `afeta.regras` meets the story's rules. One per question (a newer decision on
+ * the same question supersedes the older), newest first; equal instants order by decisionEventId
+ * descending (UUID v7, so that is still time order).
+ */
+export function selectDecisions(
+  task: TaskRef,
+  story: StoryRules | null,
+  candidates: readonly CandidateDecision[],
+): DecisionView[] {
+  return latestPerQuestion(candidates)
+    .filter((decision) => isLinked(decision.afeta, task, story))
+    .sort(newestFirst)
+    .map(toView);
+}
+
+/** The linking rule of SPEC §6, shared by every task-scoped context. */
+export function isLinked(afeta: Affects, task: TaskRef, story: StoryRules | null): boolean {
+  const storyId = task.storyId ?? story?.storyId ?? null;
+  if (afeta.tarefas.includes(task.taskId)) return true;
+  if (storyId !== null && afeta.historias.includes(storyId)) return true;
+  const rules = new Set(story?.regras ?? []);
+  return afeta.regras.some((rule) => rules.has(rule));
+}
+
+export function newestFirst(
+  a: Pick<CandidateDecision, 'decidedAt' | 'decisionEventId'>,
+  b: Pick<CandidateDecision, 'decidedAt' | 'decisionEventId'>,
+): number {
+  const byTime = compareInstantsDesc(a.decidedAt, b.decidedAt);
+  if (byTime !== 0) return byTime;
+  if (a.decisionEventId === b.decisionEventId) return 0;
+  return a.decisionEventId < b.decisionEventId ? 1 : -1;
+}
+
+function latestPerQuestion(candidates: readonly CandidateDecision[]): CandidateDecision[] {
+  const latest = new Map<string, CandidateDecision>();
+  for (const decision of candidates) {
+    const kept = latest.get(decision.questionId);
+    if (!kept || newestFirst(decision, kept) < 0) latest.set(decision.questionId, decision);
+  }
+  return [...latest.values()];
+}
+
+function toView(decision: CandidateDecision): DecisionView {
+  const { decisionEventId, questionId, pergunta, resposta, respondidaPor, viaAgente, decidedAt } = decision;
+  return { decisionEventId, questionId, pergunta, resposta, respondidaPor, viaAgente, decidedAt };
+}

@@ -1,0 +1,7 @@
+export * from './decision-selection';
+export * from './decisions-block';
+export * from './dev-context';
+export * from './qa-cut';
+export * from './story';
+export * from './story-correction';
+export * from './turn-context';

@@ -1,0 +1,72 @@
+import { ANSWER_RULE, CENTRAL_INSTRUCTION, TURN_INSTRUCTION, type AskerRole } from '@openq/agent-sdk';
+import { compareInstantsDesc } from './instants';
+import { oneLine, showingLine } from './text';
+
+/** How many open questions an asker's turn lists; `openQuestionsTotal` says how many there are. */
+export const MAX_TURN_OPEN_QUESTIONS = 20;
+
+export interface OpenQuestionFacts {
+  questionId: string;
+  pergunta: string;
+  sugestao: string | null;
+  /** ISO-8601 instant. */
+  declaredAt: string;
+}
+
+export interface OpenQuestionView {
+  questionId: string;
+  pergunta: string;
+  sugestao: string | null;
+}
+
+/** SPEC §6.3. */
+export interface TurnContext {
+  role: AskerRole;
+  /** The central instruction (ADR 0214 §2), exactly as the SDK defines it. */
+  instruction: string;
+  /** The ADR 0258 rule for closing a question from the chat, exactly as the SDK defines it. */
+  answerRule: string;
+  openQuestions: OpenQuestionView[];
+  openQuestionsTotal: number;
+  text: string;
+}
+
+/**
+ * The askers' turn: the instruction, then the project's open questions with their ids (needed to
+ * call answer_open_question) and suggestions. Newest first: the questions a user answers in the chat
+ * are most often the ones just asked, so those are the ones a cut must keep.
+ */
+export function buildTurnContext(role: AskerRole, openQuestions: readonly OpenQuestionFacts[]): TurnContext {
+  const shown = [...openQuestions]
+    .sort(newestFirst)
+    .slice(0, MAX_TURN_OPEN_QUESTIONS)
+    .map(({ questionId, pergunta, sugestao }) => ({ questionId, pergunta, sugestao }));
+  const total = openQuestions.length;
+  return {
+    role,
+    instruction: CENTRAL_INSTRUCTION,
+    answerRule: ANSWER_RULE,
+    openQuestions: shown,
+    openQuestionsTotal: total,
+    text: renderTurn(shown, total),
+  };
+}
+
+/** Newest first; equal instants by questionId descending (UUID v7: still time order). */
+function newestFirst(a: OpenQuestionFacts, b: OpenQuestionFacts): number {
+  const byTime = compareInstantsDesc(a.declaredAt, b.declaredAt);
+  if (byTime !== 0 || a.questionId === b.questionId) return byTime;
+  return a.questionId < b.questionId ? 1 : -1;
+}
+
+function renderTurn(shown: readonly OpenQuestionView[], total: number): string {
+  if (total === 0) return `${TURN_INSTRUCTION}\nOpen questions: none.`;
+  const lines = shown.map(questionLine);
+  const cut = shown.length < total ? [showingLine(shown.length, total)] : [];
+  return [TURN_INSTRUCTION, 'Open questions (newest first):', ...lines, ...cut].join('\n');
+}
+
+function questionLine(q: OpenQuestionView): string {
+  const suggestion = q.sugestao === null ? '' : oneLine(q.sugestao);
+  return `- ${q.questionId}: ${oneLine(q.pergunta)}${suggestion === '' ? '' : ` (suggestion: ${suggestion})`}`;
+}

@@ -1,0 +1,253 @@
+import { isRefusal } from '@openq/contracts';
+import type { Verdict } from './consolidate';
+import {
+  CORRECTION_CYCLE_EXHAUSTED,
+  applyAll,
+  countCorrections,
+  decide,
+  nextAction,
+  type GateCommand,
+  type GateCycle,
+  type GateEvent,
+  type GateName,
+} from './gate-cycle';
+
+const T0 = Date.UTC(2026, 0, 1);
+const at = (s: number) => new Date(T0 + s * 1000);
+
+function given(commands: readonly GateCommand[], state: GateCycle | null = null): GateCycle | null {
+  return commands.reduce<GateCycle | null>((s, c, i) => {
+    const decision = decide(c, s, at(i));
+    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
+    return applyAll(s, decision);
+  }, state);
+}
+
+function events(decision: ReturnType<typeof decide>): GateEvent[] {
+  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
+  return decision;
+}
+
+const start = (gate: GateName = 'qa', maxCorrections?: number): GateCommand => ({
+  type: 'start',
+  data: { projectId: 'p1', taskId: 't1', gate, sessionAuthorId: 'u-exec', maxCorrections },
+});
+
+let rounds = 0;
+const round = (
+  verdicts: readonly Verdict[],
+  extra: { roundId?: string; maxCorrections?: number; gate?: GateName } = {},
+): GateCommand => ({
+  type: 'recordRound',
+  data: {
+    projectId: 'p1',
+    taskId: 't1',
+    gate: extra.gate ?? 'qa',
+    sessionAuthorId: 'u-qa',
+    roundId: extra.roundId ?? `r${++rounds}`,
+    maxCorrections: extra.maxCorrections,
+    verdicts: verdicts.map((veredito, i) => ({
+      subspecialty: `s${i}`,
+      veredito,
+      resumo: `${veredito} from s${i}`,
+      itens: [],
+      ...(veredito === 'needs_user_decision' ? { pergunta: 'Which currency?', sugestao: 'BRL' } : {}),
+    })),
+  },
+});
+
+const verdictRecorded = (evs: GateEvent[]) => evs.find((e) => e.type === 'gate.verdict_recorded')?.data;
+
+describe('correction counter', () => {
+  it.each<[Verdict, number, number, { correctionCount: number; exhausted: boolean }]>([
+    ['approved', 0, 3, { correctionCount: 0, exhausted: false }],
+    ['approved', 3, 3, { correctionCount: 0, exhausted: false }],
+    ['changes_requested', 0, 3, { correctionCount: 1, exhausted: false }],
+    ['changes_requested', 2, 3, { correctionCount: 3, exhausted: false }],
+    ['changes_requested', 3, 3, { correctionCount: 4, exhausted: true }],
+    ['changes_requested', 0, 0, { correctionCount: 1, exhausted: true }],
+    ['blocked', 2, 3, { correctionCount: 2, exhausted: false }],
+    ['needs_user_decision', 2, 3, { correctionCount: 2, exhausted: false }],
+  ])('%s with count %i of %i', (veredito, count, max, expected) => {
+    expect(countCorrections(veredito, count, max)).toEqual(expected);
+  });
+
+  it.each<[GateName, Verdict, number, number, string]>([
+    ['qa', 'approved', 0, 3, 'run_secops'],
+    ['secops', 'approved', 0, 3, 'done'],
+    ['qa', 'changes_requested', 3, 3, 'correct'],
+    ['qa', 'changes_requested', 4, 3, 'blocked'],
+    ['secops', 'changes_requested', 1, 3, 'correct'],
+    ['qa', 'blocked', 0, 3, 'blocked'],
+    ['qa', 'needs_user_decision', 1, 3, 'parked'],
+  ])('nextAction(%s, %s, %i, %i) = %s', (gate, veredito, count, max, expected) => {
+    expect(nextAction(gate, veredito, count, max)).toBe(expected);
+  });
+
+  it('blocks the task once the count goes above the ceiling, not at it', () => {
+    const cr = (): GateCommand => round(['changes_requested']);
+    const s = given([start(), cr(), cr(), cr()]);
+    expect(s).toMatchObject({ correctionCount: 3, status: 'changes_requested', blockedReason: null });
+    const evs = events(decide(cr(), s, at(10)));
+    expect(verdictRecorded(evs)).toEqual({
+      taskId: 't1',
+      gate: 'qa',
+      veredito: 'changes_requested',
+      correctionCount: 4,
+      maxCorrections: 3,
+      nextAction: 'blocked',
+    });
+    expect(applyAll(s, evs)).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
+  });
+
+  it('consumes exactly one cycle per round however many subspecialties asked for changes', () => {
+    const s = given([
+      start(),
+      round(['changes_requested', 'changes_requested', 'approved', 'changes_requested']),
+    ]);
+    expect(s?.correctionCount).toBe(1);
+  });
+
+  it('resets the counter on approval', () => {
+    const s = given([
+      start(),
+      round(['changes_requested']),
+      round(['changes_requested']),
+      round(['approved']),
+    ]);
+    expect(s).toMatchObject({ correctionCount: 0, status: 'approved' });
+  });
+
+  it('never consumes a cycle for a subspecialty failure (blocked)', () => {
+    const s = given([start(), round(['changes_requested']), round(['blocked', 'changes_requested'])]);
+    expect(s).toMatchObject({
+      correctionCount: 1,
+      status: 'blocked',
+      blockedReason: 'blocked by subspecialty: s0',
+    });
+  });
+
+  it('never touches the counter on needs_user_decision', () => {
+    const s = given([
+      start(),
+      round(['changes_requested']),
+      round(['needs_user_decision', 'changes_requested']),
+    ]);
+    expect(s).toMatchObject({ correctionCount: 1, status: 'parked', parkedReason: 'user_decision' });
+  });
+
+  it('takes the ceiling from the verdict when it carries one, and keeps it', () => {
+    const s = given([start(), round(['changes_requested'], { maxCorrections: 1 })]);
+    expect(s).toMatchObject({ correctionCount: 1, maxCorrections: 1, status: 'changes_requested' });
+    const evs = events(decide(round(['changes_requested']), s, at(5)));
+    expect(verdictRecorded(evs)).toMatchObject({
+      correctionCount: 2,
+      maxCorrections: 1,
+      nextAction: 'blocked',
+    });
+  });
+
+  it('uses the default ceiling of 3, the deployment default, or the start message, in that order of weakness', () => {
+    expect(given([start()])?.maxCorrections).toBe(3);
+    const withDefault: GateCommand = {
+      type: 'start',
+      data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u', defaultMaxCorrections: 5 },
+    };
+    expect(given([withDefault])?.maxCorrections).toBe(5);
+    const both: GateCommand = {
+      type: 'start',
+      data: {
+        projectId: 'p1',
+        taskId: 't1',
+        gate: 'qa',
+        sessionAuthorId: 'u',
+        maxCorrections: 2,
+        defaultMaxCorrections: 5,
+      },
+    };
+    expect(given([both])?.maxCorrections).toBe(2);
+  });
+
+  it('with a ceiling of 0, the first change request blocks', () => {
+    const s = given([start('qa', 0), round(['changes_requested'])]);
+    expect(s).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
+  });
+
+  it.each<[Verdict[], GateName, string]>([
+    [['approved'], 'qa', 'run_secops'],
+    [['approved'], 'secops', 'done'],
+    [['changes_requested'], 'qa', 'correct'],
+    [['blocked'], 'secops', 'blocked'],
+    [['needs_user_decision'], 'qa', 'parked'],
+  ])('round %j on %s → nextAction %s', (verdicts, gate, expected) => {
+    const s = given([start(gate)]);
+    expect(verdictRecorded(events(decide(round(verdicts, { gate }), s, at(5))))?.nextAction).toBe(expected);
+  });
+
+  it('ignores a round delivered again, even with other verdicts', () => {
+    const s = given([start(), round(['changes_requested'], { roundId: 'dup' })]);
+    expect(events(decide(round(['changes_requested'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
+    expect(events(decide(round(['approved'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
+    expect(s?.correctionCount).toBe(1);
+  });
+
+  it('opens the cycle when the verdict arrives before its start', () => {
+    const evs = events(decide(round(['changes_requested'], { maxCorrections: 2 }), null, at(0)));
+    expect(evs.map((e) => e.type)).toEqual([
+      'gate.cycle_started',
+      'gate.round_recorded',
+      'gate.verdict_recorded',
+    ]);
+    expect(applyAll(null, evs)).toMatchObject({
+      sessionAuthorId: 'u-qa',
+      correctionCount: 1,
+      maxCorrections: 2,
+    });
+  });
+
+  it.each<[string, GateCommand]>([
+    [
+      'rodada_vazia',
+      {
+        type: 'recordRound',
+        data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u', roundId: 'x', verdicts: [] },
+      },
+    ],
+    [
+      'veredito_sem_pergunta',
+      {
+        type: 'recordRound',
+        data: {
+          projectId: 'p1',
+          taskId: 't1',
+          gate: 'qa',
+          sessionAuthorId: 'u',
+          roundId: 'x',
+          verdicts: [{ subspecialty: 'a', veredito: 'needs_user_decision', pergunta: '  ' }],
+        },
+      },
+    ],
+    [
+      'veredito_invalido',
+      {
+        type: 'recordRound',
+        data: {
+          projectId: 'p1',
+          taskId: 't1',
+          gate: 'qa',
+          sessionAuthorId: 'u',
+          roundId: 'x',
+          verdicts: [{ subspecialty: 'a', veredito: 'maybe' as Verdict }],
+        },
+      },
+    ],
+    ['max_correcoes_invalido', round(['approved'], { maxCorrections: -1 })],
+    ['max_correcoes_invalido', start('qa', 1.5)],
+  ])('refuses with 400 %s', (reason, command) => {
+    expect(decide(command, given([start()]), at(1))).toMatchObject({
+      refused: true,
+      statusCode: 400,
+      reason,
+    });
+  });
+});

@@ -1,0 +1,298 @@
+import { isRefusal } from '@openq/contracts';
+import {
+  applyAll,
+  decide,
+  gateView,
+  isPublished,
+  waitingForYou,
+  type GateCommand,
+  type GateCycle,
+  type GateEvent,
+} from './gate-cycle';
+import type { SubspecialtyVerdict } from './record-round';
+
+const T0 = Date.UTC(2026, 0, 1);
+const at = (s: number) => new Date(T0 + s * 1000);
+
+function given(commands: readonly GateCommand[]): GateCycle | null {
+  return commands.reduce<GateCycle | null>((s, c, i) => {
+    const decision = decide(c, s, at(i));
+    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
+    return applyAll(s, decision);
+  }, null);
+}
+
+function when(state: GateCycle | null, command: GateCommand, seconds = 100) {
+  const decision = decide(command, state, at(seconds));
+  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
+  return { events: decision, types: decision.map((e) => e.type), state: applyAll(state, decision) };
+}
+
+function event<T extends GateEvent['type']>(
+  events: GateEvent[],
+  type: T,
+): Extract<GateEvent, { type: T }> | undefined {
+  return events.find((e) => e.type === type) as Extract<GateEvent, { type: T }> | undefined;
+}
+
+const start: GateCommand = {
+  type: 'start',
+  data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-exec' },
+};
+const round = (roundId: string, verdicts: SubspecialtyVerdict[]): GateCommand => ({
+  type: 'recordRound',
+  data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-qa', roundId, verdicts },
+});
+const ask = (subspecialty: string, pergunta: string, sugestao?: string): SubspecialtyVerdict => ({
+  subspecialty,
+  veredito: 'needs_user_decision',
+  pergunta,
+  sugestao,
+});
+const askExisting = (subspecialty: string, openQuestionId: string): SubspecialtyVerdict => ({
+  subspecialty,
+  veredito: 'needs_user_decision',
+  openQuestionId,
+});
+const change: SubspecialtyVerdict = {
+  subspecialty: 'api',
+  veredito: 'changes_requested',
+  resumo: 'GET /:codigo 404',
+  itens: ['fix route'],
+};
+const linked = (roundId: string, questionIds: string[], answered?: Record<string, string>): GateCommand => ({
+  type: 'questionsLinked',
+  data: { roundId, questionIds, answered },
+});
+const answer = (questionId: string, decisionEventId: string): GateCommand => ({
+  type: 'questionAnswered',
+  data: { questionId, decisionEventId },
+});
+
+describe('needs_user_decision', () => {
+  it('parks without a cycle, asks the handler to record the questions and keeps the requested changes', () => {
+    const { events, types, state } = when(
+      given([start]),
+      round('r1', [ask('rules', '  Is the code case-sensitive? ', 'No'), change]),
+    );
+    expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded', 'gate.questions_requested']);
+    expect(event(events, 'gate.verdict_recorded')?.data).toMatchObject({
+      veredito: 'needs_user_decision',
+      correctionCount: 0,
+      nextAction: 'parked',
+    });
+    expect(event(events, 'gate.questions_requested')?.data.request).toEqual({
+      roundId: 'r1',
+      sessionAuthorId: 'u-exec',
+      autor: 'qa-agent',
+      origin: 'qa_verdict',
+      afeta: { regras: [], historias: [], tarefas: ['t1'] },
+      declare: [
+        { key: 'r1:0', subspecialty: 'rules', pergunta: 'Is the code case-sensitive?', sugestao: 'No' },
+      ],
+      link: [],
+    });
+    expect(state).toMatchObject({
+      status: 'parked',
+      parkedReason: 'user_decision',
+      pendingChanges: [{ subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix route'] }],
+    });
+    expect(state && waitingForYou(state)).toBe(true);
+  });
+
+  it('links an existing openQuestionId instead of declaring a new question', () => {
+    const { events } = when(
+      given([start]),
+      round('r1', [askExisting('rules', 'q-old'), askExisting('ux', 'q-old')]),
+    );
+    expect(event(events, 'gate.questions_requested')?.data.request).toMatchObject({
+      declare: [],
+      link: ['q-old'],
+    });
+  });
+
+  it('publishes gate.rescue_parked once the questions are linked and still open', () => {
+    const parked = given([start, round('r1', [ask('rules', 'A?'), ask('ux', 'B?')])]);
+    const { events, types, state } = when(parked, linked('r1', ['q1', 'q2']));
+    expect(types).toEqual(['gate.questions_linked', 'gate.rescue_parked']);
+    expect(event(events, 'gate.rescue_parked')?.data).toEqual({
+      taskId: 't1',
+      gate: 'qa',
+      reason: 'user_decision',
+      questionIds: ['q1', 'q2'],
+      motivo: "waiting for the user's decision on 2 open questions",
+    });
+    expect(state).toMatchObject({
+      status: 'parked',
+      questionIds: ['q1', 'q2'],
+      pendingQuestionRequest: null,
+    });
+  });
+
+  it('ignores a second link of the same round and a link for another round', () => {
+    const parked = given([start, round('r1', [ask('rules', 'A?')]), linked('r1', ['q1'])]);
+    expect(when(parked, linked('r1', ['q1'])).events).toEqual([]);
+    expect(when(parked, linked('r0', ['q9'])).events).toEqual([]);
+  });
+
+  it('resumes only after both questions are answered, with every decision', () => {
+    const parked = given([
+      start,
+      round('r1', [ask('rules', 'A?'), ask('ux', 'B?'), change]),
+      linked('r1', ['q1', 'q2']),
+    ]);
+    const first = when(parked, answer('q2', 'd2'));
+    expect(first.types).toEqual(['gate.question_answered']);
+    expect(first.state).toMatchObject({ status: 'parked', questionIds: ['q1'] });
+
+    const second = when(first.state, answer('q1', 'd1'), 200);
+    expect(second.types).toEqual(['gate.question_answered', 'gate.resumed']);
+    expect(event(second.events, 'gate.resumed')?.data).toEqual({
+      taskId: 't1',
+      gate: 'qa',
+      trigger: 'answer',
+      questionIds: ['q1', 'q2'],
+      decisionEventIds: ['d1', 'd2'],
+      pendingChanges: [{ subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix route'] }],
+    });
+    expect(second.state).toMatchObject({
+      status: 'running',
+      parkedReason: null,
+      questionIds: [],
+      correctionCount: 0,
+      lastActivityAt: at(200),
+    });
+  });
+
+  it('does not park when the answer arrived before the cycle parked (remembered answer)', () => {
+    const asked = given([start, answer('q1', 'd1'), round('r1', [askExisting('rules', 'q1')])]);
+    const { types, events, state } = when(asked, linked('r1', ['q1']));
+    expect(types).toEqual(['gate.questions_linked', 'gate.resumed']);
+    expect(event(events, 'gate.resumed')?.data).toMatchObject({
+      trigger: 'answer',
+      questionIds: ['q1'],
+      decisionEventIds: ['d1'],
+    });
+    expect(state?.status).toBe('running');
+  });
+
+  it('does not park when the handler reports the question already answered', () => {
+    const asked = given([start, round('r1', [ask('rules', 'A?')])]);
+    const { types, state } = when(asked, linked('r1', ['q1'], { q1: 'd1' }));
+    expect(types).toEqual(['gate.questions_linked', 'gate.resumed']);
+    expect(state?.answeredQuestions).toEqual({ q1: 'd1' });
+  });
+
+  it('an answer while the round is not yet linked is remembered and does not resume early', () => {
+    const asked = given([start, round('r1', [askExisting('rules', 'q1'), ask('ux', 'B?')])]);
+    const early = when(asked, answer('q1', 'd1'));
+    expect(early.types).toEqual(['gate.question_answered']);
+    const { types, state } = when(early.state, linked('r1', ['q1', 'q2']));
+    expect(types).toEqual(['gate.questions_linked', 'gate.rescue_parked']);
+    expect(state?.questionIds).toEqual(['q2']);
+  });
+
+  it('changes nothing for a duplicate answer', () => {
+    const parked = given([
+      start,
+      round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
+      linked('r1', ['q1', 'q2']),
+      answer('q1', 'd1'),
+    ]);
+    expect(when(parked, answer('q1', 'd1')).events).toEqual([]);
+  });
+
+  it('ignores answers and activity for a cycle that does not exist', () => {
+    expect(when(null, answer('q1', 'd1')).events).toEqual([]);
+    expect(when(null, { type: 'activity' }).events).toEqual([]);
+  });
+});
+
+describe('human resume', () => {
+  const idleParked = () => {
+    const running = given([start]);
+    return when(running, { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } }, 7201).state;
+  };
+
+  it('resumes an idle-parked cycle without touching the counter', () => {
+    const parked = given([start, round('r1', [change])]);
+    const restarted = when(parked, start, 10).state;
+    const idle = when(restarted, { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } }, 8000).state;
+    const { events, state } = when(idle, { type: 'humanResume' }, 8100);
+    expect(events).toEqual([
+      {
+        type: 'gate.resumed',
+        data: {
+          taskId: 't1',
+          gate: 'qa',
+          trigger: 'human',
+          questionIds: [],
+          decisionEventIds: [],
+          pendingChanges: [],
+        },
+        occurredAt: at(8100),
+      },
+    ]);
+    expect(state).toMatchObject({ status: 'running', correctionCount: 1, lastActivityAt: at(8100) });
+  });
+
+  it('refuses 409 gate_nao_estacionado when the cycle is not parked', () => {
+    expect(decide({ type: 'humanResume' }, given([start]), at(5))).toMatchObject({
+      statusCode: 409,
+      reason: 'gate_nao_estacionado',
+    });
+  });
+
+  it('refuses 409 gate_aguarda_decisao with the open questions when parked on a decision', () => {
+    const parked = given([
+      start,
+      round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
+      linked('r1', ['q1', 'q2']),
+      answer('q1', 'd1'),
+    ]);
+    expect(decide({ type: 'humanResume' }, parked, at(50))).toMatchObject({
+      statusCode: 409,
+      reason: 'gate_aguarda_decisao',
+      details: { questionIds: ['q2'] },
+    });
+  });
+
+  it('refuses 404 for a cycle that does not exist', () => {
+    expect(decide({ type: 'humanResume' }, null, at(0))).toMatchObject({
+      statusCode: 404,
+      reason: 'gate_nao_encontrado',
+    });
+  });
+
+  it('a start on a parked cycle is only activity: it does not unpark', () => {
+    const { types, state } = when(idleParked(), start, 9000);
+    expect(types).toEqual(['gate.activity_recorded']);
+    expect(state).toMatchObject({ status: 'parked', parkedReason: 'idle', lastActivityAt: at(9000) });
+  });
+});
+
+describe('cycle lifecycle', () => {
+  it('a start after changes_requested runs the gate again and keeps the counter', () => {
+    const s = given([start, round('r1', [change]), start]);
+    expect(s).toMatchObject({ status: 'running', correctionCount: 1 });
+  });
+
+  it('publishes only the SPEC events', () => {
+    const { events } = when(given([start]), round('r1', [ask('a', 'A?'), change]));
+    expect(events.filter(isPublished).map((e) => e.type)).toEqual(['gate.verdict_recorded']);
+  });
+
+  it('renders the gates route item', () => {
+    const parked = given([start, round('r1', [ask('a', 'A?')]), linked('r1', ['q1'])]);
+    expect(parked && gateView(parked)).toEqual({
+      gate: 'qa',
+      state: 'parked',
+      parkedReason: 'user_decision',
+      questionIds: ['q1'],
+      correctionCount: 0,
+      maxCorrections: 3,
+      waitingForYou: true,
+      updatedAt: at(2).toISOString(),
+    });
+  });
+});

@@ -1,0 +1,123 @@
+import type { Verdict } from './consolidate';
+
+export type GateName = 'qa' | 'secops';
+export const GATES: readonly GateName[] = ['qa', 'secops'];
+
+export type NextAction = 'correct' | 'run_secops' | 'done' | 'blocked' | 'parked';
+export type ParkedReason = 'idle' | 'user_decision';
+export type ResumeTrigger = 'answer' | 'human';
+
+/** What a subspecialty asked to change; kept on a cycle parked on a decision, shown to QA on resume. */
+export interface PendingChange {
+  subspecialty: string;
+  resumo: string | null;
+  itens: readonly unknown[];
+}
+
+export interface QuestionToDeclare {
+  /** Stable per round and verdict: the handler's idempotency key (`toolCallId`) for the declare call. */
+  key: string;
+  subspecialty: string;
+  pergunta: string;
+  sugestao: string | null;
+}
+
+/** Instruction to the handler: open these questions in the questions service, then link them. */
+export interface QuestionRequest {
+  roundId: string;
+  sessionAuthorId: string;
+  autor: 'qa-agent';
+  origin: 'qa_verdict';
+  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  declare: QuestionToDeclare[];
+  /** Existing questions (`openQuestionId`) the round waits on. */
+  link: string[];
+}
+
+interface DomainEvent<T extends string, D> {
+  type: T;
+  data: D;
+  occurredAt: Date;
+}
+
+interface CycleRef {
+  taskId: string;
+  gate: GateName;
+}
+
+// Published (SPEC §5 payloads).
+export type VerdictRecorded = DomainEvent<
+  'gate.verdict_recorded',
+  CycleRef & { veredito: Verdict; correctionCount: number; maxCorrections: number; nextAction: NextAction }
+>;
+export type RescueParked = DomainEvent<
+  'gate.rescue_parked',
+  CycleRef & { reason: ParkedReason; questionIds: string[]; idadeSegundos?: number; motivo: string }
+>;
+/** `pendingChanges` is an openq addition: the changes requested in the round that parked (§5 [openq]). */
+export type Resumed = DomainEvent<
+  'gate.resumed',
+  CycleRef & {
+    trigger: ResumeTrigger;
+    questionIds: string[];
+    decisionEventIds: string[];
+    pendingChanges: PendingChange[];
+  }
+>;
+export type RedispatchRequested = DomainEvent<
+  'gate.redispatch_requested',
+  CycleRef & { idadeSegundos: number }
+>;
+
+// Internal: they change the cycle's state and are not published.
+export type CycleStarted = DomainEvent<
+  'gate.cycle_started',
+  CycleRef & { projectId: string; sessionAuthorId: string; maxCorrections: number; restarted: boolean }
+>;
+export type ActivityRecorded = DomainEvent<'gate.activity_recorded', CycleRef>;
+export type RoundRecorded = DomainEvent<
+  'gate.round_recorded',
+  CycleRef & {
+    roundId: string;
+    veredito: Verdict;
+    correctionCount: number;
+    maxCorrections: number;
+    nextAction: NextAction;
+    blockedReason: string | null;
+    pendingChanges: PendingChange[];
+  }
+>;
+export type QuestionsRequested = DomainEvent<
+  'gate.questions_requested',
+  CycleRef & { request: QuestionRequest }
+>;
+export type QuestionsLinked = DomainEvent<
+  'gate.questions_linked',
+  CycleRef & { roundId: string; questionIds: string[]; answered: Record<string, string> }
+>;
+export type QuestionAnswered = DomainEvent<
+  'gate.question_answered',
+  CycleRef & { questionId: string; decisionEventId: string }
+>;
+
+export type PublishedGateEvent = VerdictRecorded | RescueParked | Resumed | RedispatchRequested;
+export type GateEvent =
+  | PublishedGateEvent
+  | CycleStarted
+  | ActivityRecorded
+  | RoundRecorded
+  | QuestionsRequested
+  | QuestionsLinked
+  | QuestionAnswered;
+
+const PUBLISHED: ReadonlySet<string> = new Set<PublishedGateEvent['type']>([
+  'gate.verdict_recorded',
+  'gate.rescue_parked',
+  'gate.resumed',
+  'gate.redispatch_requested',
+]);
+
+/** Which events go to the outbox; the others only change the cycle's state. */
+export function isPublished(event: GateEvent): event is PublishedGateEvent {
+  return PUBLISHED.has(event.type);
+}

@@ -1,0 +1,154 @@
+import type {
+  GateEvent,
+  GateName,
+  NextAction,
+  ParkedReason,
+  PendingChange,
+  QuestionRequest,
+} from './gate-cycle.events';
+
+export const DEFAULT_MAX_CORRECTIONS = 3;
+export const CORRECTION_CYCLE_EXHAUSTED = 'correction cycle exhausted';
+
+export type CycleStatus = 'running' | 'approved' | 'changes_requested' | 'blocked' | 'parked';
+
+export interface GateCycle {
+  projectId: string;
+  taskId: string;
+  gate: GateName;
+  status: CycleStatus;
+  parkedReason: ParkedReason | null;
+  correctionCount: number;
+  maxCorrections: number;
+  /** Open questions the current park waits on. */
+  questionIds: readonly string[];
+  /** Every question of the current park, answered or not (the `gate.resumed` payload). */
+  linkedQuestionIds: readonly string[];
+  /** questionId → decisionEventId; also answers that arrived before the cycle linked the question. */
+  answeredQuestions: Readonly<Record<string, string>>;
+  /** Questions asked by a round and not linked yet (the handler retries the link from here). */
+  pendingQuestionRequest: QuestionRequest | null;
+  pendingChanges: readonly PendingChange[];
+  processedRoundIds: readonly string[];
+  sessionAuthorId: string;
+  lastActivityAt: Date;
+  lastRedispatchAt: Date | null;
+  blockedReason: string | null;
+  updatedAt: Date;
+}
+
+const STATUS_AFTER: Record<NextAction, CycleStatus> = {
+  correct: 'changes_requested',
+  run_secops: 'approved',
+  done: 'approved',
+  blocked: 'blocked',
+  parked: 'parked',
+};
+
+const UNPARKED = {
+  parkedReason: null,
+  questionIds: [],
+  linkedQuestionIds: [],
+  pendingQuestionRequest: null,
+} as const;
+
+/** Folds one event into the cycle; `null` is a cycle that has not started. */
+export function evolve(state: GateCycle | null, event: GateEvent): GateCycle | null {
+  const at = event.occurredAt;
+  if (event.type === 'gate.cycle_started') {
+    const { projectId, taskId, gate, sessionAuthorId, maxCorrections } = event.data;
+    const kept = state ?? {
+      correctionCount: 0,
+      answeredQuestions: {},
+      processedRoundIds: [],
+      pendingChanges: [],
+    };
+    return {
+      ...kept,
+      ...UNPARKED,
+      projectId,
+      taskId,
+      gate,
+      sessionAuthorId,
+      maxCorrections,
+      status: 'running',
+      lastActivityAt: at,
+      lastRedispatchAt: null,
+      blockedReason: null,
+      updatedAt: at,
+    };
+  }
+  if (state === null) return null;
+  const next = { ...state, updatedAt: at };
+  switch (event.type) {
+    case 'gate.activity_recorded':
+      return { ...next, lastActivityAt: at };
+    case 'gate.round_recorded': {
+      const { roundId, correctionCount, maxCorrections, nextAction, blockedReason, pendingChanges } =
+        event.data;
+      const parked = nextAction === 'parked';
+      return {
+        ...next,
+        ...UNPARKED,
+        status: STATUS_AFTER[nextAction],
+        parkedReason: parked ? 'user_decision' : null,
+        correctionCount,
+        maxCorrections,
+        blockedReason,
+        pendingChanges,
+        processedRoundIds: [...state.processedRoundIds, roundId],
+        lastActivityAt: at,
+      };
+    }
+    case 'gate.questions_requested':
+      return { ...next, pendingQuestionRequest: event.data.request };
+    case 'gate.questions_linked': {
+      const answeredQuestions = { ...state.answeredQuestions, ...event.data.answered };
+      return {
+        ...next,
+        pendingQuestionRequest: null,
+        answeredQuestions,
+        linkedQuestionIds: event.data.questionIds,
+        questionIds: event.data.questionIds.filter((id) => !(id in answeredQuestions)),
+      };
+    }
+    case 'gate.question_answered': {
+      const { questionId, decisionEventId } = event.data;
+      return {
+        ...next,
+        answeredQuestions: { ...state.answeredQuestions, [questionId]: decisionEventId },
+        questionIds: state.questionIds.filter((id) => id !== questionId),
+      };
+    }
+    case 'gate.rescue_parked':
+      return { ...next, status: 'parked', parkedReason: event.data.reason };
+    case 'gate.resumed':
+      return { ...next, ...UNPARKED, status: 'running', lastActivityAt: at, lastRedispatchAt: null };
+    case 'gate.redispatch_requested':
+      return { ...next, lastRedispatchAt: at };
+    case 'gate.verdict_recorded':
+      return next;
+    default: {
+      const unknownEvent: never = event;
+      return unknownEvent;
+    }
+  }
+}
+
+export function waitingForYou(state: GateCycle): boolean {
+  return state.status === 'parked' && state.parkedReason === 'user_decision';
+}
+
+/** The item of `GET /projects/:projectId/tasks/:taskId/gates` (SPEC §4). */
+export function gateView(state: GateCycle) {
+  return {
+    gate: state.gate,
+    state: state.status,
+    parkedReason: state.parkedReason,
+    questionIds: [...state.questionIds],
+    correctionCount: state.correctionCount,
+    maxCorrections: state.maxCorrections,
+    waitingForYou: waitingForYou(state),
+    updatedAt: state.updatedAt.toISOString(),
+  };
+}

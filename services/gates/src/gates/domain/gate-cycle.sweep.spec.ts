@@ -1,0 +1,141 @@
+import { isRefusal } from '@openq/contracts';
+import { applyAll, decide, type GateCommand, type GateCycle } from './gate-cycle';
+
+const T0 = Date.UTC(2026, 0, 1);
+const at = (s: number) => new Date(T0 + s * 1000);
+const sweep: GateCommand = { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } };
+
+function step(state: GateCycle | null, command: GateCommand, seconds: number) {
+  const decision = decide(command, state, at(seconds));
+  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
+  return { events: decision, state: applyAll(state, decision) };
+}
+
+const started = step(
+  null,
+  { type: 'start', data: { projectId: 'p1', taskId: 't1', gate: 'secops', sessionAuthorId: 'u' } },
+  0,
+).state;
+
+describe('sweep', () => {
+  it.each<[number, string | null]>([
+    [0, null],
+    [900, null],
+    [901, 'gate.redispatch_requested'],
+    [7200, 'gate.redispatch_requested'],
+    [7201, 'gate.rescue_parked'],
+    [90000, 'gate.rescue_parked'],
+  ])('a running cycle idle for %i s → %s', (idle, expected) => {
+    const { events } = step(started, sweep, idle);
+    expect(events.map((e) => e.type)).toEqual(expected ? [expected] : []);
+  });
+
+  it('parks an idle cycle with its age and a reason', () => {
+    const { events, state } = step(started, sweep, 7300);
+    expect(events[0]?.data).toEqual({
+      taskId: 't1',
+      gate: 'secops',
+      reason: 'idle',
+      questionIds: [],
+      idadeSegundos: 7300,
+      motivo: 'no agent activity for 7300 s (limit 7200 s)',
+    });
+    expect(state).toMatchObject({ status: 'parked', parkedReason: 'idle' });
+  });
+
+  it('asks for a re-dispatch with the age', () => {
+    expect(step(started, sweep, 1000).events[0]?.data).toEqual({
+      taskId: 't1',
+      gate: 'secops',
+      idadeSegundos: 1000,
+    });
+  });
+
+  it('re-dispatches at most once per stale window', () => {
+    const once = step(started, sweep, 1000).state;
+    expect(step(once, sweep, 1300).events).toEqual([]);
+    expect(step(once, sweep, 1900).events).toEqual([]);
+    expect(step(once, sweep, 1901).events.map((e) => e.type)).toEqual(['gate.redispatch_requested']);
+  });
+
+  it('activity refreshes the clock', () => {
+    const active = step(started, { type: 'activity' }, 800).state;
+    expect(step(active, sweep, 1600).events).toEqual([]);
+    expect(step(active, sweep, 1701).events.map((e) => e.type)).toEqual(['gate.redispatch_requested']);
+  });
+
+  it('never re-dispatches or parks again a cycle parked on a user decision', () => {
+    const asked = step(
+      started,
+      {
+        type: 'recordRound',
+        data: {
+          projectId: 'p1',
+          taskId: 't1',
+          gate: 'secops',
+          sessionAuthorId: 'u',
+          roundId: 'r1',
+          verdicts: [{ subspecialty: 'a', veredito: 'needs_user_decision', pergunta: 'A?' }],
+        },
+      },
+      10,
+    ).state;
+    expect(step(asked, sweep, 1000).events).toEqual([]);
+    const parked = step(
+      asked,
+      { type: 'questionsLinked', data: { roundId: 'r1', questionIds: ['q1'] } },
+      11,
+    ).state;
+    expect(step(parked, sweep, 1000).events).toEqual([]);
+    expect(step(parked, sweep, 100000).events).toEqual([]);
+  });
+
+  it('leaves idle-parked, approved, blocked and absent cycles alone', () => {
+    const idle = step(started, sweep, 7201).state;
+    expect(step(idle, sweep, 20000).events).toEqual([]);
+    const round = (veredito: 'approved' | 'blocked'): GateCommand => ({
+      type: 'recordRound',
+      data: {
+        projectId: 'p1',
+        taskId: 't1',
+        gate: 'secops',
+        sessionAuthorId: 'u',
+        roundId: veredito,
+        verdicts: [{ subspecialty: 'a', veredito }],
+      },
+    });
+    expect(step(step(started, round('approved'), 5).state, sweep, 20000).events).toEqual([]);
+    expect(step(step(started, round('blocked'), 5).state, sweep, 20000).events).toEqual([]);
+    expect(step(null, sweep, 20000).events).toEqual([]);
+  });
+
+  it('a cycle resumed by an answer starts a fresh idle clock', () => {
+    const asked = step(
+      started,
+      {
+        type: 'recordRound',
+        data: {
+          projectId: 'p1',
+          taskId: 't1',
+          gate: 'secops',
+          sessionAuthorId: 'u',
+          roundId: 'r1',
+          verdicts: [{ subspecialty: 'a', veredito: 'needs_user_decision', pergunta: 'A?' }],
+        },
+      },
+      10,
+    ).state;
+    const parked = step(
+      asked,
+      { type: 'questionsLinked', data: { roundId: 'r1', questionIds: ['q1'] } },
+      11,
+    ).state;
+    const resumed = step(
+      parked,
+      { type: 'questionAnswered', data: { questionId: 'q1', decisionEventId: 'd1' } },
+      50000,
+    ).state;
+    expect(resumed?.status).toBe('running');
+    expect(step(resumed, sweep, 50500).events).toEqual([]);
+  });
+});

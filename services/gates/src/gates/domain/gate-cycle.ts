@@ -1,0 +1,215 @@
+import { refusal, type Refusal } from '@openq/contracts';
+import type { GateEvent, GateName, PendingChange } from './gate-cycle.events';
+import { DEFAULT_MAX_CORRECTIONS, evolve, type GateCycle } from './gate-cycle.state';
+import { isValidMaxCorrections, roundEvents, validateRound, type SubspecialtyVerdict } from './record-round';
+
+export * from './gate-cycle.events';
+export * from './gate-cycle.state';
+export { countCorrections, nextAction, type SubspecialtyVerdict } from './record-round';
+
+interface CycleKey {
+  projectId: string;
+  taskId: string;
+  gate: GateName;
+}
+
+/** Fields that create a cycle when the first message about it is a start or a verdict. */
+interface Creating extends CycleKey {
+  sessionAuthorId: string;
+  /** From the message; wins over the cycle's value. */
+  maxCorrections?: number;
+  /** The deployment's default (`GATE_MAX_CORRECTIONS`), used only when a cycle is created. */
+  defaultMaxCorrections?: number;
+}
+
+export type GateCommand =
+  | { type: 'start'; data: Creating }
+  | { type: 'activity' }
+  | { type: 'recordRound'; data: Creating & { roundId: string; verdicts: readonly SubspecialtyVerdict[] } }
+  | {
+      type: 'questionsLinked';
+      data: { roundId: string; questionIds: readonly string[]; answered?: Readonly<Record<string, string>> };
+    }
+  | { type: 'questionAnswered'; data: { questionId: string; decisionEventId: string } }
+  | { type: 'humanResume' }
+  | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
+
+export type GateDecision = GateEvent[] | Refusal;
+
+export function decide(command: GateCommand, state: GateCycle | null, now: Date): GateDecision {
+  switch (command.type) {
+    case 'start':
+      return start(command.data, state, now);
+    case 'activity':
+      return state ? [{ type: 'gate.activity_recorded', data: ref(state), occurredAt: now }] : [];
+    case 'recordRound':
+      return recordRound(command.data, state, now);
+    case 'questionsLinked':
+      return questionsLinked(command.data, state, now);
+    case 'questionAnswered':
+      return questionAnswered(command.data, state, now);
+    case 'humanResume':
+      return humanResume(state, now);
+    case 'sweep':
+      return sweep(command.data, state, now);
+    default: {
+      const unknownCommand: never = command;
+      return unknownCommand;
+    }
+  }
+}
+
+const ref = (state: GateCycle) => ({ taskId: state.taskId, gate: state.gate });
+
+function started(data: Creating, state: GateCycle | null, now: Date): GateEvent {
+  const maxCorrections =
+    data.maxCorrections ?? state?.maxCorrections ?? data.defaultMaxCorrections ?? DEFAULT_MAX_CORRECTIONS;
+  const { projectId, taskId, gate, sessionAuthorId } = data;
+  return {
+    type: 'gate.cycle_started',
+    data: { projectId, taskId, gate, sessionAuthorId, maxCorrections, restarted: state !== null },
+    occurredAt: now,
+  };
+}
+
+function start(data: Creating, state: GateCycle | null, now: Date): GateDecision {
+  if (!isValidMaxCorrections(data.maxCorrections))
+    return refusal(400, 'max_correcoes_invalido', 'maxCorrections must be an integer >= 0');
+  // A parked cycle resumes only by an answer or a human gesture; a start is mere activity there.
+  if (state?.status === 'parked')
+    return [{ type: 'gate.activity_recorded', data: ref(state), occurredAt: now }];
+  return [started(data, state, now)];
+}
+
+function recordRound(
+  data: Creating & { roundId: string; verdicts: readonly SubspecialtyVerdict[] },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  if (state?.processedRoundIds.includes(data.roundId)) return [];
+  const invalid = validateRound(data.verdicts, data.maxCorrections);
+  if (invalid) return invalid;
+  if (state) return roundEvents(state, data.roundId, data.verdicts, data.maxCorrections, now);
+  // A verdict for a cycle whose start we never saw opens the cycle (the verdict names its session author).
+  const opening = started(data, null, now);
+  const opened = evolve(null, opening);
+  return opened
+    ? [opening, ...roundEvents(opened, data.roundId, data.verdicts, data.maxCorrections, now)]
+    : [];
+}
+
+/** Called once every linked question is answered, so the two lists line up. */
+function resumedByAnswer(state: GateCycle, now: Date): GateEvent {
+  const questionIds = [...state.linkedQuestionIds];
+  const decisionEventIds = questionIds
+    .map((id) => state.answeredQuestions[id])
+    .filter((id): id is string => id !== undefined);
+  const pendingChanges: PendingChange[] = [...state.pendingChanges];
+  return {
+    type: 'gate.resumed',
+    data: { ...ref(state), trigger: 'answer', questionIds, decisionEventIds, pendingChanges },
+    occurredAt: now,
+  };
+}
+
+function questionsLinked(
+  data: { roundId: string; questionIds: readonly string[]; answered?: Readonly<Record<string, string>> },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  // Only the round that asked may link; a second link of the same round changes nothing.
+  if (!state || state.pendingQuestionRequest?.roundId !== data.roundId) return [];
+  const questionIds = [...new Set(data.questionIds)];
+  if (questionIds.length === 0)
+    return refusal(400, 'sem_perguntas', 'a round parked on a decision waits on at least one question');
+  const linked: GateEvent = {
+    type: 'gate.questions_linked',
+    data: { ...ref(state), roundId: data.roundId, questionIds, answered: { ...data.answered } },
+    occurredAt: now,
+  };
+  const after = evolve(state, linked);
+  if (!after) return [linked];
+  if (after.questionIds.length === 0) return [linked, resumedByAnswer(after, now)];
+  const n = after.questionIds.length;
+  const motivo = `waiting for the user's decision on ${n} open question${n === 1 ? '' : 's'}`;
+  return [
+    linked,
+    {
+      type: 'gate.rescue_parked',
+      data: { ...ref(state), reason: 'user_decision', questionIds: [...after.questionIds], motivo },
+      occurredAt: now,
+    },
+  ];
+}
+
+function questionAnswered(
+  data: { questionId: string; decisionEventId: string },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  if (!state || data.questionId in state.answeredQuestions) return [];
+  const answered: GateEvent = {
+    type: 'gate.question_answered',
+    data: { ...ref(state), ...data },
+    occurredAt: now,
+  };
+  const wasWaiting = state.parkedReason === 'user_decision' && state.questionIds.includes(data.questionId);
+  const after = evolve(state, answered);
+  if (!after || !wasWaiting || after.questionIds.length > 0 || after.pendingQuestionRequest)
+    return [answered];
+  return [answered, resumedByAnswer(after, now)];
+}
+
+function humanResume(state: GateCycle | null, now: Date): GateDecision {
+  if (!state) return refusal(404, 'gate_nao_encontrado', 'this task has no such gate cycle');
+  if (state.status !== 'parked')
+    return refusal(409, 'gate_nao_estacionado', `the gate is ${state.status}, not parked`);
+  if (state.parkedReason === 'user_decision') {
+    return refusal(
+      409,
+      'gate_aguarda_decisao',
+      'the gate waits on open questions: answer them to resume it',
+      {
+        questionIds: [...state.questionIds],
+      },
+    );
+  }
+  return [
+    {
+      type: 'gate.resumed',
+      data: { ...ref(state), trigger: 'human', questionIds: [], decisionEventIds: [], pendingChanges: [] },
+      occurredAt: now,
+    },
+  ];
+}
+
+const secondsBetween = (from: Date, to: Date) => Math.floor((to.getTime() - from.getTime()) / 1000);
+
+/** ADR 0207: park a running cycle idle for too long, or ask the engine to re-dispatch a stale one. */
+function sweep(
+  data: { staleAfterS: number; parkAfterS: number },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  if (!state || state.status !== 'running') return [];
+  const idadeSegundos = secondsBetween(state.lastActivityAt, now);
+  if (idadeSegundos > data.parkAfterS) {
+    const motivo = `no agent activity for ${idadeSegundos} s (limit ${data.parkAfterS} s)`;
+    return [
+      {
+        type: 'gate.rescue_parked',
+        data: { ...ref(state), reason: 'idle', questionIds: [], idadeSegundos, motivo },
+        occurredAt: now,
+      },
+    ];
+  }
+  if (idadeSegundos <= data.staleAfterS) return [];
+  // At most one re-dispatch per stale window, so a sweep every 5 minutes does not flood the engine.
+  if (state.lastRedispatchAt && secondsBetween(state.lastRedispatchAt, now) <= data.staleAfterS) return [];
+  return [{ type: 'gate.redispatch_requested', data: { ...ref(state), idadeSegundos }, occurredAt: now }];
+}
+
+/** Applies a decision's events (the handler's load → decide → evolve step, and the tests'). */
+export function applyAll(state: GateCycle | null, events: readonly GateEvent[]): GateCycle | null {
+  return events.reduce(evolve, state);
+}

@@ -1,0 +1,183 @@
+import { refusal, type Refusal } from '@openq/contracts';
+import { consolidate, isVerdict, type Verdict } from './consolidate';
+import type { GateEvent, GateName, NextAction, PendingChange, QuestionRequest } from './gate-cycle.events';
+import { CORRECTION_CYCLE_EXHAUSTED, type GateCycle } from './gate-cycle.state';
+
+/** One subspecialty's verdict as `agent.qa.verdict` carries it (SPEC §8). */
+export interface SubspecialtyVerdict {
+  subspecialty: string;
+  veredito: Verdict;
+  resumo?: string | null;
+  itens?: readonly unknown[] | null;
+  pergunta?: string | null;
+  sugestao?: string | null;
+  openQuestionId?: string | null;
+}
+
+/**
+ * The correction counter after a round's verdict: changes_requested consumes one cycle, approved
+ * resets it, blocked and needs_user_decision leave it alone. Exhausted once ABOVE the ceiling.
+ */
+export function countCorrections(veredito: Verdict, correctionCount: number, maxCorrections: number) {
+  switch (veredito) {
+    case 'approved':
+      return { correctionCount: 0, exhausted: false };
+    case 'changes_requested': {
+      const next = correctionCount + 1;
+      return { correctionCount: next, exhausted: next > maxCorrections };
+    }
+    case 'blocked':
+    case 'needs_user_decision':
+      return { correctionCount, exhausted: false };
+    default: {
+      const unknownVerdict: never = veredito;
+      return unknownVerdict;
+    }
+  }
+}
+
+/** `nextAction` of `gate.verdict_recorded`, from the event's own fields. */
+export function nextAction(
+  gate: GateName,
+  veredito: Verdict,
+  correctionCount: number,
+  maxCorrections: number,
+): NextAction {
+  switch (veredito) {
+    case 'approved':
+      return gate === 'qa' ? 'run_secops' : 'done';
+    case 'changes_requested':
+      return correctionCount > maxCorrections ? 'blocked' : 'correct';
+    case 'blocked':
+      return 'blocked';
+    case 'needs_user_decision':
+      return 'parked';
+    default: {
+      const unknownVerdict: never = veredito;
+      return unknownVerdict;
+    }
+  }
+}
+
+export function isValidMaxCorrections(value: number | undefined): boolean {
+  return value === undefined || (Number.isInteger(value) && value >= 0);
+}
+
+function asksNothing(v: SubspecialtyVerdict): boolean {
+  return v.veredito === 'needs_user_decision' && !v.openQuestionId && !(v.pergunta ?? '').trim();
+}
+
+export function validateRound(
+  verdicts: readonly SubspecialtyVerdict[],
+  maxCorrections?: number,
+): Refusal | null {
+  if (verdicts.length === 0)
+    return refusal(400, 'rodada_vazia', 'a QA round needs at least one subspecialty verdict');
+  const invalid = verdicts.find((v) => !isVerdict(v.veredito));
+  if (invalid) return refusal(400, 'veredito_invalido', `unknown verdict from ${invalid.subspecialty}`);
+  const mute = verdicts.find(asksNothing);
+  if (mute) {
+    return refusal(
+      400,
+      'veredito_sem_pergunta',
+      `needs_user_decision from ${mute.subspecialty} carries neither pergunta nor openQuestionId`,
+    );
+  }
+  if (!isValidMaxCorrections(maxCorrections))
+    return refusal(400, 'max_correcoes_invalido', 'maxCorrections must be an integer >= 0');
+  return null;
+}
+
+export function questionRequest(
+  state: GateCycle,
+  roundId: string,
+  verdicts: readonly SubspecialtyVerdict[],
+): QuestionRequest {
+  const asking = verdicts.filter((v) => v.veredito === 'needs_user_decision');
+  const link = [...new Set(asking.flatMap((v) => (v.openQuestionId ? [v.openQuestionId] : [])))];
+  const declare = asking.flatMap((v, index) =>
+    v.openQuestionId
+      ? []
+      : [
+          {
+            key: `${roundId}:${index}`,
+            subspecialty: v.subspecialty,
+            pergunta: (v.pergunta ?? '').trim(),
+            sugestao: v.sugestao?.trim() || null,
+          },
+        ],
+  );
+  return {
+    roundId,
+    sessionAuthorId: state.sessionAuthorId,
+    autor: 'qa-agent',
+    origin: 'qa_verdict',
+    afeta: { regras: [], historias: [], tarefas: [state.taskId] },
+    declare,
+    link,
+  };
+}
+
+function pendingChanges(verdicts: readonly SubspecialtyVerdict[]): PendingChange[] {
+  return verdicts
+    .filter((v) => v.veredito === 'changes_requested')
+    .map((v) => ({ subspecialty: v.subspecialty, resumo: v.resumo ?? null, itens: v.itens ?? [] }));
+}
+
+function blockedReason(
+  veredito: Verdict,
+  exhausted: boolean,
+  verdicts: readonly SubspecialtyVerdict[],
+): string | null {
+  if (exhausted) return CORRECTION_CYCLE_EXHAUSTED;
+  if (veredito !== 'blocked') return null;
+  const failing = verdicts.filter((v) => v.veredito === 'blocked').map((v) => v.subspecialty);
+  return `blocked by subspecialty: ${failing.join(', ')}`;
+}
+
+/** The events of one new (validated, not yet processed) round on an existing cycle. */
+export function roundEvents(
+  state: GateCycle,
+  roundId: string,
+  verdicts: readonly SubspecialtyVerdict[],
+  maxCorrectionsFromVerdict: number | undefined,
+  now: Date,
+): GateEvent[] {
+  const veredito = consolidate(verdicts.map((v) => v.veredito));
+  if (veredito === null) return [];
+  const { taskId, gate } = state;
+  const maxCorrections = maxCorrectionsFromVerdict ?? state.maxCorrections;
+  const { correctionCount, exhausted } = countCorrections(veredito, state.correctionCount, maxCorrections);
+  const action = nextAction(gate, veredito, correctionCount, maxCorrections);
+  const parking = veredito === 'needs_user_decision';
+  const events: GateEvent[] = [
+    {
+      type: 'gate.round_recorded',
+      data: {
+        taskId,
+        gate,
+        roundId,
+        veredito,
+        correctionCount,
+        maxCorrections,
+        nextAction: action,
+        blockedReason: blockedReason(veredito, exhausted, verdicts),
+        pendingChanges: parking ? pendingChanges(verdicts) : [],
+      },
+      occurredAt: now,
+    },
+    {
+      type: 'gate.verdict_recorded',
+      data: { taskId, gate, veredito, correctionCount, maxCorrections, nextAction: action },
+      occurredAt: now,
+    },
+  ];
+  if (parking) {
+    events.push({
+      type: 'gate.questions_requested',
+      data: { taskId, gate, request: questionRequest(state, roundId, verdicts) },
+      occurredAt: now,
+    });
+  }
+  return events;
+}

@@ -1,0 +1,265 @@
+import { refusal, type Refusal } from '@openq/contracts';
+import {
+  checkAdmission,
+  isTerminal,
+  PENDING_STAGE,
+  type AdmissionFlags,
+  type Freezes,
+  type QueueTask,
+} from './admission';
+import { analysisOutcome, type AnalysisFlags, type AnalysisReport } from './analysis-outcome';
+import {
+  evolvePipelineTask,
+  type AnalystQuestionRequest,
+  type PipelineEvent,
+  type PipelineTask,
+  type RelaunchTrigger,
+} from './pipeline-task.state';
+
+export * from './pipeline-task.state';
+
+export type PipelineCommand =
+  | {
+      type: 'register';
+      data: {
+        projectId: string;
+        taskId: string;
+        repo: string;
+        order: number;
+        deps: readonly string[];
+        labels: readonly string[];
+      };
+    }
+  | { type: 'admit'; data: { tasks: readonly QueueTask[]; freezes: Freezes; flags: AdmissionFlags } }
+  | {
+      type: 'recordAnalysis';
+      data: { report: AnalysisReport & { sessionId: string; sessionAuthorId: string }; flags: AnalysisFlags };
+    }
+  | {
+      type: 'questionsLinked';
+      data: { questionIds: readonly string[]; answeredQuestionIds?: readonly string[] };
+    }
+  | { type: 'questionAnswered'; data: { questionId: string } }
+  | { type: 'statusChanged'; data: { stage?: string; status?: string } }
+  | { type: 'pause' }
+  | { type: 'resume' };
+
+export type PipelineDecision = PipelineEvent[] | Refusal;
+
+export function decidePipelineTask(
+  command: PipelineCommand,
+  state: PipelineTask | null,
+  now: Date,
+): PipelineDecision {
+  if (command.type === 'register') {
+    const { projectId, taskId, repo, order } = command.data;
+    const data = {
+      projectId,
+      taskId,
+      repo,
+      order,
+      deps: [...command.data.deps],
+      labels: [...command.data.labels],
+    };
+    return state ? [] : [{ type: 'pipeline.task_registered', data, occurredAt: now }];
+  }
+  if (!state) {
+    const operator = command.type === 'pause' || command.type === 'resume';
+    return operator ? refusal(404, 'tarefa_nao_encontrada', 'no such task in the pipeline') : [];
+  }
+  switch (command.type) {
+    case 'admit':
+      return admit(command.data, state, now);
+    case 'recordAnalysis':
+      return recordAnalysis(command.data, state, now);
+    case 'questionsLinked':
+      return questionsLinked(command.data, state, now);
+    case 'questionAnswered':
+      return questionAnswered(command.data.questionId, state, now);
+    case 'statusChanged':
+      return statusChanged(command.data, state, now);
+    case 'pause':
+      return pause(state, now);
+    case 'resume':
+      return resume(state, now);
+    default: {
+      const unknownCommand: never = command;
+      return unknownCommand;
+    }
+  }
+}
+
+const apply = (state: PipelineTask, events: readonly PipelineEvent[]) =>
+  events.reduce<PipelineTask | null>(evolvePipelineTask, state) ?? state;
+
+function admit(
+  data: { tasks: readonly QueueTask[]; freezes: Freezes; flags: AdmissionFlags },
+  state: PipelineTask,
+  now: Date,
+): PipelineEvent[] {
+  if (state.stage !== PENDING_STAGE || state.pausedAt !== null) return [];
+  if (!checkAdmission(state, data.tasks, data.freezes, data.flags).admissible) return [];
+  return [
+    { type: 'pipeline.task_admitted', data: { taskId: state.taskId, repo: state.repo }, occurredAt: now },
+  ];
+}
+
+function questionRequest(
+  state: PipelineTask,
+  report: { sessionId: string; sessionAuthorId: string; questions: AnalysisReport['questions'] },
+): AnalystQuestionRequest {
+  return {
+    sessionId: report.sessionId,
+    sessionAuthorId: report.sessionAuthorId,
+    autor: 'analyst',
+    origin: 'analyst',
+    afeta: { regras: [], historias: [], tarefas: [state.taskId] },
+    // Keyed by the analyst run, so a retried declare call never opens a question twice.
+    declare: report.questions.map((q, i) => ({
+      key: `${state.taskId}:run${state.relaunchCount}:${i}`,
+      pergunta: q.pergunta.trim(),
+      sugestao: q.sugestao?.trim() || null,
+    })),
+  };
+}
+
+function recordAnalysis(
+  data: { report: AnalysisReport & { sessionId: string; sessionAuthorId: string }; flags: AnalysisFlags },
+  state: PipelineTask,
+  now: Date,
+): PipelineEvent[] {
+  // The analyst's outcome only counts while the task is in analysis (the relaunch guard of ORCH-090).
+  if (state.stage !== 'analysis') return [];
+  const { taskId, repo } = state;
+  const { outcome } = analysisOutcome(data.report, data.flags);
+  const events: PipelineEvent[] = [
+    { type: 'pipeline.analysis_recorded', data: { taskId, outcome: outcome.kind }, occurredAt: now },
+  ];
+  switch (outcome.kind) {
+    case 'needs_input':
+      events.push({
+        type: 'pipeline.questions_requested',
+        data: { taskId, request: questionRequest(state, data.report) },
+        occurredAt: now,
+      });
+      if (outcome.pause && state.pausedAt === null)
+        events.push({ type: 'pipeline.task_paused', data: { taskId, source: 'engine' }, occurredAt: now });
+      return events;
+    case 'in_review':
+      events.push({ type: 'pipeline.in_review', data: { taskId, repo }, occurredAt: now });
+      if (outcome.advanceTo)
+        events.push({ type: 'pipeline.advanced', data: { taskId, to: outcome.advanceTo }, occurredAt: now });
+      return events;
+    case 'analysis_incomplete':
+      events.push({
+        type: 'pipeline.analysis_incomplete',
+        data: { taskId, repo, missing: outcome.missing },
+        occurredAt: now,
+      });
+      return events;
+    default: {
+      const unknownOutcome: never = outcome;
+      return unknownOutcome;
+    }
+  }
+}
+
+/** Unpause + relaunch the analyst, at most once per Needs Input / pause episode. */
+export function relaunchEvents(state: PipelineTask, trigger: RelaunchTrigger, now: Date): PipelineEvent[] {
+  if (state.stage !== 'analysis' || state.analystRunning) return [];
+  const waiting = trigger === 'answers' ? allAnswered(state) : state.needsInput || state.pausedAt !== null;
+  if (!waiting) return [];
+  const { taskId } = state;
+  return [
+    ...(state.pausedAt !== null
+      ? [
+          {
+            type: 'pipeline.task_unpaused' as const,
+            data: { taskId, source: 'engine' as const },
+            occurredAt: now,
+          },
+        ]
+      : []),
+    { type: 'pipeline.relaunch_recorded', data: { taskId, trigger }, occurredAt: now },
+    { type: 'pipeline.analyst_relaunch', data: { taskId }, occurredAt: now },
+  ];
+}
+
+/** A Needs Input task whose linked questions (at least one) are all answered. */
+function allAnswered(state: PipelineTask): boolean {
+  if (!state.needsInput || state.pendingQuestionRequest || state.questionIds.length === 0) return false;
+  return state.questionIds.every((id) => state.answeredQuestionIds.includes(id));
+}
+
+function questionsLinked(
+  data: { questionIds: readonly string[]; answeredQuestionIds?: readonly string[] },
+  state: PipelineTask,
+  now: Date,
+): PipelineEvent[] {
+  if (!state.pendingQuestionRequest) return [];
+  const { taskId, repo } = state;
+  const questionIds = [...new Set(data.questionIds)];
+  const linked: PipelineEvent[] = [
+    {
+      type: 'pipeline.questions_linked',
+      data: { taskId, questionIds, answeredQuestionIds: [...(data.answeredQuestionIds ?? [])] },
+      occurredAt: now,
+    },
+    { type: 'pipeline.needs_input', data: { taskId, repo, questionIds }, occurredAt: now },
+  ];
+  return [...linked, ...relaunchEvents(apply(state, linked), 'answers', now)];
+}
+
+function questionAnswered(questionId: string, state: PipelineTask, now: Date): PipelineEvent[] {
+  if (state.answeredQuestionIds.includes(questionId)) return [];
+  const answered: PipelineEvent = {
+    type: 'pipeline.question_answered',
+    data: { taskId: state.taskId, questionId },
+    occurredAt: now,
+  };
+  return [answered, ...relaunchEvents(apply(state, [answered]), 'answers', now)];
+}
+
+/** `agent.task.status`: an explicit stage wins; a terminal status is also a terminal stage. */
+export function stageAfter(current: string, data: { stage?: string; status?: string }): string {
+  if (data.stage) return data.stage;
+  if (data.status === 'done' || data.status === 'cancelled') return data.status;
+  return current;
+}
+
+function statusChanged(
+  data: { stage?: string; status?: string },
+  state: PipelineTask,
+  now: Date,
+): PipelineEvent[] {
+  const stage = stageAfter(state.stage, data);
+  const changed: PipelineEvent[] =
+    stage === state.stage
+      ? []
+      : [{ type: 'pipeline.stage_changed', data: { taskId: state.taskId, stage }, occurredAt: now }];
+  if (data.status !== 'in_progress') return changed;
+  return [...changed, ...relaunchEvents(apply(state, changed), 'in_progress', now)];
+}
+
+function pause(state: PipelineTask, now: Date): PipelineDecision {
+  if (isTerminal(state.stage)) return refusal(409, 'tarefa_encerrada', `the task is ${state.stage}`);
+  if (state.pausedAt !== null) return refusal(409, 'tarefa_ja_pausada', 'the task is already paused');
+  return [
+    { type: 'pipeline.task_paused', data: { taskId: state.taskId, source: 'operator' }, occurredAt: now },
+  ];
+}
+
+function resume(state: PipelineTask, now: Date): PipelineDecision {
+  if (isTerminal(state.stage)) return refusal(409, 'tarefa_encerrada', `the task is ${state.stage}`);
+  if (state.pausedAt === null) return refusal(409, 'tarefa_nao_pausada', 'the task is not paused');
+  return [
+    { type: 'pipeline.task_unpaused', data: { taskId: state.taskId, source: 'operator' }, occurredAt: now },
+  ];
+}
+
+export function applyPipelineEvents(
+  state: PipelineTask | null,
+  events: readonly PipelineEvent[],
+): PipelineTask | null {
+  return events.reduce(evolvePipelineTask, state);
+}
