@@ -21,7 +21,7 @@ export interface JetStreamServerOptions {
   databaseUrl: string;
   /** Validates inbound events' data by type. */
   eventRegistry?: MessageRegistry;
-  /** Validates request payloads by `<service>.<verb>`. */
+  /** Validates request payloads by request subject (`openq.<service>.<verb>`). */
   commandRegistry?: MessageRegistry;
   /** Per event type: what to do, inside the dead-letter transaction, when a message is refused. */
   onInvalid?: Record<string, (invalid: InvalidMessage) => Promise<void>>;
@@ -75,7 +75,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
         const { stream, durable } = await ensureEventConsumer(this.jsm, service, pattern, this.options.consumers);
-        const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invoke(handler, data, new JetStreamEventContext([ctx])), {
+        // Several modules may handle one type: the whole chain runs in the message's transaction.
+        const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])), {
           consumer: durable,
           registry: this.options.eventRegistry,
           onInvalid: this.options.onInvalid?.[pattern],
@@ -107,18 +108,17 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       queue: this.options.service,
       callback: (err, msg) => {
         if (err) return;
-        void this.answer(verb, handler, msg).then((reply) => msg.respond(encodeJson(reply)));
+        void this.answer(subject, verb, handler, msg).then((reply) => msg.respond(encodeJson(reply)));
       },
     });
   }
 
-  private async answer(verb: string, handler: MessageHandler, msg: Msg): Promise<Reply<unknown>> {
+  private async answer(subject: string, verb: string, handler: MessageHandler, msg: Msg): Promise<Reply<unknown>> {
     const decoded = decodeJson(msg.data);
     if (!decoded.ok) return errorReply(400, 'corpo_invalido', 'request is not JSON');
     let payload = decoded.value;
-    const definition = this.options.commandRegistry?.get(`${this.options.service}.${verb}`);
-    if (definition) {
-      const checked = this.options.commandRegistry!.validate(definition.type, payload);
+    if (this.options.commandRegistry?.get(subject)) {
+      const checked = this.options.commandRegistry.validate(subject, payload);
       if (!checked.ok) return errorReply(400, checked.reason === 'payload_invalido' ? 'corpo_invalido' : checked.reason, checked.message);
       payload = checked.value;
     }
@@ -133,6 +133,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       this.logger.error(`openq.${this.options.service}.${verb} failed: ${error instanceof Error ? error.stack : String(error)}`);
       return errorReply(500, 'erro_interno', 'the service failed to handle the request');
     }
+  }
+
+  private async invokeChain(head: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<void> {
+    for (let handler: MessageHandler | undefined = head; handler; handler = handler.next) await this.invoke(handler, data, ctx);
   }
 
   private async invoke(handler: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<unknown> {

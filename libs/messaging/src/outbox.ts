@@ -43,3 +43,20 @@ export async function appendToOutbox(manager: EntityManager, envelopes: EventEnv
   });
   await manager.query(`INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`, values);
 }
+
+/**
+ * Runs `work` in one transaction with an outbox bound to it; the queued events are written
+ * before commit, so the effect and its events are stored together or not at all.
+ */
+export async function withOutbox<T>(
+  dataSource: { transaction<R>(run: (manager: EntityManager) => Promise<R>): Promise<R> },
+  origin: EnvelopeOrigin,
+  work: (manager: EntityManager, outbox: OutboxWriter) => Promise<T>,
+): Promise<T> {
+  return dataSource.transaction(async (manager) => {
+    const outbox = new OutboxWriter(manager, origin);
+    const result = await work(manager, outbox);
+    await outbox.flush();
+    return result;
+  });
+}

@@ -23,7 +23,7 @@ export class SlowRequest {
 export const PING = 'agent.test.ping';
 export const PONGED = 'question.test_ponged';
 export const eventRegistry = new MessageRegistry([defineMessage(PING, PingData)]);
-export const commandRegistry = new MessageRegistry([defineMessage('testsvc.echo', EchoRequest), defineMessage('testsvc.slow', SlowRequest)]);
+export const commandRegistry = new MessageRegistry([defineMessage('openq.testsvc.echo', EchoRequest), defineMessage('openq.testsvc.slow', SlowRequest)]);
 
 export class EffectsTable1764470000001 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {

@@ -1,0 +1,132 @@
+import type { IncomingMessage } from 'node:http';
+import { Logger as NestLogger, Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { InfrastructureUnavailableError } from '@openq/persistence';
+import { ConfigError } from './env';
+import { CORRELATION_HEADER, correlationIdOf } from './correlation';
+import { installHttpMetrics } from './http-metrics';
+import { createLoggerModule } from './logging';
+import { isNatsUnreachable } from './nats';
+import { closeOnSignals, forgetApp } from './shutdown';
+
+/** SPEC §4: bodies are size-limited to 64 KiB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface RunServiceOptions {
+  /** `gateway`, `questions`, … : the `service` field of every log line and metric. */
+  name: string;
+  module: Type<unknown> | DynamicModule;
+  /** 0 picks a free port (tests); read the real one from `app.getHttpServer().address()`. */
+  httpPort: number;
+  /** The variable that sets `httpPort`, named when the port is taken (e.g. `PORT`). */
+  portVariable?: string;
+  host?: string;
+  logLevel?: string;
+  bodyLimitBytes?: number;
+  shutdownTimeoutMs?: number;
+  /** Runs after the app is created and before it listens (global pipes, OpenAPI, …). */
+  configure?: (app: NestFastifyApplication) => void | Promise<void>;
+  /** Default true: a failed start prints one line and exits 1. False: the error is thrown. */
+  exitOnFailure?: boolean;
+  /** Default true: SIGTERM/SIGINT close the app gracefully and end the process. */
+  handleSignals?: boolean;
+}
+
+@Module({})
+class ServiceRootModule {}
+
+/**
+ * Creates, configures and starts one service's Nest app on Fastify (JSON logs, body limit,
+ * correlation ids, HTTP metrics, graceful shutdown) and returns it, so a laptop-mode process can
+ * run several services side by side. A missing NATS/PostgreSQL or a bad configuration ends the
+ * process with one line saying what to do, never a stack trace.
+ */
+export async function runService(options: RunServiceOptions): Promise<NestFastifyApplication> {
+  try {
+    return await startService(options);
+  } catch (error) {
+    if (options.exitOnFailure === false) throw error;
+    return exitOnStartupFailure(options.name, error, options);
+  }
+}
+
+async function startService(options: RunServiceOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    genReqId: (req: IncomingMessage) => correlationIdOf(req),
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const fastify = adapter.getInstance();
+  installHttpMetrics(fastify, options.name);
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(CORRELATION_HEADER, request.id);
+    done(null, payload);
+  });
+
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    imports: [
+      createLoggerModule({ service: options.name, level: options.logLevel ?? 'info' }),
+      options.module,
+    ],
+  };
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
+    bufferLogs: true,
+    autoFlushLogs: false,
+    abortOnError: false,
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    forgetApp(app);
+    done();
+  });
+  try {
+    app.useLogger(app.get(PinoNestLogger));
+    app.flushLogs();
+    await options.configure?.(app);
+    await app.listen({ port: options.httpPort, host: options.host ?? '0.0.0.0' });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  if (options.handleSignals !== false) closeOnSignals(options.name, app, options.shutdownTimeoutMs ?? 25_000);
+  return app;
+}
+
+/** The one line for a start failure whose cure is known (start X, set Y), else `null`. */
+export function describeStartupFailure(
+  error: unknown,
+  options: Pick<RunServiceOptions, 'httpPort' | 'portVariable'> = { httpPort: 0 },
+): string | null {
+  if (error instanceof InfrastructureUnavailableError || error instanceof ConfigError) return error.message;
+  const name = (error as { name?: unknown } | null)?.name;
+  if ((name === 'InfrastructureUnavailableError' || name === 'ConfigError') && error instanceof Error)
+    return error.message;
+  if (isNatsUnreachable(error))
+    return 'NATS is not answering — start it (e.g. `nats-server -js`) or set NATS_URL.';
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+    const variable = options.portVariable ? ` or set ${options.portVariable}` : '';
+    return `port ${options.httpPort} is already in use — stop what holds it${variable}.`;
+  }
+  return null;
+}
+
+/** Prints why the service could not start (one line when the cure is known) and exits 1. */
+export function exitOnStartupFailure(
+  name: string,
+  error: unknown,
+  options?: Pick<RunServiceOptions, 'httpPort' | 'portVariable'>,
+): never {
+  const line = describeStartupFailure(error, options);
+  if (line) {
+    NestLogger.detachBuffer();
+    console.error(`${name}: ${line}`);
+  } else {
+    NestLogger.flush();
+    console.error(`${name} failed to start:`, error);
+  }
+  process.exit(1);
+}

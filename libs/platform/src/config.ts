@@ -1,0 +1,228 @@
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { MAX_CORRECTIONS_MAX, MAX_CORRECTIONS_MIN } from '@openq/contracts';
+import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
+import { ConfigError, EnvBool, EnvInt, EnvList, parseEnv } from './env';
+
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** In production a secret shorter than this is refused (HS256 wants ≥ 256 bits of key). */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+
+const port = () => EnvInt(0, 65535, '$property must be a TCP port (an integer 0..65535)');
+const seconds = () =>
+  EnvInt(1, Number.MAX_SAFE_INTEGER, '$property must be a whole number of seconds (at least 1)');
+
+const NATS_URL_PATTERN = /^(nats|tls|ws|wss):\/\/[^\s,]+(,(nats|tls|ws|wss):\/\/[^\s,]+)*$/;
+const DATABASE_URL_PATTERN = /^postgres(ql)?:\/\/\S+$/;
+
+/**
+ * Every variable of SPEC §10 (plus the few openq adds), exactly as named in the environment,
+ * with its default. Empty values count as unset.
+ */
+export class OpenqEnv {
+  @IsIn(NODE_ENVS, { message: `$property must be one of: ${NODE_ENVS.join(', ')}` })
+  NODE_ENV: string = 'development';
+
+  @IsIn(LOG_LEVELS, { message: `$property must be one of: ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: string = 'info';
+
+  /** Interface every HTTP listener binds to. */
+  @IsString()
+  HOST: string = '0.0.0.0';
+
+  /** The gateway's HTTP port (UI, REST, SSE). */
+  @port() PORT: number = 3000;
+  /** Health/metrics HTTP port of each domain service (they have no other HTTP surface). */
+  @port() QUESTIONS_HTTP_PORT: number = 3101;
+  @port() GATES_HTTP_PORT: number = 3102;
+  @port() CONTEXT_HTTP_PORT: number = 3103;
+
+  @Matches(NATS_URL_PATTERN, { message: '$property must be nats://host:port (several separated by commas)' })
+  NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  @Matches(DATABASE_URL_PATTERN, { message: '$property must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/openq';
+
+  @IsString()
+  OPENQ_JWT_SECRET: string = DEV_JWT_SECRET;
+
+  /** A JWKS file path or an http(s) URL; when set, user tokens are RS256/ES256 and HS256 is off. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  OPENQ_JWKS: string | undefined = undefined;
+
+  @IsOptional()
+  @IsString()
+  OPENQ_JWT_ISSUER: string | undefined = undefined;
+
+  @IsOptional()
+  @IsString()
+  OPENQ_JWT_AUDIENCE: string | undefined = undefined;
+
+  @IsString()
+  OPENQ_SERVICE_TOKEN: string = DEV_SERVICE_TOKEN;
+
+  @IsOptional()
+  @IsString()
+  OPENQ_SERVICE_TOKEN_PREVIOUS: string | undefined = undefined;
+
+  @EnvInt(MAX_CORRECTIONS_MIN, MAX_CORRECTIONS_MAX)
+  GATE_MAX_CORRECTIONS: number = 3;
+  @seconds() GATE_STALE_AFTER_S: number = 900;
+  @seconds() GATE_PARK_AFTER_S: number = 7200;
+  @seconds() GATE_SWEEP_INTERVAL_S: number = 300;
+
+  @EnvBool()
+  ANALYST_QUESTIONS_GATE_ENABLED: boolean = true;
+
+  /** Comma-separated repos; empty = every repo. */
+  @EnvList()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, {
+    each: true,
+    message: '$property must list repo ids separated by commas',
+  })
+  ANALYST_QUESTIONS_GATE_REPOS: string[] = [];
+
+  @EnvBool()
+  ANALYST_NEEDS_INPUT_AUTOPAUSE_ENABLED: boolean = true;
+
+  @EnvBool()
+  SERIAL_GATE_PAUSE_ENABLED: boolean = true;
+
+  @IsString()
+  @MaxLength(100)
+  AUTO_APPROVE_LABEL: string = 'auto-approve';
+
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  @EnvInt(1000, 600_000)
+  SHUTDOWN_TIMEOUT_MS: number = 25_000;
+}
+
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'OPENQ_JWT_SECRET',
+  'OPENQ_SERVICE_TOKEN',
+  'OPENQ_SERVICE_TOKEN_PREVIOUS',
+  'DATABASE_URL',
+  'NATS_URL',
+]);
+
+/** The validated configuration, grouped by concern. */
+export interface OpenqConfig {
+  nodeEnv: NodeEnv;
+  production: boolean;
+  logLevel: LogLevel;
+  host: string;
+  shutdownTimeoutMs: number;
+  ports: { gateway: number; questions: number; gates: number; context: number };
+  nats: { url: string };
+  database: { url: string };
+  auth: {
+    /** HS256 key; unused when `jwks` is set. */
+    jwtSecret: string;
+    jwks: string | null;
+    jwtIssuer: string | null;
+    jwtAudience: string | null;
+    /** The current token first, then the previous one during a rotation. */
+    serviceTokens: string[];
+  };
+  gates: { maxCorrections: number; staleAfterS: number; parkAfterS: number; sweepIntervalS: number };
+  pipeline: {
+    analystQuestionsGateEnabled: boolean;
+    analystQuestionsGateRepos: string[];
+    analystNeedsInputAutopauseEnabled: boolean;
+    serialGatePauseEnabled: boolean;
+    autoApproveLabel: string;
+  };
+}
+
+export interface LoadConfigOptions {
+  /**
+   * Whether this process holds the auth secrets (the gateway does). When true (the default),
+   * production refuses to start with an empty, short or development secret/token.
+   */
+  authSecrets?: boolean;
+}
+
+/** Reads and validates the environment; throws `ConfigError` (one line) on the first problem. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadConfigOptions = {},
+): OpenqConfig {
+  const parsed = parseEnv(OpenqEnv, env, SECRET_VARIABLES);
+  if (parsed.GATE_PARK_AFTER_S < parsed.GATE_STALE_AFTER_S) {
+    throw new ConfigError(
+      'Invalid configuration: GATE_PARK_AFTER_S must not be smaller than GATE_STALE_AFTER_S',
+    );
+  }
+  const config = toConfig(parsed);
+  if (config.production && options.authSecrets !== false) assertProductionSecrets(config);
+  return config;
+}
+
+function toConfig(e: OpenqEnv): OpenqConfig {
+  return {
+    nodeEnv: e.NODE_ENV as NodeEnv,
+    production: e.NODE_ENV === 'production',
+    logLevel: e.LOG_LEVEL as LogLevel,
+    host: e.HOST,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    ports: {
+      gateway: e.PORT,
+      questions: e.QUESTIONS_HTTP_PORT,
+      gates: e.GATES_HTTP_PORT,
+      context: e.CONTEXT_HTTP_PORT,
+    },
+    nats: { url: e.NATS_URL },
+    database: { url: e.DATABASE_URL },
+    auth: {
+      jwtSecret: e.OPENQ_JWT_SECRET,
+      jwks: e.OPENQ_JWKS ?? null,
+      jwtIssuer: e.OPENQ_JWT_ISSUER ?? null,
+      jwtAudience: e.OPENQ_JWT_AUDIENCE ?? null,
+      serviceTokens: [
+        e.OPENQ_SERVICE_TOKEN,
+        ...(e.OPENQ_SERVICE_TOKEN_PREVIOUS ? [e.OPENQ_SERVICE_TOKEN_PREVIOUS] : []),
+      ],
+    },
+    gates: {
+      maxCorrections: e.GATE_MAX_CORRECTIONS,
+      staleAfterS: e.GATE_STALE_AFTER_S,
+      parkAfterS: e.GATE_PARK_AFTER_S,
+      sweepIntervalS: e.GATE_SWEEP_INTERVAL_S,
+    },
+    pipeline: {
+      analystQuestionsGateEnabled: e.ANALYST_QUESTIONS_GATE_ENABLED,
+      analystQuestionsGateRepos: e.ANALYST_QUESTIONS_GATE_REPOS,
+      analystNeedsInputAutopauseEnabled: e.ANALYST_NEEDS_INPUT_AUTOPAUSE_ENABLED,
+      serialGatePauseEnabled: e.SERIAL_GATE_PAUSE_ENABLED,
+      autoApproveLabel: e.AUTO_APPROVE_LABEL,
+    },
+  };
+}
+
+/** SPEC §2: in production no default or empty secret/token, and none too short to be one. */
+function assertProductionSecrets(config: OpenqConfig): void {
+  const [current, previous] = config.auth.serviceTokens;
+  if (config.auth.jwks === null) {
+    weakSecret('OPENQ_JWT_SECRET', config.auth.jwtSecret, DEV_JWT_SECRET, ' (or set OPENQ_JWKS)');
+  }
+  weakSecret('OPENQ_SERVICE_TOKEN', current ?? '', DEV_SERVICE_TOKEN);
+  if (previous !== undefined) weakSecret('OPENQ_SERVICE_TOKEN_PREVIOUS', previous, DEV_SERVICE_TOKEN);
+}
+
+function weakSecret(name: string, value: string, devDefault: string, hint = ''): void {
+  if (value === '' || value === devDefault) {
+    throw new ConfigError(
+      `${name} is empty or the development default; NODE_ENV=production needs a real secret${hint}`,
+    );
+  }
+  if (value.length < MIN_PRODUCTION_SECRET_LENGTH) {
+    throw new ConfigError(
+      `${name} is shorter than ${MIN_PRODUCTION_SECRET_LENGTH} characters; NODE_ENV=production needs a strong secret${hint}`,
+    );
+  }
+}

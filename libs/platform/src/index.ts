@@ -1,0 +1,13 @@
+export * from './bootstrap';
+export * from './config';
+export * from './correlation';
+export * from './dev-defaults';
+export * from './env';
+export * from './health';
+export * from './http-metrics';
+export * from './logging';
+export * from './nats';
+export * from './public-route';
+export * from './readiness';
+export { closeOnSignals, forgetApp, shutdownAll } from './shutdown';
+export * from './domain-service';

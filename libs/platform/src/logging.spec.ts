@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import pino, { type LoggerOptions } from 'pino';
+import { pinoHttpOptions } from './logging';
+
+describe('pinoHttpOptions', () => {
+  const options = pinoHttpOptions({ service: 'gateway', level: 'info' });
+
+  it('redacts credentials from request headers and token fields', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino({ level: 'info', redact: options.redact, base: options.base } as LoggerOptions, sink);
+    logger.info({
+      req: {
+        headers: {
+          authorization: 'Bearer abc.def.ghi',
+          'x-service-token': 'sekret',
+          cookie: 'openq_token=abc',
+          accept: 'json',
+        },
+      },
+      body: { token: 'abc' },
+    });
+    const line = JSON.parse(lines[0] ?? '{}') as {
+      service: string;
+      req: { headers: Record<string, string> };
+      body: { token: string };
+    };
+    expect(line.service).toBe('gateway');
+    expect(line.req.headers).toEqual({
+      authorization: '[redacted]',
+      'x-service-token': '[redacted]',
+      cookie: '[redacted]',
+      accept: 'json',
+    });
+    expect(line.body.token).toBe('[redacted]');
+  });
+
+  it('does not log successful health, readiness and metrics polls, even behind a middleware mount', () => {
+    const ignore = (options.autoLogging as { ignore: (req: IncomingMessage) => boolean }).ignore;
+    expect(ignore({ url: '/', originalUrl: '/healthz' } as unknown as IncomingMessage)).toBe(true);
+    expect(ignore({ url: '/metrics?x=1' } as IncomingMessage)).toBe(true);
+    expect(ignore({ url: '/projects/p1/open-questions' } as IncomingMessage)).toBe(false);
+  });
+
+  it('uses the caller correlation id as the request id when it is safe, else a fresh one', () => {
+    const genReqId = options.genReqId as (req: IncomingMessage) => string;
+    expect(genReqId({ headers: { 'x-correlation-id': 'corr-1' } } as unknown as IncomingMessage)).toBe(
+      'corr-1',
+    );
+    expect(genReqId({ headers: { 'x-correlation-id': 'bad id\n' } } as unknown as IncomingMessage)).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+  });
+});

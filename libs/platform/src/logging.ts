@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DynamicModule } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { stdTimeFunctions, type LevelWithSilent } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
+import { correlationIdOf } from './correlation';
+
+/** Where credentials may show up in a log line; pino replaces them with `[redacted]`. */
+export const REDACTED_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'req.headers["x-service-token"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers["x-service-token"]',
+  'headers.cookie',
+  '*.token',
+  '*.accessToken',
+  '*.password',
+  '*.secret',
+  '*.serviceToken',
+];
+
+/** Operability endpoints are polled constantly; their successful requests are not logged. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The request path without query; middleware mounts (middie) rewrite `url`, not `originalUrl`. */
+function pathOf(req: IncomingMessage): string {
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  return url.split('?')[0] ?? '';
+}
+
+export interface LoggingOptions {
+  service: string;
+  level: LevelWithSilent | string;
+}
+
+/** pino-http options: JSON lines with `service` and `correlationId`, credentials redacted. */
+export function pinoHttpOptions(options: LoggingOptions): PinoHttpOptions<IncomingMessage, ServerResponse> {
+  return {
+    level: options.level,
+    base: { service: options.service },
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+    redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    genReqId: (req) => correlationIdOf(req),
+    customProps: (req) => ({ correlationId: correlationIdOf(req) }),
+    customLogLevel: (_req, res, error) => {
+      if (error || res.statusCode >= 500) return 'error';
+      if (res.statusCode >= 400) return 'warn';
+      return 'info';
+    },
+    autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOf(req)) },
+  };
+}
+
+/** The Nest logger module of a service (nestjs-pino); `runService` imports it for you. */
+export function createLoggerModule(options: LoggingOptions): DynamicModule {
+  return LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(options) });
+}

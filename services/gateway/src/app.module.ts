@@ -1,0 +1,64 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import type { NatsConnection } from 'nats';
+import { HealthModule, natsReadinessCheck } from '@openq/platform';
+import { AuthModule } from './auth/auth.module';
+import type { GatewayConfig } from './config';
+import { AgentContextController, TaskContextController } from './context/task-context.controller';
+import {
+  AgentStoryCorrectionsController,
+  StoryCorrectionsController,
+} from './context/story-corrections.controller';
+import { GatesController } from './gates/gates.controller';
+import { WaitingController } from './gates/waiting.controller';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { ContractValidationPipe } from './http/contract-validation.pipe';
+import { DocsController } from './http/docs';
+import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
+import { PipelineController } from './pipeline/pipeline.controller';
+import { AgentQuestionsController } from './questions/agent-questions.controller';
+import { OpenQuestionsController } from './questions/open-questions.controller';
+import { ReadinessController } from './questions/readiness.controller';
+
+/** The UI's routes (JWT + role on the project). */
+const userControllers = [
+  OpenQuestionsController,
+  ReadinessController,
+  GatesController,
+  WaitingController,
+  TaskContextController,
+  StoryCorrectionsController,
+  PipelineController,
+];
+
+/** The engine's routes under `/internal` (service token). */
+const internalControllers = [
+  AgentQuestionsController,
+  AgentContextController,
+  AgentStoryCorrectionsController,
+];
+
+/** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */
+const publicControllers = [DocsController];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        NatsModule.forRoot({ url: config.nats.url, rpcTimeoutMs: config.rpcTimeoutMs }),
+        AuthModule.forRoot(config.auth),
+        HealthModule.register({
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
+        }),
+      ],
+      controllers: [...userControllers, ...internalControllers, ...publicControllers],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: ContractValidationPipe },
+      ],
+    };
+  }
+}

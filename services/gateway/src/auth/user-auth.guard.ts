@@ -1,0 +1,77 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { isId } from '@openq/contracts';
+import { httpError, Reason } from '../http/http-error';
+import { userTokenOf } from './credentials';
+import { JwtRejected, JwtVerifier, KeysUnavailable } from './jwt-verifier';
+import { minRoleOf, zoneOf } from './route-access';
+import { roleAtLeast, type AuthenticatedUser, type Role } from './roles';
+
+export type RequestWithUser = FastifyRequest & { user?: AuthenticatedUser };
+
+/**
+ * User routes (everything outside `/internal` and not public): a valid JWT (401
+ * `nao_autenticado`), a well-formed `:projectId` (400 `parametro_invalido`), a role on that
+ * project (403 `sem_papel_no_projeto`) at least the route's `@MinRole` (403 `papel_insuficiente`).
+ * Only the JWT counts here: an `X-Service-Token` opens nothing.
+ */
+@Injectable()
+export class UserAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: JwtVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (zoneOf(context, this.reflector) !== 'user') return true;
+    const request = context.switchToHttp().getRequest<RequestWithUser>();
+    const minimum = minRoleOf(context, this.reflector);
+    if (!minimum) throw new Error(`route ${request.routeOptions?.url ?? request.url} declares no @MinRole`);
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    request.user = await authorizeUser(
+      this.verifier,
+      userTokenOf(request.headers),
+      params.projectId,
+      minimum,
+    );
+    return true;
+  }
+}
+
+/** The user guard's decision, as a function: who is calling, and may they use this project route. */
+export async function authorizeUser(
+  verifier: JwtVerifier,
+  token: string | null,
+  projectId: string | undefined,
+  minimum: Role,
+): Promise<AuthenticatedUser> {
+  if (!token)
+    throw httpError(
+      401,
+      Reason.notAuthenticated,
+      'authentication required: send Authorization: Bearer <token>',
+    );
+  let identity;
+  try {
+    identity = await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof JwtRejected)
+      throw httpError(401, Reason.notAuthenticated, `authentication failed: ${error.message}`);
+    if (error instanceof KeysUnavailable)
+      throw httpError(503, Reason.serviceUnavailable, 'the token keys are unavailable right now; try again');
+    throw error;
+  }
+  if (!isId(projectId))
+    throw httpError(400, Reason.badParameter, 'projectId must match ^[A-Za-z0-9_-]{1,64}$');
+  const role = identity.roles.get(projectId);
+  if (!role) throw httpError(403, Reason.noRoleOnProject, `you have no role on project ${projectId}`);
+  if (!roleAtLeast(role, minimum)) {
+    throw httpError(
+      403,
+      Reason.roleTooLow,
+      `this needs the ${minimum} role on project ${projectId}; you are ${role}`,
+    );
+  }
+  return { ...identity, projectId, role };
+}

@@ -1,0 +1,25 @@
+import { ConfigError } from '@openq/platform';
+import { loadGatewayConfig } from './config';
+
+describe('loadGatewayConfig', () => {
+  it('adds the RPC timeout to the shared configuration', () => {
+    const config = loadGatewayConfig({ GATEWAY_RPC_TIMEOUT_MS: '1500' });
+    expect(config.rpcTimeoutMs).toBe(1500);
+    expect(config.ports.gateway).toBe(3000);
+    expect(loadGatewayConfig({}).rpcTimeoutMs).toBe(5000);
+  });
+
+  it('refuses a bad timeout, naming it', () => {
+    expect(() => loadGatewayConfig({ GATEWAY_RPC_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+    expect(() => loadGatewayConfig({ GATEWAY_RPC_TIMEOUT_MS: 'soon' })).toThrow(/GATEWAY_RPC_TIMEOUT_MS/);
+  });
+
+  it('refuses to start in production with the development secrets', () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(
+      /OPENQ_JWT_SECRET is empty or the development default/,
+    );
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', OPENQ_JWT_SECRET: 'x'.repeat(32) })).toThrow(
+      /OPENQ_SERVICE_TOKEN/,
+    );
+  });
+});

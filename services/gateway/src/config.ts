@@ -1,0 +1,19 @@
+import { EnvInt, loadConfig, parseEnv, type OpenqConfig } from '@openq/platform';
+
+/** Variables only the gateway reads. */
+class GatewayEnv {
+  /** How long the gateway waits for a service's reply before answering 504. */
+  @EnvInt(100, 60_000)
+  GATEWAY_RPC_TIMEOUT_MS: number = 5000;
+}
+
+export interface GatewayConfig extends OpenqConfig {
+  rpcTimeoutMs: number;
+}
+
+/** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const platform = loadConfig(env, { authSecrets: true });
+  const own = parseEnv(GatewayEnv, env);
+  return { ...platform, rpcTimeoutMs: own.GATEWAY_RPC_TIMEOUT_MS };
+}

@@ -1,0 +1,23 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { runService, type RunServiceOptions } from '@openq/platform';
+import { AppModule } from './app.module';
+import type { GatewayConfig } from './config';
+import { setupOpenApi } from './http/docs';
+
+/** Starts the gateway (also used by laptop mode and the integration test). */
+export function startGateway(
+  config: GatewayConfig,
+  overrides: Partial<RunServiceOptions> = {},
+): Promise<NestFastifyApplication> {
+  return runService({
+    name: 'gateway',
+    module: AppModule.forRoot(config),
+    httpPort: config.ports.gateway,
+    portVariable: 'PORT',
+    host: config.host,
+    logLevel: config.logLevel,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    configure: setupOpenApi,
+    ...overrides,
+  });
+}

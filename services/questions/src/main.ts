@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { startQuestions } from './questions-service';
+
+void startQuestions();

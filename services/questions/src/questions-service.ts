@@ -1,0 +1,23 @@
+import { AgentEvent, agentEventRegistry, commandRegistry } from '@openq/contracts';
+import { loadConfig, startDomainService, type DomainService, type OpenqConfig } from '@openq/platform';
+import { QuestionLog1764470100000 } from './questions/migrations/1764470100000-question-log';
+import { rejectToolCall } from './questions/questions.messages.controller';
+import { QuestionsModule } from './questions/questions.module';
+
+export const QUESTIONS_MIGRATIONS = [QuestionLog1764470100000];
+
+/** Starts the questions service: the question log, its projection, declare/answer/list. */
+export function startQuestions(config: OpenqConfig = loadConfig(process.env, { authSecrets: false }), overrides: { httpPort?: number; embedded?: boolean } = {}): Promise<DomainService> {
+  return startDomainService({
+    name: 'questions',
+    config,
+    module: QuestionsModule,
+    migrations: QUESTIONS_MIGRATIONS,
+    transport: {
+      eventRegistry: agentEventRegistry,
+      commandRegistry,
+      onInvalid: { [AgentEvent.QuestionDeclare]: rejectToolCall, [AgentEvent.QuestionAnswer]: rejectToolCall },
+    },
+    ...overrides,
+  });
+}

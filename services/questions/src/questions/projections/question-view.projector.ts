@@ -1,0 +1,38 @@
+import type { EntityManager } from 'typeorm';
+import type { QuestionAnswered, QuestionDeclared } from '@openq/contracts';
+import type { AppendedEvent } from '../question-log';
+
+/**
+ * Keeps the list's read model (one row per question, and open/answered counts per project) in
+ * step with the log. Live writes call it in the appending transaction; `openq replay` calls it
+ * for the whole log, in position order, into emptied tables — the same function, the same result.
+ */
+export async function project(manager: EntityManager, projectId: string, appended: AppendedEvent[]): Promise<void> {
+  for (const { position, event } of appended) {
+    if (event.type === 'question.declared') {
+      const declared = event.data as QuestionDeclared;
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position)
+         VALUES ($1, $2, $3, 'open', $4::jsonb, NULL, $3) ON CONFLICT (question_id) DO NOTHING RETURNING 1`,
+        [declared.questionId, projectId, position, JSON.stringify(declared)],
+      );
+      if (inserted.length > 0) await bumpCounts(manager, projectId, 1, 0);
+    } else if (event.type === 'question.answered') {
+      const answered = event.data as QuestionAnswered;
+      const updated: unknown[] = await manager.query(
+        `UPDATE question_view SET status = 'answered', answered = $2::jsonb, last_position = $3
+          WHERE question_id = $1 AND status = 'open' RETURNING 1`,
+        [answered.questionId, JSON.stringify(answered), position],
+      );
+      if (updated.length > 0) await bumpCounts(manager, projectId, -1, 1);
+    }
+  }
+}
+
+async function bumpCounts(manager: EntityManager, projectId: string, open: number, answered: number): Promise<void> {
+  await manager.query(
+    `INSERT INTO question_counts (project_id, open, answered) VALUES ($1, $2, $3)
+     ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + $2, answered = question_counts.answered + $3`,
+    [projectId, open, answered],
+  );
+}

@@ -1,0 +1,88 @@
+import type { EntityManager } from 'typeorm';
+import {
+  openQuestionsQueuePath,
+  readinessNotice,
+  refusal,
+  type OpenQuestionView,
+  type QuestionAnswered,
+  type QuestionDeclared,
+  type QuestionListFilter,
+  type QuestionListReply,
+  type ReadinessAction,
+  type ReadinessReply,
+  type Refusal,
+} from '@openq/contracts';
+import { answerability } from '../domain/question';
+
+interface ViewRow {
+  project_id: string;
+  declared_position: string;
+  declared: QuestionDeclared;
+  answered: QuestionAnswered | null;
+}
+
+/** The cursor is the last item's log position, opaque to callers. */
+export function encodeCursor(position: string): string {
+  return Buffer.from(`p:${position}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return /^p:\d{1,19}$/.test(text) ? text.slice(2) : null;
+}
+
+/** §4: oldest first, a slice of at most `limit`, with the total of the filter and a stable cursor. */
+export async function listQuestions(
+  manager: EntityManager,
+  q: { projectId: string; userId: string; status: QuestionListFilter; limit: number; cursor?: string | null },
+): Promise<QuestionListReply | Refusal> {
+  const after = q.cursor ? decodeCursor(q.cursor) : '0';
+  if (after === null) return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
+  const statusClause = q.status === 'all' ? '' : `AND status = '${q.status === 'open' ? 'open' : 'answered'}'`;
+  const rows: ViewRow[] = await manager.query(
+    `SELECT project_id, declared_position, declared, answered FROM question_view
+      WHERE project_id = $1 ${statusClause} AND declared_position > $2
+      ORDER BY declared_position LIMIT $3`,
+    [q.projectId, after, q.limit + 1],
+  );
+  const page = rows.slice(0, q.limit);
+  const total = await countQuestions(manager, q.projectId, q.status);
+  return {
+    items: page.map((row) => toView(row, q.userId)),
+    total,
+    limit: q.limit,
+    nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
+  };
+}
+
+export async function countQuestions(manager: EntityManager, projectId: string, status: QuestionListFilter): Promise<number> {
+  const rows: { open: number; answered: number }[] = await manager.query(
+    `SELECT open, answered FROM question_counts WHERE project_id = $1`,
+    [projectId],
+  );
+  const counts = rows[0] ?? { open: 0, answered: 0 };
+  return status === 'open' ? counts.open : status === 'answered' ? counts.answered : counts.open + counts.answered;
+}
+
+/** §4 readiness: warns with the open count and a shortcut to the queue; never blocks. */
+export async function readiness(manager: EntityManager, projectId: string, action: ReadinessAction): Promise<ReadinessReply> {
+  const open = await countQuestions(manager, projectId, 'open');
+  return { action, openQuestions: open, blocking: false, notice: readinessNotice(open), queue: openQuestionsQueuePath(projectId) };
+}
+
+function toView(row: ViewRow, userId: string): OpenQuestionView {
+  const question = { projectId: row.project_id, declared: row.declared, answered: row.answered };
+  const a = row.answered;
+  return {
+    ...row.declared,
+    projectId: row.project_id,
+    status: a ? 'answered' : 'open',
+    resposta: a?.resposta ?? null,
+    aceitouSugestao: a?.aceitouSugestao ?? null,
+    decisionEventId: a?.decisionEventId ?? null,
+    respondidaPor: a?.respondidaPor ?? null,
+    viaAgente: a?.viaAgente ?? null,
+    answeredAt: a?.answeredAt ?? null,
+    ...answerability(question, userId),
+  };
+}

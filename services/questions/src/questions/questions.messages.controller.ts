@@ -1,0 +1,99 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { DataSource } from 'typeorm';
+import {
+  AgentEvent,
+  Commands,
+  isRefusal,
+  OpenqEvent,
+  type AgentQuestionAnswerDto,
+  type AgentQuestionDeclareDto,
+  type AnswerByAgentCommand,
+  type AnswerByAgentReply,
+  type AnswerQuestionCommand,
+  type AnswerQuestionReply,
+  type CountQuestionsCommand,
+  type DeclareQuestionCommand,
+  type ListQuestionsCommand,
+  type QuestionRejected,
+  type ReadinessCommand,
+  type Refusal,
+} from '@openq/contracts';
+import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
+import { answerQuestion } from './commands/answer-question/answer-question.handler';
+import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
+import type { AnswerDecision } from './domain/question';
+import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
+
+@Controller()
+export class QuestionsMessagesController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `declare_open_question` from the engine; the same toolCallId declares once. */
+  @EventPattern(AgentEvent.QuestionDeclare)
+  async onDeclare(@Payload() data: AgentQuestionDeclareDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    await declareQuestion(manager, outbox, envelope.projectId, { ...data, origin: 'tool' }, new Date());
+  }
+
+  /** `answer_open_question` (ADR 0258): a refusal goes back to the engine as `question.rejected`. */
+  @EventPattern(AgentEvent.QuestionAnswer)
+  async onAnswer(@Payload() data: AgentQuestionAnswerDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const decision = await answerQuestion(manager, outbox, envelope.projectId, data.questionId, { by: 'agent', viaAgente: data.viaAgente, resposta: data.resposta ?? null }, new Date());
+    if (isRefusal(decision)) {
+      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, { toolCallId: data.toolCallId, reason: decision.reason, message: decision.message });
+    }
+  }
+
+  @MessagePattern(Commands.questions.declare.type)
+  async declare(@Payload() cmd: DeclareQuestionCommand): Promise<DeclareResult> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) => declareQuestion(manager, outbox, cmd.projectId, cmd.declaration, new Date()));
+  }
+
+  @MessagePattern(Commands.questions.answer.type)
+  async answer(@Payload() cmd: AnswerQuestionCommand): Promise<AnswerQuestionReply | Refusal> {
+    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, { by: 'user', userId: cmd.userId, resposta: cmd.resposta, aceitarSugestao: cmd.aceitarSugestao });
+    if (isRefusal(decision)) return decision;
+    const a = decision.answered;
+    return { questionId: a.questionId, status: 'answered', resposta: a.resposta, aceitouSugestao: a.aceitouSugestao, decisionEventId: a.decisionEventId, respondidaPor: a.respondidaPor };
+  }
+
+  @MessagePattern(Commands.questions.answerByAgent.type)
+  async answerByAgent(@Payload() cmd: AnswerByAgentCommand): Promise<AnswerByAgentReply | Refusal> {
+    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, { by: 'agent', viaAgente: cmd.viaAgente, resposta: cmd.resposta ?? null });
+    if (isRefusal(decision)) return decision;
+    return { status: decision.kind, questionId: cmd.questionId, decisionEventId: decision.answered.decisionEventId };
+  }
+
+  @MessagePattern(Commands.questions.list.type)
+  list(@Payload() cmd: ListQuestionsCommand) {
+    return listQuestions(this.dataSource.manager, cmd);
+  }
+
+  @MessagePattern(Commands.questions.count.type)
+  async count(@Payload() cmd: CountQuestionsCommand): Promise<{ open: number }> {
+    return { open: await countQuestions(this.dataSource.manager, cmd.projectId, 'open') };
+  }
+
+  @MessagePattern(Commands.questions.readiness.type)
+  readiness(@Payload() cmd: ReadinessCommand) {
+    return readiness(this.dataSource.manager, cmd.projectId, cmd.action);
+  }
+
+  private answerOnce(projectId: string, questionId: string, command: Parameters<typeof answerQuestion>[4]): Promise<AnswerDecision> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) => answerQuestion(manager, outbox, projectId, questionId, command, new Date()));
+  }
+}
+
+/** A refused tool call still gets an answer: `question.rejected` with the failing field. */
+export async function rejectToolCall(invalid: InvalidMessage): Promise<void> {
+  const data = invalid.envelope?.data as { toolCallId?: unknown } | undefined;
+  const projectId = invalid.envelope?.projectId;
+  if (!projectId || typeof data?.toolCallId !== 'string' || data.toolCallId.length === 0) return;
+  invalid.outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, projectId, {
+    toolCallId: data.toolCallId.slice(0, 200),
+    reason: invalid.reason,
+    message: invalid.message,
+  });
+}
