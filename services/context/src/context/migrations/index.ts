@@ -1,0 +1,1 @@
+export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [];

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { startContext } from './context-service';
+
+void startContext();

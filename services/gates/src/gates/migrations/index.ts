@@ -1,0 +1,1 @@
+export const GATES_MIGRATIONS: (new () => unknown)[] = [];

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { startGates } from './gates-service';
+
+void startGates();

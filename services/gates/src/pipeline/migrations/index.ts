@@ -1,0 +1,1 @@
+export const PIPELINE_MIGRATIONS: (new () => unknown)[] = [];
