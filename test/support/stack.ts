@@ -44,7 +44,7 @@ export class Stack {
     const nc = await connect({ servers: nats.url });
     const config = loadGatewayConfig({
       NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       NATS_URL: nats.url,
       DATABASE_URL: db.url,
       PORT: '0',

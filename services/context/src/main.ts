@@ -1,3 +1,4 @@
+import '../../../tools/register-paths';
 import 'reflect-metadata';
 import { startContext } from './context-service';
 

@@ -1,3 +1,4 @@
+import '../../../tools/register-paths';
 import 'reflect-metadata';
 import { exitOnStartupFailure } from '@openq/platform';
 import { loadGatewayConfig } from './config';

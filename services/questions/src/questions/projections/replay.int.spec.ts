@@ -1,0 +1,96 @@
+import type { DataSource } from 'typeorm';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { OutboxWriter } from '@openq/messaging';
+import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
+import { answerQuestion } from '../commands/answer-question/answer-question.handler';
+import { declareQuestion } from '../commands/declare-question/declare-question.handler';
+import { replayQuestionProjection } from './replay';
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ds = await openDatabase({ url: db.url, schema: 'questions', migrations: [QuestionLog1764470100000] });
+});
+afterAll(async () => {
+  await ds.destroy();
+  await db.drop();
+});
+
+/** A small deterministic PRNG, so a failure can be replayed with the same seed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
+  const view = await ds.query(
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, last_position::text FROM question_view ORDER BY question_id`,
+  );
+  const counts = await ds.query(`SELECT project_id, open, answered FROM question_counts ORDER BY project_id`);
+  return { view, counts };
+}
+
+describe('question log: replay and append-only', () => {
+  it('rebuilds, after 10,000 random declares and answers, a projection identical to the live one', async () => {
+    const random = rng(20261130);
+    const declared: { projectId: string; questionId: string }[] = [];
+    const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    let operations = 0;
+    while (operations < 10_000) {
+      // Batches in one transaction each keep the test fast; the handlers are the live ones.
+      await ds.transaction(async (m) => {
+        const outbox = new OutboxWriter(m);
+        for (let i = 0; i < 250 && operations < 10_000; i++, operations++) {
+          const open = declared.length > 0 && random() < 0.4;
+          if (open) {
+            const pick = declared[Math.floor(random() * declared.length)]!;
+            const byAgent = random() < 0.5;
+            await answerQuestion(m, outbox, pick.projectId, pick.questionId,
+              byAgent ? { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` } : { by: 'user', userId: 'ana', resposta: `click ${i}` },
+              new Date());
+          } else {
+            const projectId = projects[Math.floor(random() * projects.length)]!;
+            const r = await declareQuestion(m, outbox, projectId, {
+              sessionId: 's', sessionAuthorId: 'ana', autor: 'po', origin: 'tool',
+              pergunta: `question ${operations}`, sugestao: random() < 0.5 ? `suggestion ${operations}` : null,
+              afeta: { regras: [], historias: [], tarefas: [`T${operations % 17}`] },
+              toolCallId: random() < 0.05 && declared.length > 0 ? `tc-${Math.floor(random() * operations)}` : `tc-${operations}`,
+            }, new Date());
+            if (r.created) declared.push({ projectId, questionId: r.questionId });
+          }
+        }
+        await outbox.flush();
+      });
+    }
+    const live = await snapshot();
+    expect(live.view.length).toBe(declared.length);
+    const answered = (live.view as { status: string }[]).filter((v) => v.status === 'answered').length;
+    expect(answered).toBeGreaterThan(1000);
+    const [{ n: logAnswers }] = await ds.query(`SELECT count(*)::int AS n FROM question_log WHERE type = 'question.answered'`);
+    expect(logAnswers).toBe(answered);
+
+    const result = await replayQuestionProjection(ds);
+    expect(result.questions).toBe(declared.length);
+    const rebuilt = await snapshot();
+    expect(rebuilt).toEqual(live);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE on the log', async () => {
+    await ds.transaction(async (m) => {
+      await declareQuestion(m, new OutboxWriter(m), 'px', {
+        sessionId: 's', sessionAuthorId: 'ana', autor: 'po', origin: 'tool', pergunta: 'kept?', afeta: { regras: [], historias: [], tarefas: [] }, toolCallId: 'keep',
+      }, new Date());
+    });
+    await expect(ds.query(`UPDATE question_log SET data = '{}'::jsonb WHERE project_id = 'px'`)).rejects.toThrow(/append-only/);
+    await expect(ds.query(`DELETE FROM question_log WHERE project_id = 'px'`)).rejects.toThrow(/append-only/);
+    await expect(ds.query(`TRUNCATE question_log`)).rejects.toThrow(/append-only/);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM question_log WHERE project_id = 'px'`);
+    expect(n).toBe(1);
+  });
+});

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { loadConfig, exitOnStartupFailure, type OpenqConfig } from '@openq/platform';
+import { startContext } from '../services/context/src/context-service';
+import { startGates } from '../services/gates/src/gates-service';
+import { loadGatewayConfig } from '../services/gateway/src/config';
+import { startGateway } from '../services/gateway/src/gateway';
+import { startQuestions } from '../services/questions/src/questions-service';
+
+export const SERVICE_NAMES = ['questions', 'gates', 'context', 'gateway'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * Runs the chosen services (default: all four) in this process — laptop mode. In production each
+ * runs as its own process (`openq start questions`), scaled by replicas.
+ */
+export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Promise<void> {
+  let config: OpenqConfig;
+  try {
+    config = names.includes('gateway') ? loadGatewayConfig(process.env) : loadConfig(process.env, { authSecrets: false });
+  } catch (error) {
+    exitOnStartupFailure('openq', error);
+  }
+  if (names.includes('questions')) await startQuestions(config);
+  if (names.includes('gates')) await startGates(config);
+  if (names.includes('context')) await startContext(config);
+  if (names.includes('gateway')) {
+    await startGateway(loadGatewayConfig(process.env));
+    const url = `http://localhost:${config.ports.gateway}`;
+    const lines = [
+      '',
+      `openq is running: ${url}`,
+      config.production ? '' : `  sign in (dev):   ${url}/dev/login`,
+      `  API docs:        ${url}/docs`,
+      `  health:          ${url}/readyz`,
+      '',
+    ].filter((l, i, all) => l !== '' || i === 0 || i === all.length - 1);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
