@@ -1,4 +1,3 @@
-import '../../../tools/register-paths';
 import 'reflect-metadata';
 import { startContext } from './context-service';
 

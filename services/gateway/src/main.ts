@@ -1,4 +1,3 @@
-import '../../../tools/register-paths';
 import 'reflect-metadata';
 import { exitOnStartupFailure } from '@openq/platform';
 import { loadGatewayConfig } from './config';

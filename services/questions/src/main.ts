@@ -1,4 +1,3 @@
-import '../../../tools/register-paths';
 import 'reflect-metadata';
 import { startQuestions } from './questions-service';
 
