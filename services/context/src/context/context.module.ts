@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ContextEventsController } from './context.events.controller';
+import { ContextRequestsController } from './context.requests.controller';
 
-// Filled in by the context slice: read models from agent.story.upserted, agent.task.status,
-// decision.recorded and question.*; the context.* request verbs; story corrections.
-@Module({})
+/** Read models fed by events (stories, tasks, decisions, questions) and the `openq.context.*` verbs. */
+const messageControllers = [ContextEventsController, ContextRequestsController];
+
+@Module({ controllers: [...messageControllers] })
 export class ContextModule {}

@@ -171,6 +171,17 @@ describe('decideStoryCorrection: accepted corrections', () => {
   });
 });
 
+describe('decideStoryCorrection: fields sent as null', () => {
+  it('a null field is "not given" (the edge lets optional fields be null), never a value', () => {
+    const nulls = { title: null, rf: null } as unknown as StoryCorrectionRequest['changes'];
+    expect(reasonOf(decide(request({ changes: nulls })))).toBe('400 correcao_vazia');
+    const result = decide(request({ changes: { ...nulls, rnf: ['p95 < 200 ms'] } }));
+    if (isRefusal(result)) throw new Error(result.reason);
+    expect(result.story.title).toBe('Look up an order by code');
+    expect(result.event?.changes).toEqual({ rnf: ['p95 < 200 ms'] });
+  });
+});
+
 describe('canArchive', () => {
   it('archiving stays draft-only', () => {
     expect(canArchive({ status: 'draft' })).toBe(true);

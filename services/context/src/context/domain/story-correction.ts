@@ -64,7 +64,8 @@ export function decideStoryCorrection(
   request: StoryCorrectionRequest,
   facts: StoryCorrectionFacts,
 ): StoryCorrection | Refusal {
-  if (!STORY_CONTENT_FIELDS.some((field) => request.changes[field] !== undefined))
+  // null counts as "not given", as at the edge (`isPresent`): an optional field sent as null
+  if (!STORY_CONTENT_FIELDS.some((field) => request.changes[field] != null))
     return refusal(400, 'correcao_vazia', 'changes must name at least one of title, rf, rnf, dod, dor');
 
   const { story } = facts;
@@ -131,10 +132,10 @@ function notDraft(): Refusal {
 
 function changedFields(current: StoryContent, requested: StoryChanges): StoryChanges {
   const changes: StoryChanges = {};
-  if (requested.title !== undefined && requested.title !== current.title) changes.title = requested.title;
+  if (requested.title != null && requested.title !== current.title) changes.title = requested.title;
   for (const field of ['rf', 'rnf', 'dod', 'dor'] as const) {
     const next = requested[field];
-    if (next !== undefined && !sameList(next, current[field])) changes[field] = [...next];
+    if (next != null && !sameList(next, current[field])) changes[field] = [...next];
   }
   return changes;
 }

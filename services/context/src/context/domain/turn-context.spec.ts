@@ -48,4 +48,13 @@ describe('buildTurnContext (SPEC §6.3)', () => {
     expect(turn.openQuestions.at(-1)?.pergunta).toBe('question 6?');
     expect(turn.text.split('\n').at(-1)).toBe('showing 20 of 25');
   });
+
+  it('takes the total from the caller when it passes only the newest questions (cut in SQL)', () => {
+    const newest = Array.from({ length: 20 }, (_, i) => question(i + 11));
+    const turn = buildTurnContext('po', newest, 30);
+    expect(turn.openQuestions).toHaveLength(20);
+    expect(turn.openQuestionsTotal).toBe(30);
+    expect(turn.text.split('\n').at(-1)).toBe('showing 20 of 30');
+    expect(buildTurnContext('po', [question(1), question(2)], 1).openQuestionsTotal).toBe(2);
+  });
 });

@@ -35,20 +35,27 @@ export interface TurnContext {
  * The askers' turn: the instruction, then the project's open questions with their ids (needed to
  * call answer_open_question) and suggestions. Newest first: the questions a user answers in the chat
  * are most often the ones just asked, so those are the ones a cut must keep.
+ *
+ * `total` is how many questions are open when the caller passes only the newest ones (a read model
+ * that cuts in SQL); it defaults to all of them, and is never below what was passed.
  */
-export function buildTurnContext(role: AskerRole, openQuestions: readonly OpenQuestionFacts[]): TurnContext {
+export function buildTurnContext(
+  role: AskerRole,
+  openQuestions: readonly OpenQuestionFacts[],
+  total: number = openQuestions.length,
+): TurnContext {
   const shown = [...openQuestions]
     .sort(newestFirst)
     .slice(0, MAX_TURN_OPEN_QUESTIONS)
     .map(({ questionId, pergunta, sugestao }) => ({ questionId, pergunta, sugestao }));
-  const total = openQuestions.length;
+  const openTotal = Math.max(total, openQuestions.length);
   return {
     role,
     instruction: CENTRAL_INSTRUCTION,
     answerRule: ANSWER_RULE,
     openQuestions: shown,
-    openQuestionsTotal: total,
-    text: renderTurn(shown, total),
+    openQuestionsTotal: openTotal,
+    text: renderTurn(shown, openTotal),
   };
 }
 

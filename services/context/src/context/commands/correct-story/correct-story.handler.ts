@@ -1,0 +1,78 @@
+import type { EntityManager } from 'typeorm';
+import {
+  OpenqEvent,
+  isRefusal,
+  refusal,
+  type CorrectStoryCommand,
+  type CorrectStoryReply,
+  type Refusal,
+  type StoryCorrected,
+} from '@openq/contracts';
+import type { OutboxWriter } from '@openq/messaging';
+import { decideStoryCorrection, type CorrectionActor, type TaskStatus } from '../../domain';
+import { writeStoryContent } from '../../projections/story.projector';
+import { findCitedQuestion } from '../../queries/open-questions.query';
+import { findStory } from '../../queries/story-row';
+
+/**
+ * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, let the
+ * domain decide, then persist the corrected content and queue `story.corrected` in the same
+ * transaction. The content's version becomes the correction's own (`now`, its event id), so an
+ * older `agent.story.upserted` delivered afterwards leaves it alone.
+ */
+export async function correctStory(
+  manager: EntityManager,
+  outbox: OutboxWriter,
+  cmd: CorrectStoryCommand,
+  now: Date,
+): Promise<CorrectStoryReply | Refusal> {
+  const actor = correctionActor(cmd.actor);
+  if (isRefusal(actor)) return actor;
+  const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
+  const questionId = cmd.questionId ?? null;
+  const decision = decideStoryCorrection(
+    { storyId: cmd.storyId, questionId, changes: cmd.changes, actor },
+    {
+      story,
+      taskStatuses: story ? await taskStatuses(manager, cmd.projectId, story.storyId, story.taskIds) : [],
+      citedQuestion: questionId ? await findCitedQuestion(manager, cmd.projectId, questionId) : null,
+    },
+  );
+  if (isRefusal(decision)) return decision;
+  if (decision.event) {
+    const envelope = outbox.event<StoryCorrected>(OpenqEvent.StoryCorrected, cmd.projectId, decision.event, {
+      occurredAt: now,
+    });
+    await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, {
+      at: envelope.occurredAt,
+      eventId: envelope.eventId,
+    });
+  }
+  return { applied: true, storyId: cmd.storyId };
+}
+
+/** Only two doors exist: a user, or the PO agent (the internal route). */
+function correctionActor(actor: CorrectStoryCommand['actor']): CorrectionActor | Refusal {
+  if (actor.kind === 'user') return { kind: 'user', id: actor.id };
+  if (actor.id === 'po') return { kind: 'agent', id: 'po' };
+  return refusal(400, 'corpo_invalido', 'actor: only agent/po corrects a story on behalf of an agent');
+}
+
+/**
+ * The statuses of the story's tasks: those its `taskIds` lists and those whose `agent.task.status`
+ * named it. Both count, so a task moving between stories blocks a correction of either while it
+ * runs — refusing is the safe side of a doubt.
+ */
+async function taskStatuses(
+  manager: EntityManager,
+  projectId: string,
+  storyId: string,
+  taskIds: readonly string[],
+): Promise<TaskStatus[]> {
+  const rows: { status: TaskStatus }[] = await manager.query(
+    `SELECT status FROM context_task
+      WHERE project_id = $1 AND status IS NOT NULL AND (story_id = $2 OR task_id = ANY($3::text[]))`,
+    [projectId, storyId, [...taskIds]],
+  );
+  return rows.map((row) => row.status);
+}

@@ -1,0 +1,55 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { DataSource } from 'typeorm';
+import {
+  Commands,
+  refusal,
+  type CorrectStoryCommand,
+  type CorrectStoryReply,
+  type DevContext,
+  type QaCut,
+  type Refusal,
+  type TaskContextCommand,
+  type TurnContext,
+  type TurnContextCommand,
+} from '@openq/contracts';
+import { withOutbox } from '@openq/messaging';
+import { correctStory } from './commands/correct-story/correct-story.handler';
+import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
+import { openQuestionsForTurn } from './queries/open-questions.query';
+import { loadTaskFacts } from './queries/task-facts.query';
+
+/** `openq.context.*`: what the agents read (SPEC §6.1–6.3) and the story correction (§6.4). */
+@Controller()
+export class ContextRequestsController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @MessagePattern(Commands.context.devContext.type)
+  async devContext(@Payload() cmd: TaskContextCommand): Promise<DevContext | Refusal> {
+    const facts = await loadTaskFacts(this.dataSource.manager, cmd.projectId, cmd.taskId);
+    return facts ? buildDevContext(facts.task, facts.story, facts.candidates) : taskNotFound(cmd.taskId);
+  }
+
+  @MessagePattern(Commands.context.qaCut.type)
+  async qaCut(@Payload() cmd: TaskContextCommand): Promise<QaCut | Refusal> {
+    const facts = await loadTaskFacts(this.dataSource.manager, cmd.projectId, cmd.taskId);
+    return facts ? buildQaCut(facts.task, facts.story, facts.candidates) : taskNotFound(cmd.taskId);
+  }
+
+  @MessagePattern(Commands.context.turnContext.type)
+  async turnContext(@Payload() cmd: TurnContextCommand): Promise<TurnContext> {
+    const open = await openQuestionsForTurn(this.dataSource.manager, cmd.projectId);
+    return buildTurnContext(cmd.role, open.newest, open.total);
+  }
+
+  @MessagePattern(Commands.context.correctStory.type)
+  correctStory(@Payload() cmd: CorrectStoryCommand): Promise<CorrectStoryReply | Refusal> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) =>
+      correctStory(manager, outbox, cmd, new Date()),
+    );
+  }
+}
+
+function taskNotFound(taskId: string): Refusal {
+  return refusal(404, 'tarefa_nao_encontrada', `task ${taskId} not found`);
+}

@@ -1,0 +1,34 @@
+import type { EntityManager } from 'typeorm';
+import type { QuestionAnswered, QuestionDeclared } from '@openq/contracts';
+
+/**
+ * The project's questions as far as the context needs them: the open ones for the askers' turn
+ * and the answered state a story correction cites. The two events come through two consumers and
+ * may land in either order, so each writes only its own columns; the first answer stays.
+ */
+export async function projectQuestionDeclared(
+  manager: EntityManager,
+  projectId: string,
+  declared: QuestionDeclared,
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO context_question (project_id, question_id, pergunta, sugestao, declared_at)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (project_id, question_id) DO UPDATE
+       SET pergunta = EXCLUDED.pergunta, sugestao = EXCLUDED.sugestao, declared_at = EXCLUDED.declared_at`,
+    [projectId, declared.questionId, declared.pergunta, declared.sugestao ?? null, declared.declaredAt],
+  );
+}
+
+export async function projectQuestionAnswered(
+  manager: EntityManager,
+  projectId: string,
+  answered: QuestionAnswered,
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO context_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
+     ON CONFLICT (project_id, question_id) DO UPDATE
+       SET answered_at = COALESCE(context_question.answered_at, EXCLUDED.answered_at)`,
+    [projectId, answered.questionId, answered.answeredAt],
+  );
+}

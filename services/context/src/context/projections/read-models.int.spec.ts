@@ -1,0 +1,194 @@
+import type { DataSource } from 'typeorm';
+import { newId, type AgentStoryUpsertedDto, type DecisionRecorded } from '@openq/contracts';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { CONTEXT_MIGRATIONS } from '../migrations';
+import { findCitedQuestion, openQuestionsForTurn } from '../queries/open-questions.query';
+import { findStory } from '../queries/story-row';
+import { loadTaskFacts } from '../queries/task-facts.query';
+import { projectDecisionRecorded } from './decision.projector';
+import type { FactVersion } from './fact-version';
+import { projectQuestionAnswered, projectQuestionDeclared } from './question.projector';
+import { projectStoryUpserted, writeStoryContent } from './story.projector';
+import { projectTaskStatus } from './task.projector';
+
+const P = 'p1';
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ds = await openDatabase({ url: db.url, schema: 'context', migrations: CONTEXT_MIGRATIONS as never });
+});
+afterAll(async () => {
+  await ds.destroy();
+  await db.drop();
+});
+
+/** A version at minute `m` (event ids are fresh UUID v7s, so they only break ties). */
+const at = (m: number): FactVersion => ({
+  at: `2026-11-05T10:${String(m).padStart(2, '0')}:00Z`,
+  eventId: newId(),
+});
+
+function story(storyId: string, fields: Partial<AgentStoryUpsertedDto> = {}): AgentStoryUpsertedDto {
+  return {
+    storyId,
+    status: 'draft',
+    archived: false,
+    title: 't',
+    rf: [],
+    rnf: [],
+    dod: [],
+    dor: [],
+    regras: [],
+    taskIds: [],
+    ...fields,
+  };
+}
+
+function decision(questionId: string, tarefas: string[], minute: number): DecisionRecorded {
+  return {
+    decisionEventId: newId(),
+    actor: { kind: 'user', id: 'ana' },
+    context: `q ${questionId}?`,
+    choice: 'yes',
+    consequences: { regras: [], historias: [], tarefas },
+    questionId,
+    viaAgente: null,
+    decidedAt: at(minute).at,
+  };
+}
+
+describe('context read models are order-safe and idempotent (real PostgreSQL)', () => {
+  it('keeps the newest story upsert whatever order they land in', async () => {
+    await projectStoryUpserted(ds.manager, P, story('S1', { title: 'newer', status: 'ready' }), at(5));
+    await projectStoryUpserted(
+      ds.manager,
+      P,
+      story('S1', { title: 'older', status: 'draft', archived: true }),
+      at(1),
+    );
+    expect(await findStory(ds.manager, P, 'S1')).toMatchObject({
+      title: 'newer',
+      status: 'ready',
+      archived: false,
+    });
+  });
+
+  it('lets a correction stand against older upserts, but not against newer ones', async () => {
+    await projectStoryUpserted(ds.manager, P, story('S2', { title: 'v1', taskIds: ['T2'] }), at(1));
+    await writeStoryContent(
+      ds.manager,
+      P,
+      'S2',
+      { title: 'corrected', rf: ['x'], rnf: [], dod: [], dor: [] },
+      at(10),
+    );
+    await projectStoryUpserted(
+      ds.manager,
+      P,
+      story('S2', { title: 'v2', status: 'ready', taskIds: ['T2'] }),
+      at(5),
+    );
+    expect(await findStory(ds.manager, P, 'S2')).toMatchObject({
+      title: 'corrected',
+      rf: ['x'],
+      status: 'ready',
+    });
+    await projectStoryUpserted(ds.manager, P, story('S2', { title: 'v3', taskIds: ['T2'] }), at(11));
+    expect(await findStory(ds.manager, P, 'S2')).toMatchObject({ title: 'v3', rf: [], status: 'draft' });
+  });
+
+  it('versions a task’s status and its story separately', async () => {
+    await projectTaskStatus(ds.manager, P, { taskId: 'T3', status: 'in_review', storyId: 'S3' }, at(5));
+    await projectTaskStatus(ds.manager, P, { taskId: 'T3', status: 'in_progress' }, at(3));
+    await projectTaskStatus(ds.manager, P, { taskId: 'T3', stage: 'analysis' }, at(9));
+    const [row] = await ds.query(
+      `SELECT status, story_id FROM context_task WHERE project_id = $1 AND task_id = 'T3'`,
+      [P],
+    );
+    expect(row).toEqual({ status: 'in_review', story_id: 'S3' });
+  });
+
+  it('knows a task from its status, a story listing it, or a decision naming it — nothing else', async () => {
+    await projectTaskStatus(ds.manager, P, { taskId: 'T4', stage: 'analysis' }, at(1));
+    expect(await loadTaskFacts(ds.manager, P, 'T4')).toEqual({
+      task: { taskId: 'T4', storyId: null },
+      story: null,
+      candidates: [],
+    });
+    expect((await loadTaskFacts(ds.manager, P, 'T2'))?.task).toEqual({ taskId: 'T2', storyId: 'S2' });
+    await projectDecisionRecorded(ds.manager, P, decision(newId(), ['T5'], 1));
+    expect((await loadTaskFacts(ds.manager, P, 'T5'))?.candidates).toHaveLength(1);
+    expect(await loadTaskFacts(ds.manager, P, 'T-unknown')).toBeNull();
+    expect(await loadTaskFacts(ds.manager, 'other-project', 'T5')).toBeNull();
+  });
+
+  it('indexes a decision once, and finds it by task, story and rule', async () => {
+    await projectStoryUpserted(ds.manager, P, story('S6', { regras: ['RN-6'], taskIds: ['T6'] }), at(1));
+    const byTask = decision(newId(), ['T6'], 1);
+    const byStory = {
+      ...decision(newId(), [], 2),
+      consequences: { regras: [], historias: ['S6'], tarefas: [] },
+    };
+    const byRule = {
+      ...decision(newId(), [], 3),
+      consequences: { regras: ['RN-6'], historias: [], tarefas: [] },
+    };
+    const unrelated = {
+      ...decision(newId(), ['T7'], 4),
+      consequences: { regras: ['RN-7'], historias: ['S7'], tarefas: ['T7'] },
+    };
+    for (const d of [byTask, byStory, byRule, unrelated, byTask])
+      await projectDecisionRecorded(ds.manager, P, d);
+    const facts = await loadTaskFacts(ds.manager, P, 'T6');
+    expect(facts?.candidates.map((c) => c.decisionEventId).sort()).toEqual(
+      [byTask, byStory, byRule].map((d) => d.decisionEventId).sort(),
+    );
+  });
+
+  it('keeps a question answered whichever of declared/answered lands first', async () => {
+    const early = newId();
+    await projectQuestionAnswered(ds.manager, P, answered(early));
+    await projectQuestionDeclared(ds.manager, P, declared(early, 1));
+    const open = newId();
+    await projectQuestionDeclared(ds.manager, P, declared(open, 2));
+    await projectQuestionDeclared(ds.manager, P, declared(open, 2));
+    const turn = await openQuestionsForTurn(ds.manager, P);
+    expect(turn).toEqual({
+      newest: [expect.objectContaining({ questionId: open, sugestao: 'yes?' })],
+      total: 1,
+    });
+    expect(await findCitedQuestion(ds.manager, P, early)).toEqual({ questionId: early, answered: true });
+    expect(await findCitedQuestion(ds.manager, P, open)).toEqual({ questionId: open, answered: false });
+    expect(await findCitedQuestion(ds.manager, 'other-project', open)).toBeNull();
+  });
+});
+
+function declared(questionId: string, minute: number) {
+  return {
+    questionId,
+    sessionId: 's',
+    sessionAuthorId: 'ana',
+    autor: 'po' as const,
+    pergunta: 'which?',
+    sugestao: 'yes?',
+    afeta: { regras: [], historias: [], tarefas: [] },
+    origin: 'tool' as const,
+    toolCallId: null,
+    declaredAt: at(minute).at,
+  };
+}
+
+function answered(questionId: string) {
+  return {
+    questionId,
+    resposta: 'yes',
+    aceitouSugestao: false,
+    decisionEventId: newId(),
+    respondidaPor: 'ana',
+    viaAgente: null,
+    answeredAt: at(3).at,
+  };
+}

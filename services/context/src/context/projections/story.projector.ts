@@ -1,0 +1,66 @@
+import type { EntityManager } from 'typeorm';
+import type { AgentStoryUpsertedDto } from '@openq/contracts';
+import type { StoryContent } from '../domain';
+import { olderThan, type FactVersion } from './fact-version';
+
+/**
+ * `agent.story.upserted`: the whole story as the engine holds it. Two column groups, each with its
+ * own version: the snapshot (status, archived, rules, tasks) follows the newest upsert; the content
+ * (title, FR, NFR, DoD, DoR) follows the newest of upserts and this service's corrections, so an
+ * older upsert delivered late never undoes a correction, and a newer one (the engine having
+ * applied it, or edited further) replaces it.
+ */
+export async function projectStoryUpserted(
+  manager: EntityManager,
+  projectId: string,
+  story: AgentStoryUpsertedDto,
+  version: FactVersion,
+): Promise<void> {
+  const snapshot = [story.status, story.archived, json(story.regras), json(story.taskIds)];
+  const content = [story.title, json(story.rf), json(story.rnf), json(story.dod), json(story.dor)];
+  const inserted: unknown[] = await manager.query(
+    `INSERT INTO context_story (project_id, story_id, status, archived, regras, task_ids, snapshot_at, snapshot_event_id,
+                                title, rf, rnf, dod, dor, content_at, content_event_id)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::jsonb, $7, $8)
+     ON CONFLICT (project_id, story_id) DO NOTHING RETURNING 1`,
+    [projectId, story.storyId, ...snapshot, version.at, version.eventId, ...content],
+  );
+  if (inserted.length > 0) return;
+  await manager.query(
+    `UPDATE context_story SET status = $3, archived = $4, regras = $5::jsonb, task_ids = $6::jsonb,
+            snapshot_at = $7, snapshot_event_id = $8
+      WHERE project_id = $1 AND story_id = $2 AND ${olderThan('snapshot_at', 'snapshot_event_id', 7, 8)}`,
+    [projectId, story.storyId, ...snapshot, version.at, version.eventId],
+  );
+  await writeStoryContent(manager, projectId, story.storyId, story, version);
+}
+
+/** Replaces the story's content when `version` is newer than the content's; the correction's write too. */
+export async function writeStoryContent(
+  manager: EntityManager,
+  projectId: string,
+  storyId: string,
+  content: StoryContent,
+  version: FactVersion,
+): Promise<void> {
+  await manager.query(
+    `UPDATE context_story SET title = $3, rf = $4::jsonb, rnf = $5::jsonb, dod = $6::jsonb, dor = $7::jsonb,
+            content_at = $8, content_event_id = $9
+      WHERE project_id = $1 AND story_id = $2 AND ${olderThan('content_at', 'content_event_id', 8, 9)}`,
+    [
+      projectId,
+      storyId,
+      content.title,
+      json(content.rf),
+      json(content.rnf),
+      json(content.dod),
+      json(content.dor),
+      version.at,
+      version.eventId,
+    ],
+  );
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value);
+}
