@@ -45,7 +45,14 @@ export function parseTtl(ttl: string | number): number {
 
 const b64url = (value: string | Buffer): string => Buffer.from(value).toString('base64url');
 
-/** A signed HS256 JWT with `sub`, `roles: { [project]: role }`, `iat` and `exp` (SPEC §2). */
+/**
+ * A signed HS256 JWT with `sub`, `roles: { [project]: role }`, `iat` and `exp` (SPEC §2).
+ *
+ * [openq] Minting stays a synchronous HMAC with node:crypto on purpose: jose's signing is async,
+ * and callers (the CLI, the test stack's `token()`) want a plain string. Minting a dev token is
+ * not security-critical; everything that VERIFIES a token goes through jose (gateway `JwtVerifier`),
+ * and a test proves the gateway accepts what this mints.
+ */
 export function mintDevToken(options: DevTokenOptions): string {
   if (!ID.test(options.user)) throw new Error('--user must be an id matching ^[A-Za-z0-9_-]{1,64}$');
   if (!ID.test(options.project)) throw new Error('--project must be an id matching ^[A-Za-z0-9_-]{1,64}$');

@@ -1,2 +1,3 @@
 export * from './instruction';
 export * from './tools';
+export * from './client';

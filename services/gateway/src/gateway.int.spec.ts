@@ -13,9 +13,9 @@ const QUESTION_ID = '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b';
 
 const tokenFor = (roles: Record<string, string>, sub = 'u1') =>
   signJwt(claimsFor(sub, roles), { alg: 'HS256', secret: SECRET });
-const viewer = tokenFor({ p1: 'viewer' });
-const developer = tokenFor({ p1: 'developer' });
-const maintainer = tokenFor({ p1: 'maintainer' });
+let viewer: string;
+let developer: string;
+let maintainer: string;
 
 let nats: TestNatsServer;
 let app: NestFastifyApplication;
@@ -74,6 +74,9 @@ const fail =
   });
 
 beforeAll(async () => {
+  viewer = await tokenFor({ p1: 'viewer' });
+  developer = await tokenFor({ p1: 'developer' });
+  maintainer = await tokenFor({ p1: 'maintainer' });
   nats = await startNatsServer();
   const config = loadGatewayConfig({
     NATS_URL: nats.url,
@@ -189,19 +192,27 @@ describe('user routes', () => {
     ).toMatchObject({ status: 200, body: { open: 2 } });
   });
 
-  it.each<[string, { token?: string; serviceToken?: string; cookie?: string }, number, string]>([
-    ['no token', {}, 401, 'nao_autenticado'],
-    ['a garbled token', { token: 'x.y.z' }, 401, 'nao_autenticado'],
+  type Credentials = { token?: string; serviceToken?: string; cookie?: string };
+  it.each<[string, () => Credentials | Promise<Credentials>, number, string]>([
+    ['no token', () => ({}), 401, 'nao_autenticado'],
+    ['a garbled token', () => ({ token: 'x.y.z' }), 401, 'nao_autenticado'],
     [
       'a token signed with another secret',
-      { token: signJwt(claimsFor('u1', { p1: 'owner' }), { alg: 'HS256', secret: 'q'.repeat(40) }) },
+      async () => ({
+        token: await signJwt(claimsFor('u1', { p1: 'owner' }), { alg: 'HS256', secret: 'q'.repeat(40) }),
+      }),
       401,
       'nao_autenticado',
     ],
-    ['only the service token', { serviceToken: SERVICE_TOKEN }, 401, 'nao_autenticado'],
-    ['a role on another project only', { token: tokenFor({ p2: 'owner' }) }, 403, 'sem_papel_no_projeto'],
+    ['only the service token', () => ({ serviceToken: SERVICE_TOKEN }), 401, 'nao_autenticado'],
+    [
+      'a role on another project only',
+      async () => ({ token: await tokenFor({ p2: 'owner' }) }),
+      403,
+      'sem_papel_no_projeto',
+    ],
   ])('refuses %s', async (_what, credentials, status, reason) => {
-    const answer = await call('GET', '/projects/p1/open-questions/count', credentials);
+    const answer = await call('GET', '/projects/p1/open-questions/count', await credentials());
     expect(answer).toMatchObject({ status, body: { statusCode: status, reason } });
     expect(Object.keys(answer.body).sort()).toEqual(['message', 'reason', 'statusCode']);
   });
@@ -380,7 +391,7 @@ describe('internal routes', () => {
   });
 
   it('opens only with the service token, never with a user JWT', async () => {
-    const owner = tokenFor({ p1: 'owner' });
+    const owner = await tokenFor({ p1: 'owner' });
     expect(
       await call('POST', '/internal/projects/p1/open-questions', { token: owner, body: declaration }),
     ).toMatchObject({

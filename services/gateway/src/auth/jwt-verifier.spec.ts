@@ -46,7 +46,7 @@ function writeJwks(keys: Array<{ key: KeyObject; kid: string; alg?: string }>): 
 
 describe('JwtVerifier (HS256)', () => {
   it('accepts a valid token and keeps only well-formed roles', async () => {
-    const token = signJwt(
+    const token = await signJwt(
       claims({ roles: { p1: 'developer', p2: 'admin', 'bad id': 'owner', constructor: 'viewer' } }),
       { alg: 'HS256', secret: SECRET },
     );
@@ -58,10 +58,18 @@ describe('JwtVerifier (HS256)', () => {
     ]);
   });
 
-  it.each<[string, () => string, JwtProblem]>([
+  it.each<[string, () => string | Promise<string>, JwtProblem]>([
     ['not three parts', () => 'abc.def', 'malformed'],
     ['a header that is not JSON', () => `${Buffer.from('nope').toString('base64url')}.e30.c2ln`, 'malformed'],
     ['alg none', () => signJwt(claims(), { alg: 'HS256', secret: SECRET }, { alg: 'none' }), 'algorithm'],
+    [
+      'alg none carrying a valid HS256 signature',
+      async () => {
+        const [, payload, signature] = (await signJwt(claims(), { alg: 'HS256', secret: SECRET })).split('.');
+        return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.${signature}`;
+      },
+      'algorithm',
+    ],
     ['a wrong signature', () => signJwt(claims(), { alg: 'HS256', secret: 'x'.repeat(40) }), 'signature'],
     [
       'an expired token',
@@ -90,27 +98,29 @@ describe('JwtVerifier (HS256)', () => {
     ],
     [
       'critical headers',
-      () => signJwt(claims(), { alg: 'HS256', secret: SECRET }, { crit: ['exp'] }),
+      () => signJwt(claims(), { alg: 'HS256', secret: SECRET }, { crit: ['x-openq'], 'x-openq': 1 }),
       'malformed',
     ],
   ])('refuses %s', async (_what, token, problem) => {
-    expect(await problemOf(hs, token())).toBe(problem);
+    expect(await problemOf(hs, await token())).toBe(problem);
   });
 
   it('tolerates a few seconds of clock skew', async () => {
-    expect(await problemOf(hs, signJwt(claims({ exp: NOW_S - 3 }), { alg: 'HS256', secret: SECRET }))).toBe(
-      'accepted',
-    );
+    expect(
+      await problemOf(hs, await signJwt(claims({ exp: NOW_S - 3 }), { alg: 'HS256', secret: SECRET })),
+    ).toBe('accepted');
   });
 
   it('checks issuer and audience when configured', async () => {
     const strict = new JwtVerifier(secretKeySource(SECRET), { issuer: 'idp', audience: 'openq' }, clock);
     const key = { alg: 'HS256', secret: SECRET } as const;
-    expect(await problemOf(strict, signJwt(claims({ iss: 'idp', aud: ['x', 'openq'] }), key))).toBe(
+    expect(await problemOf(strict, await signJwt(claims({ iss: 'idp', aud: ['x', 'openq'] }), key))).toBe(
       'accepted',
     );
-    expect(await problemOf(strict, signJwt(claims({ iss: 'other', aud: 'openq' }), key))).toBe('issuer');
-    expect(await problemOf(strict, signJwt(claims({ iss: 'idp', aud: 'x' }), key))).toBe('audience');
+    expect(await problemOf(strict, await signJwt(claims({ iss: 'other', aud: 'openq' }), key))).toBe(
+      'issuer',
+    );
+    expect(await problemOf(strict, await signJwt(claims({ iss: 'idp', aud: 'x' }), key))).toBe('audience');
   });
 
   it('accepts what the dev token CLI mints', async () => {
@@ -133,12 +143,18 @@ describe('JwtVerifier (JWKS)', () => {
 
   it('accepts ES256 and RS256 tokens signed by a listed key', async () => {
     expect(
-      await problemOf(jwks, signJwt(claims(), { alg: 'ES256', privateKey: ec.privateKey, kid: 'ec-1' })),
+      await problemOf(
+        jwks,
+        await signJwt(claims(), { alg: 'ES256', privateKey: ec.privateKey, kid: 'ec-1' }),
+      ),
     ).toBe('accepted');
     expect(
-      await problemOf(jwks, signJwt(claims(), { alg: 'RS256', privateKey: rsa.privateKey, kid: 'rsa-1' })),
+      await problemOf(
+        jwks,
+        await signJwt(claims(), { alg: 'RS256', privateKey: rsa.privateKey, kid: 'rsa-1' }),
+      ),
     ).toBe('accepted');
-    expect(await problemOf(jwks, signJwt(claims(), { alg: 'RS256', privateKey: rsa.privateKey }))).toBe(
+    expect(await problemOf(jwks, await signJwt(claims(), { alg: 'RS256', privateKey: rsa.privateKey }))).toBe(
       'accepted',
     );
   });
@@ -148,17 +164,55 @@ describe('JwtVerifier (JWKS)', () => {
     expect(
       await problemOf(
         jwks,
-        signJwt(claims(), { alg: 'ES256', privateKey: stranger.privateKey, kid: 'ec-1' }),
+        await signJwt(claims(), { alg: 'ES256', privateKey: stranger.privateKey, kid: 'ec-1' }),
       ),
     ).toBe('signature');
     expect(
-      await problemOf(jwks, signJwt(claims(), { alg: 'ES256', privateKey: ec.privateKey, kid: 'rsa-1' })),
+      await problemOf(
+        jwks,
+        await signJwt(claims(), { alg: 'ES256', privateKey: ec.privateKey, kid: 'rsa-1' }),
+      ),
     ).toBe('signature');
   });
 
   it('refuses HS256 when keys come from a JWKS (no algorithm confusion with a public key as secret)', async () => {
     const publicPem = rsa.publicKey.export({ format: 'pem', type: 'spki' }).toString();
-    expect(await problemOf(jwks, signJwt(claims(), { alg: 'HS256', secret: publicPem }))).toBe('algorithm');
+    expect(await problemOf(jwks, await signJwt(claims(), { alg: 'HS256', secret: publicPem }))).toBe(
+      'algorithm',
+    );
+  });
+
+  it('tries every key that fits a token without kid', async () => {
+    const first = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const second = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const both = new JwtVerifier(
+      jwksFileKeySource(
+        writeJwks([
+          { key: first.publicKey, kid: 'one' },
+          { key: second.publicKey, kid: 'two' },
+        ]),
+      ),
+      {},
+      clock,
+    );
+    expect(
+      await problemOf(both, await signJwt(claims(), { alg: 'ES256', privateKey: second.privateKey })),
+    ).toBe('accepted');
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    expect(
+      await problemOf(both, await signJwt(claims(), { alg: 'ES256', privateKey: stranger.privateKey })),
+    ).toBe('signature');
+  });
+
+  it('keeps only the public part of a JWKS file that also holds private keys', async () => {
+    const withPrivate = writeJwks([{ key: ec.privateKey, kid: 'ec-1' }]);
+    const verifier = new JwtVerifier(jwksFileKeySource(withPrivate), {}, clock);
+    expect(
+      await problemOf(
+        verifier,
+        await signJwt(claims(), { alg: 'ES256', privateKey: ec.privateKey, kid: 'ec-1' }),
+      ),
+    ).toBe('accepted');
   });
 
   it('refuses to start on a JWKS file without a signing key', () => {

@@ -1,4 +1,11 @@
-import { createHmac, timingSafeEqual, verify as verifySignature, type KeyObject } from 'node:crypto';
+import {
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+  type KeyLike,
+} from 'jose';
 import { isId } from '@openq/contracts';
 import { isRole, type Role, type UserIdentity } from './roles';
 
@@ -26,16 +33,14 @@ export class KeysUnavailable extends Error {
 
 export type JwtAlgorithm = 'HS256' | 'RS256' | 'ES256';
 
-export interface JwsHeader {
-  alg: string;
-  kid?: string;
-}
-
-/** Where verification keys come from: an HS256 secret, or a JWKS (RS256/ES256). */
-export interface KeySource {
-  readonly algorithms: readonly JwtAlgorithm[];
-  keysFor(header: JwsHeader): Promise<KeyObject[]>;
-}
+/**
+ * Where verification keys come from: an HS256 secret (bytes), or a JWKS key-lookup function
+ * (`createLocalJWKSet` / `createRemoteJWKSet`) for RS256/ES256. `algorithms` is the allow-list
+ * handed to jose: never `none`, never HS256 next to a JWKS (no algorithm confusion).
+ */
+export type KeySource =
+  | { readonly algorithms: readonly ['HS256']; readonly secret: Uint8Array }
+  | { readonly algorithms: readonly JwtAlgorithm[]; readonly jwks: JWTVerifyGetKey };
 
 export interface JwtExpectations {
   issuer?: string | null;
@@ -44,15 +49,11 @@ export interface JwtExpectations {
   clockToleranceS?: number;
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
 /**
- * Verifies compact JWS user tokens (SPEC §2) with node:crypto: the algorithm must be one the key
- * source allows (never `none`, never HS256 against a JWKS), the signature must match, `exp` is
- * required, `nbf`/`iss`/`aud` are checked when present or configured, and `sub` must be an id.
- *
- * [openq] jose 6 would do the same, but it is ESM-only and cannot be loaded by this workspace's
- * CommonJS build and jest on Node 20; this class keeps the surface small enough to read in full.
+ * Verifies user tokens (SPEC §2) with jose's `jwtVerify`: the algorithm must be one the key source
+ * allows, the signature must match, `exp` is required, `nbf`/`iss`/`aud` are checked when present
+ * or configured (5 s of clock skew by default). What jose does not know is ours: `sub` must be an
+ * id and `roles` an object. jose's errors become `JwtRejected` with a `JwtProblem`.
  */
 export class JwtVerifier {
   constructor(
@@ -62,93 +63,80 @@ export class JwtVerifier {
   ) {}
 
   async verify(token: string): Promise<UserIdentity> {
-    const parts = token.split('.');
-    if (parts.length !== 3 || !parts.every((p) => BASE64URL.test(p)))
-      throw new JwtRejected('malformed', 'the token is not a compact JWS');
-    const [h, p, s] = parts as [string, string, string];
-    const header = decodeJson(h, 'header');
-    const payload = decodeJson(p, 'payload');
-    const alg = header.alg;
-    if (typeof alg !== 'string' || !(this.keys.algorithms as readonly string[]).includes(alg)) {
-      throw new JwtRejected('algorithm', `the token algorithm ${JSON.stringify(alg)} is not accepted`);
+    const options: JWTVerifyOptions = {
+      algorithms: [...this.keys.algorithms],
+      requiredClaims: ['exp'],
+      clockTolerance: this.expect.clockToleranceS ?? 5,
+      currentDate: new Date(this.nowMs()),
+      ...(this.expect.issuer ? { issuer: this.expect.issuer } : {}),
+      ...(this.expect.audience ? { audience: this.expect.audience } : {}),
+    };
+    let payload: JWTPayload;
+    try {
+      payload = await this.verifyWithJose(token, options);
+    } catch (error) {
+      throw asRejection(error);
     }
-    if (header.crit !== undefined)
-      throw new JwtRejected('malformed', 'the token has critical header parameters');
-    const kid = typeof header.kid === 'string' ? header.kid : undefined;
-    const candidates = await this.keys.keysFor({ alg, ...(kid !== undefined ? { kid } : {}) });
-    const signed = Buffer.from(`${h}.${p}`, 'ascii');
-    const signature = Buffer.from(s, 'base64url');
-    if (!candidates.some((key) => signatureMatches(alg as JwtAlgorithm, key, signed, signature))) {
-      throw new JwtRejected('signature', 'the token signature does not verify');
-    }
-    this.checkTime(payload);
-    this.checkIssuerAndAudience(payload);
     return identityOf(payload);
   }
 
-  private checkTime(payload: Record<string, unknown>): void {
-    const now = this.nowMs() / 1000;
-    const tolerance = this.expect.clockToleranceS ?? 5;
-    if (typeof payload.exp !== 'number') throw new JwtRejected('claims', 'the token has no expiry (exp)');
-    if (now > payload.exp + tolerance) throw new JwtRejected('expired', 'the token has expired');
-    if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || now < payload.nbf - tolerance)) {
-      throw new JwtRejected('not_yet_valid', 'the token is not valid yet');
-    }
-  }
-
-  private checkIssuerAndAudience(payload: Record<string, unknown>): void {
-    const { issuer, audience } = this.expect;
-    if (issuer && payload.iss !== issuer)
-      throw new JwtRejected('issuer', 'the token was issued by someone else');
-    if (audience) {
-      const aud = payload.aud;
-      const ok = aud === audience || (Array.isArray(aud) && aud.includes(audience));
-      if (!ok) throw new JwtRejected('audience', 'the token is meant for another audience');
-    }
-  }
-}
-
-function decodeJson(part: string, what: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // falls through to the refusal below
-  }
-  throw new JwtRejected('malformed', `the token ${what} is not a JSON object`);
-}
-
-function signatureMatches(alg: JwtAlgorithm, key: KeyObject, signed: Buffer, signature: Buffer): boolean {
-  try {
-    switch (alg) {
-      case 'HS256': {
-        if (key.type !== 'secret') return false;
-        const expected = createHmac('sha256', key).update(signed).digest();
-        return expected.length === signature.length && timingSafeEqual(expected, signature);
+  private async verifyWithJose(token: string, options: JWTVerifyOptions): Promise<JWTPayload> {
+    if ('secret' in this.keys) return (await jwtVerify(token, this.keys.secret, options)).payload;
+    try {
+      return (await jwtVerify(token, this.keys.jwks, options)).payload;
+    } catch (error) {
+      // A JWKS may list several keys that fit the header (no `kid`): jose hands them over to try.
+      if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+      for await (const candidate of error as unknown as AsyncIterable<KeyLike>) {
+        try {
+          return (await jwtVerify(token, candidate, options)).payload;
+        } catch (inner) {
+          if (!(inner instanceof errors.JWSSignatureVerificationFailed)) throw inner;
+        }
       }
-      case 'RS256':
-        if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048)
-          return false;
-        return verifySignature('sha256', signed, key, signature);
-      case 'ES256':
-        if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
-          return false;
-        return (
-          signature.length === 64 &&
-          verifySignature('sha256', signed, { key, dsaEncoding: 'ieee-p1363' }, signature)
+      throw new errors.JWSSignatureVerificationFailed();
+    }
+  }
+}
+
+/** jose's refusal → ours. Anything unrecognised refuses too (a key jose will not use, say). */
+function asRejection(error: unknown): Error {
+  if (error instanceof JwtRejected || error instanceof KeysUnavailable) return error;
+  const reject = (problem: JwtProblem, message: string) => new JwtRejected(problem, message);
+  if (error instanceof errors.JWTExpired) return reject('expired', 'the token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    switch (error.claim) {
+      case 'nbf':
+        return reject('not_yet_valid', 'the token is not valid yet');
+      case 'iss':
+        return reject('issuer', 'the token was issued by someone else');
+      case 'aud':
+        return reject('audience', 'the token is meant for another audience');
+      case 'exp':
+        return reject(
+          'claims',
+          error.reason === 'missing'
+            ? 'the token has no expiry (exp)'
+            : 'the token expiry (exp) is not a number',
         );
-      default: {
-        const never: never = alg;
-        return never;
-      }
+      default:
+        return reject('claims', 'the token claims are invalid');
     }
-  } catch {
-    return false;
   }
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return reject('algorithm', 'the token algorithm is not accepted');
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey)
+    return reject('signature', 'the token signature does not verify');
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported
+  )
+    return reject('malformed', 'the token is not a well-formed JWT');
+  return reject('signature', 'the token signature does not verify');
 }
 
-function identityOf(payload: Record<string, unknown>): UserIdentity {
+function identityOf(payload: JWTPayload): UserIdentity {
   if (!isId(payload.sub)) throw new JwtRejected('claims', 'the token subject (sub) is not a user id');
   const roles = new Map<string, Role>();
   const claimed = payload.roles;

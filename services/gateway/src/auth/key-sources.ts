@@ -1,126 +1,108 @@
-import { createPublicKey, createSecretKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { ConfigError } from '@openq/platform';
-import { KeysUnavailable, type JwsHeader, type JwtAlgorithm, type KeySource } from './jwt-verifier';
-
-/** HS256 with a shared secret (`OPENQ_JWT_SECRET`). */
-export function secretKeySource(secret: string): KeySource {
-  const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  return { algorithms: ['HS256'], keysFor: async () => [key] };
-}
-
-type JsonWebKeyLike = JsonWebKey & { kid?: unknown; use?: unknown; alg?: unknown };
-
-interface VerificationKey {
-  kid?: string;
-  alg?: string;
-  key: KeyObject;
-}
+import { KeysUnavailable, type JwtAlgorithm, type KeySource } from './jwt-verifier';
 
 const ASYMMETRIC: readonly JwtAlgorithm[] = ['RS256', 'ES256'];
 
+/** HS256 with a shared secret (`OPENQ_JWT_SECRET`). */
+export function secretKeySource(secret: string): KeySource {
+  return { algorithms: ['HS256'], secret: new TextEncoder().encode(secret) };
+}
+
+/** Members of a JWK that make it private; a verification set keeps only the public part. */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth'] as const;
+
 /**
- * Turns a JWKS document into verification keys. Keys that are not for signatures, of another
- * type, or that Node cannot import are skipped (a provider's JWKS often carries other keys too).
+ * The RS256/ES256 signing keys of a JWKS document, public parts only. Keys that are not for
+ * signatures, of another type, or that Node cannot import are left out (a provider's JWKS often
+ * carries other keys too); jose then selects among these by `kid`, `alg`, `kty` and curve.
  */
-export function parseJwks(document: unknown): VerificationKey[] {
+export function signingKeysOf(document: unknown): JSONWebKeySet {
   const keys = (document as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new Error('not a JWKS document (no "keys" array)');
-  const usable: VerificationKey[] = [];
-  for (const jwk of keys as JsonWebKeyLike[]) {
+  const usable: JWK[] = [];
+  for (const jwk of keys as unknown[]) {
     if (typeof jwk !== 'object' || jwk === null) continue;
-    if (jwk.use !== undefined && jwk.use !== 'sig') continue;
-    if (jwk.kty !== 'RSA' && !(jwk.kty === 'EC' && jwk.crv === 'P-256')) continue;
+    const publicPart: Record<string, unknown> = { ...jwk };
+    for (const member of PRIVATE_MEMBERS) delete publicPart[member];
+    if (publicPart.use !== undefined && publicPart.use !== 'sig') continue;
+    if (publicPart.kty !== 'RSA' && !(publicPart.kty === 'EC' && publicPart.crv === 'P-256')) continue;
     try {
-      const { d: _private, ...publicPart } = jwk;
-      const key = createPublicKey({ key: publicPart as JsonWebKey, format: 'jwk' });
-      usable.push({
-        key,
-        ...(typeof jwk.kid === 'string' ? { kid: jwk.kid } : {}),
-        ...(typeof jwk.alg === 'string' ? { alg: jwk.alg } : {}),
-      });
+      createPublicKey({ key: publicPart as JsonWebKey, format: 'jwk' });
     } catch {
-      // not importable: skipped like any other foreign key
+      continue; // not importable: skipped like any other foreign key
     }
+    usable.push(publicPart as unknown as JWK);
   }
-  return usable;
+  return { keys: usable };
 }
 
-function select(keys: VerificationKey[], header: JwsHeader): KeyObject[] {
-  return keys
-    .filter((k) => (header.kid === undefined ? true : k.kid === header.kid))
-    .filter((k) => k.alg === undefined || k.alg === header.alg)
-    .map((k) => k.key);
-}
-
-/** A JWKS file read once at boot; unreadable or empty → the process refuses to start. */
+/** A JWKS file read once at boot; unreadable or without a signing key → the process refuses to start. */
 export function jwksFileKeySource(path: string): KeySource {
-  let keys: VerificationKey[];
+  let jwks: JSONWebKeySet;
   try {
-    keys = parseJwks(JSON.parse(readFileSync(path, 'utf8')));
+    jwks = signingKeysOf(JSON.parse(readFileSync(path, 'utf8')));
   } catch (error) {
     throw new ConfigError(
       `OPENQ_JWKS: cannot read a JWKS from ${path}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (keys.length === 0) throw new ConfigError(`OPENQ_JWKS: ${path} holds no RS256/ES256 signing key`);
-  return { algorithms: ASYMMETRIC, keysFor: async (header) => select(keys, header) };
+  if (jwks.keys.length === 0) throw new ConfigError(`OPENQ_JWKS: ${path} holds no RS256/ES256 signing key`);
+  return { algorithms: ASYMMETRIC, jwks: createLocalJWKSet(jwks) };
 }
 
 export interface JwksUrlOptions {
-  /** Keys are refreshed after this long. */
+  /** Keys are refetched once they are this old (jose `cacheMaxAge`; default 10 min). */
   maxAgeMs?: number;
-  /** An unknown `kid` triggers a refetch at most this often (key rotation without a hammering). */
+  /** An unknown `kid` triggers a refetch at most this often (jose `cooldownDuration`; default 30 s). */
   minRefetchMs?: number;
+  /** The HTTP request's timeout (jose `timeoutDuration`; default 5 s). */
   timeoutMs?: number;
-  fetchImpl?: typeof fetch;
-  nowMs?: () => number;
 }
 
-/** A JWKS fetched from an http(s) URL, cached, refreshed on age and on an unknown `kid`. */
+/** Errors of fetching the key set (as opposed to selecting a key in it). */
+function isFetchFailure(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true; // network: refused, reset, DNS, …
+  return (
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    error.code === errors.JOSEError.code // non-200 answer, or not JSON
+  );
+}
+
+/**
+ * A JWKS fetched from an http(s) URL by jose's `createRemoteJWKSet`: cached, refetched on age and
+ * on an unknown `kid` (with a cooldown). While the provider is briefly away the last key set it
+ * gave still verifies tokens; if it never answered, `KeysUnavailable` (503).
+ */
 export function jwksUrlKeySource(url: string, options: JwksUrlOptions = {}): KeySource {
-  const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
-  const minRefetchMs = options.minRefetchMs ?? 30_000;
-  const doFetch = options.fetchImpl ?? fetch;
-  const now = options.nowMs ?? Date.now;
-  let cached: { keys: VerificationKey[]; at: number } | null = null;
-  let inFlight: Promise<VerificationKey[]> | null = null;
-
-  const refresh = (): Promise<VerificationKey[]> => {
-    inFlight ??= (async () => {
-      try {
-        const response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 5000) });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const keys = parseJwks(await response.json());
-        cached = { keys, at: now() };
-        return keys;
-      } finally {
-        inFlight = null;
-      }
-    })();
-    return inFlight;
+  const remote = createRemoteJWKSet(new URL(url), {
+    cacheMaxAge: options.maxAgeMs ?? 10 * 60_000,
+    cooldownDuration: options.minRefetchMs ?? 30_000,
+    timeoutDuration: options.timeoutMs ?? 5000,
+  });
+  const jwks: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (!isFetchFailure(error)) throw error;
+      const stale = remote.jwks();
+      if (stale) return createLocalJWKSet(stale)(header, token);
+      throw new KeysUnavailable(
+        `the JWKS at ${url} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   };
-
-  return {
-    algorithms: ASYMMETRIC,
-    keysFor: async (header) => {
-      const age = cached ? now() - cached.at : Infinity;
-      const unknownKid =
-        cached !== null && header.kid !== undefined && !cached.keys.some((k) => k.kid === header.kid);
-      if (age > maxAgeMs || (unknownKid && age > minRefetchMs)) {
-        try {
-          await refresh();
-        } catch (error) {
-          // A stale key set still verifies tokens while the provider is briefly away.
-          if (!cached)
-            throw new KeysUnavailable(
-              `the JWKS at ${url} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
-            );
-        }
-      }
-      return select(cached?.keys ?? [], header);
-    },
-  };
+  return { algorithms: ASYMMETRIC, jwks };
 }
 
 /** The key source the configuration asks for: a JWKS (file or URL) when set, else the HS256 secret. */

@@ -15,7 +15,11 @@ const verifier = new JwtVerifier(secretKeySource(SECRET));
 const key = { alg: 'HS256', secret: SECRET } as const;
 const token = (roles: Record<string, string>, extra: Record<string, unknown> = {}) =>
   signJwt({ ...claimsFor('u1', roles), ...extra }, key);
-const developerOnP1 = token({ p1: 'developer' });
+let developerOnP1: string;
+
+beforeAll(async () => {
+  developerOnP1 = await token({ p1: 'developer' });
+});
 
 async function outcome(run: () => Promise<unknown> | unknown): Promise<string> {
   try {
@@ -30,30 +34,39 @@ async function outcome(run: () => Promise<unknown> | unknown): Promise<string> {
 }
 
 describe('authorizeUser (the user guard decision)', () => {
-  it.each<[string, string | null, string, 'viewer' | 'developer' | 'maintainer', string]>([
-    ['no token', null, 'p1', 'viewer', '401 nao_autenticado'],
-    ['a malformed token', 'not-a-jwt', 'p1', 'viewer', '401 nao_autenticado'],
+  it.each<
+    [
+      string,
+      () => Promise<string | null> | string | null,
+      string,
+      'viewer' | 'developer' | 'maintainer',
+      string,
+    ]
+  >([
+    ['no token', () => null, 'p1', 'viewer', '401 nao_autenticado'],
+    ['a malformed token', () => 'not-a-jwt', 'p1', 'viewer', '401 nao_autenticado'],
     [
       'an expired token',
-      token({ p1: 'owner' }, { exp: Math.floor(Date.now() / 1000) - 3600 }),
+      () => token({ p1: 'owner' }, { exp: Math.floor(Date.now() / 1000) - 3600 }),
       'p1',
       'viewer',
       '401 nao_autenticado',
     ],
     [
       'a wrong signature',
-      signJwt(claimsFor('u1', { p1: 'owner' }), { alg: 'HS256', secret: 'z'.repeat(40) }),
+      () => signJwt(claimsFor('u1', { p1: 'owner' }), { alg: 'HS256', secret: 'z'.repeat(40) }),
       'p1',
       'viewer',
       '401 nao_autenticado',
     ],
-    ['a role on another project only', developerOnP1, 'p2', 'viewer', '403 sem_papel_no_projeto'],
-    ['a role below the minimum', developerOnP1, 'p1', 'maintainer', '403 papel_insuficiente'],
-    ['a malformed projectId', developerOnP1, 'p1.>', 'viewer', '400 parametro_invalido'],
-    ['exactly the minimum role', developerOnP1, 'p1', 'developer', 'allowed'],
-    ['a role above the minimum', token({ p1: 'owner' }), 'p1', 'maintainer', 'allowed'],
+    ['a role on another project only', () => developerOnP1, 'p2', 'viewer', '403 sem_papel_no_projeto'],
+    ['a role below the minimum', () => developerOnP1, 'p1', 'maintainer', '403 papel_insuficiente'],
+    ['a malformed projectId', () => developerOnP1, 'p1.>', 'viewer', '400 parametro_invalido'],
+    ['exactly the minimum role', () => developerOnP1, 'p1', 'developer', 'allowed'],
+    ['a role above the minimum', () => token({ p1: 'owner' }), 'p1', 'maintainer', 'allowed'],
   ])('%s → %s', async (_what, presented, projectId, minimum, expected) => {
-    expect(await outcome(() => authorizeUser(verifier, presented, projectId, minimum))).toBe(expected);
+    const credential = await presented();
+    expect(await outcome(() => authorizeUser(verifier, credential, projectId, minimum))).toBe(expected);
   });
 
   it('hands the controllers who is calling and with which role', async () => {
@@ -152,7 +165,7 @@ describe('the two guards together', () => {
   });
 
   it('never opens an internal route with a user JWT, however privileged', async () => {
-    const owner = token({ p1: 'owner' });
+    const owner = await token({ p1: 'owner' });
     expect(await outcome(() => both(internalRoute({ authorization: `Bearer ${owner}` }).context))).toBe(
       '401 token_de_servico_invalido',
     );

@@ -1,0 +1,189 @@
+import { headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
+import { v5 as uuidv5 } from 'uuid';
+import {
+  AgentEvent,
+  agentEventRegistry,
+  eventSubject,
+  makeEnvelope,
+  newId,
+  type AgentEventDataMap,
+  type AgentEventType,
+  type EventEnvelope,
+} from '@openq/contracts';
+
+/**
+ * The engine's typed client (SPEC §8, §9). Part 1, here: `AgentEventPublisher` publishes agent
+ * events on JetStream (stream `AGENT_EVENTS`, subject `<type>.<projectId>`), each validated with
+ * the contract first. Part 2: `OpenqHttpClient` for the internal HTTP routes (./http-client).
+ */
+export * from './http-client';
+
+/** The `data` of each agent event, as the engine fills it (the contract's DTO shapes). */
+export type DeclareOpenQuestionEvent = AgentEventDataMap['agent.question.declare'];
+export type AnswerOpenQuestionEvent = AgentEventDataMap['agent.question.answer'];
+export type QaVerdictEvent = AgentEventDataMap['agent.qa.verdict'];
+export type GateStartedEvent = AgentEventDataMap['agent.gate.started'];
+export type GateActivityEvent = AgentEventDataMap['agent.gate.activity'];
+export type TaskCreatedEvent = AgentEventDataMap['agent.task.created'];
+export type TaskStatusEvent = AgentEventDataMap['agent.task.status'];
+export type StoryUpsertedEvent = AgentEventDataMap['agent.story.upserted'];
+export type AnalysisFinishedEvent = AgentEventDataMap['agent.analysis.finished'];
+
+/** [openq] The namespace of agent event ids (uuid v5): fixed forever, or dedupe breaks across versions. */
+export const AGENT_EVENT_ID_NAMESPACE = '3b5d83d8-2e20-4a9b-bcb6-217b7ba64308';
+
+/**
+ * The eventId of an agent event born from `key` (a toolCallId, a roundId, a caller's idempotency
+ * key): uuid v5 of (projectId, type, key). The same call published twice has the same eventId,
+ * hence the same `Nats-Msg-Id`, and JetStream keeps one copy within its duplicate window.
+ */
+export function agentEventId(projectId: string, type: AgentEventType, key: string): string {
+  return uuidv5(JSON.stringify([projectId, type, key]), AGENT_EVENT_ID_NAMESPACE);
+}
+
+/** A payload the contract refuses: nothing was published. `field` names the first failing field. */
+export class AgentEventInvalid extends Error {
+  constructor(
+    readonly type: AgentEventType,
+    readonly field: string,
+    readonly reason: string,
+    detail: string,
+  ) {
+    super(`${type}: invalid payload: ${detail}`);
+    this.name = 'AgentEventInvalid';
+  }
+}
+
+export interface PublishOptions {
+  /**
+   * Dedupe key for events that carry no `toolCallId`: the same key (per project and type) gives
+   * the same eventId. Default: the `roundId` for a QA verdict, a fresh id for the others.
+   */
+  idempotencyKey?: string;
+  correlationId?: string;
+  causationId?: string | null;
+  /** W3C trace context, sent as the `traceparent` header. */
+  traceparent?: string;
+  occurredAt?: Date;
+}
+
+export interface Published {
+  eventId: string;
+  subject: string;
+  stream: string;
+  seq: number;
+  /** True when JetStream had it already (a retried publish): the event counts once. */
+  duplicate: boolean;
+}
+
+export interface AgentEventPublisherOptions {
+  /** How long to wait for the PubAck; default 10 s. */
+  timeoutMs?: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Publishes the engine's events and waits for JetStream's PubAck. A failed publish may be retried
+ * as is: tool-call events dedupe by `toolCallId` (same eventId), verdicts by `roundId`.
+ */
+export class AgentEventPublisher {
+  private readonly js: JetStreamClient;
+  private readonly timeoutMs: number;
+
+  constructor(nc: NatsConnection, options: AgentEventPublisherOptions = {}) {
+    this.js = nc.jetstream();
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** `declare_open_question` (§3.1 fields + `toolCallId`, `autor` = the asker). */
+  declareOpenQuestion(projectId: string, data: DeclareOpenQuestionEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.QuestionDeclare, projectId, data, data.toolCallId, options);
+  }
+
+  /** `answer_open_question` (ADR 0258): `viaAgente` is the calling asker; no `resposta` = accept the `sugestao`. */
+  answerOpenQuestion(projectId: string, data: AnswerOpenQuestionEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.QuestionAnswer, projectId, data, data.toolCallId, options);
+  }
+
+  /** A QA round (`emit_qa_verdict` of every subspecialty); dedupes by `roundId`. */
+  emitQaVerdict(projectId: string, data: QaVerdictEvent, options?: PublishOptions) {
+    return this.publish(
+      AgentEvent.QaVerdict,
+      projectId,
+      data,
+      options?.idempotencyKey ?? data.roundId,
+      options,
+    );
+  }
+
+  gateStarted(projectId: string, data: GateStartedEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.GateStarted, projectId, data, options?.idempotencyKey, options);
+  }
+
+  gateActivity(projectId: string, data: GateActivityEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.GateActivity, projectId, data, options?.idempotencyKey, options);
+  }
+
+  taskCreated(projectId: string, data: TaskCreatedEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.TaskCreated, projectId, data, options?.idempotencyKey, options);
+  }
+
+  taskStatus(projectId: string, data: TaskStatusEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.TaskStatus, projectId, data, options?.idempotencyKey, options);
+  }
+
+  storyUpserted(projectId: string, data: StoryUpsertedEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.StoryUpserted, projectId, data, options?.idempotencyKey, options);
+  }
+
+  analysisFinished(projectId: string, data: AnalysisFinishedEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.AnalysisFinished, projectId, data, options?.idempotencyKey, options);
+  }
+
+  /** Any agent event by type: validated, enveloped, published, acknowledged. */
+  async publish<T extends AgentEventType>(
+    type: T,
+    projectId: string,
+    data: AgentEventDataMap[T],
+    key?: string,
+    options: PublishOptions = {},
+  ): Promise<Published> {
+    const envelope = buildAgentEvent(type, projectId, data, key, options);
+    const subject = eventSubject(type, projectId);
+    const hdrs = natsHeaders();
+    if (options.traceparent) hdrs.set('traceparent', options.traceparent);
+    const ack: PubAck = await this.js.publish(subject, encoder.encode(JSON.stringify(envelope)), {
+      msgID: envelope.eventId,
+      headers: hdrs,
+      timeout: this.timeoutMs,
+    });
+    return { eventId: envelope.eventId, subject, stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+  }
+}
+
+/**
+ * The envelope the publisher sends (exported for engines that publish by other means): `data` is
+ * checked against the contract (throws `AgentEventInvalid`), the eventId derived from `key` when
+ * there is one (see `agentEventId`), else fresh.
+ */
+export function buildAgentEvent<T extends AgentEventType>(
+  type: T,
+  projectId: string,
+  data: AgentEventDataMap[T],
+  key?: string,
+  options: PublishOptions = {},
+): EventEnvelope<AgentEventDataMap[T]> {
+  const checked = agentEventRegistry.validate(type, data);
+  if (!checked.ok) throw new AgentEventInvalid(type, checked.field, checked.reason, checked.message);
+  eventSubject(type, projectId); // throws on a projectId that is not a subject-safe id
+  if (key !== undefined && (typeof key !== 'string' || key.length === 0))
+    throw new Error(`${type}: the idempotency key must be a non-empty string`);
+  return makeEnvelope(type, projectId, data, {
+    eventId: key === undefined ? newId() : agentEventId(projectId, type, key),
+    schemaVersion: agentEventRegistry.get(type)?.schemaVersion ?? 1,
+    ...(options.correlationId !== undefined ? { correlationId: options.correlationId } : {}),
+    ...(options.causationId !== undefined ? { causationId: options.causationId } : {}),
+    ...(options.occurredAt !== undefined ? { occurredAt: options.occurredAt } : {}),
+  });
+}
