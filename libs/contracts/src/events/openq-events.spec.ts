@@ -120,6 +120,17 @@ describe('gate.* events', () => {
     );
   });
 
+  it('gate.resumed by an answer may carry the changes QA requested in the parked round', () => {
+    const data = {
+      ...eventExample(OpenqEvent.GateResumed),
+      pendingChanges: [{ subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix the route'] }],
+    };
+    expect(validate(OpenqEvent.GateResumed, data).ok).toBe(true);
+    expect(validate(OpenqEvent.GateResumed, { ...data, pendingChanges: [] }).ok).toBe(true);
+    const bad = { ...data, pendingChanges: [{ subspecialty: 'api', resumo: null, itens: [42] }] };
+    expect(failingField(validate(OpenqEvent.GateResumed, bad))).toBe('pendingChanges.0.itens');
+  });
+
   it('gate.verdict_recorded refuses an unknown nextAction', () => {
     const data = { ...eventExample(OpenqEvent.GateVerdictRecorded), nextAction: 'merge' };
     expect(failingField(validate(OpenqEvent.GateVerdictRecorded, data))).toBe('nextAction');

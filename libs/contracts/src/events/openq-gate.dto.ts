@@ -1,5 +1,15 @@
 import { IsOptional } from 'class-validator';
-import { MAX_CORRECTIONS_MAX, MAX_CORRECTIONS_MIN, MESSAGE_MAX_LENGTH, QUESTION_IDS_MAX } from '../limits';
+import {
+  MAX_CORRECTIONS_MAX,
+  MAX_CORRECTIONS_MIN,
+  MESSAGE_MAX_LENGTH,
+  QUESTION_IDS_MAX,
+  RESUMO_MAX_LENGTH,
+  SUBSPECIALTY_MAX_LENGTH,
+  VERDICT_ITEMS_MAX,
+  VERDICT_ITEM_MAX_LENGTH,
+  VERDICTS_MAX,
+} from '../limits';
 import {
   GATES,
   GATE_NEXT_ACTIONS,
@@ -12,10 +22,20 @@ import {
   type ResumeTrigger,
   type Veredito,
 } from '../vocabulary';
-import { IntRange, IsEntityId, IsOneOf, IsUuidList, TrimmedText } from '../validators';
+import {
+  IntRange,
+  IsEntityId,
+  IsOneOf,
+  IsUuidList,
+  NestedList,
+  OptionalTrimmedText,
+  TrimmedText,
+  TrimmedTextList,
+} from '../validators';
 import type {
   GateRedispatchRequested,
   GateRescueParked,
+  GatePendingChange,
   GateResumed,
   GateVerdictRecorded,
 } from './openq-payloads';
@@ -59,6 +79,18 @@ export class GateRescueParkedDto extends GateCycleRef implements GateRescueParke
   motivo!: string;
 }
 
+/** [openq] §5 a change QA requested in the round that parked on a decision. */
+export class GatePendingChangeDto implements GatePendingChange {
+  @TrimmedText(1, SUBSPECIALTY_MAX_LENGTH)
+  subspecialty!: string;
+
+  @OptionalTrimmedText(RESUMO_MAX_LENGTH)
+  resumo!: string | null;
+
+  @TrimmedTextList(VERDICT_ITEMS_MAX, VERDICT_ITEM_MAX_LENGTH)
+  itens!: string[];
+}
+
 export class GateResumedDto extends GateCycleRef implements GateResumed {
   @IsOneOf(RESUME_TRIGGERS)
   trigger!: ResumeTrigger;
@@ -68,6 +100,10 @@ export class GateResumedDto extends GateCycleRef implements GateResumed {
 
   @IsUuidList(QUESTION_IDS_MAX)
   decisionEventIds!: string[];
+
+  @IsOptional()
+  @NestedList(() => GatePendingChangeDto, 0, VERDICTS_MAX)
+  pendingChanges?: GatePendingChange[];
 }
 
 export class GateRedispatchRequestedDto extends GateCycleRef implements GateRedispatchRequested {

@@ -89,6 +89,13 @@ export interface GateRescueParked {
   motivo: string;
 }
 
+/** [openq] §5 what a subspecialty asked to change in the round that parked on a decision. */
+export interface GatePendingChange {
+  subspecialty: string;
+  resumo: string | null;
+  itens: string[];
+}
+
 /** §5 a parked cycle runs again: by the last answer, or by a person's resume gesture. */
 export interface GateResumed {
   taskId: string;
@@ -96,6 +103,11 @@ export interface GateResumed {
   trigger: ResumeTrigger;
   questionIds: string[];
   decisionEventIds: string[];
+  /**
+   * [openq] The changes requested in the round that parked (needs_user_decision wins over
+   * changes_requested, §5), shown to QA again on resume. Absent or empty when there were none.
+   */
+  pendingChanges?: GatePendingChange[];
 }
 
 /** §5 the sweep asks the engine to re-dispatch a stale (not yet parked) cycle. */

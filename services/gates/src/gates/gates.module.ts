@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { GatesMessagesController } from './gates.messages.controller';
+import { IdleSweep } from './sweep/idle-sweep';
 
-// Filled in by the gates slice: message controllers for agent.gate.*, agent.qa.verdict,
-// question.answered, the gates.* request verbs, and the idle-parking sweep.
-@Module({})
+const messageControllers = [GatesMessagesController];
+const providers = [QaQuestionDeclarer, IdleSweep];
+
+/** Gate cycles (SPEC §5): verdicts, the correction counter, parking and resume, the idle sweep. */
+@Module({ controllers: [...messageControllers], providers: [...providers] })
 export class GatesModule {}

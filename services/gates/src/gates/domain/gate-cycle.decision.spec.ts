@@ -88,7 +88,7 @@ describe('needs_user_decision', () => {
       origin: 'qa_verdict',
       afeta: { regras: [], historias: [], tarefas: ['t1'] },
       declare: [
-        { key: 'r1:0', subspecialty: 'rules', pergunta: 'Is the code case-sensitive?', sugestao: 'No' },
+        { key: 'r1:rules', subspecialty: 'rules', pergunta: 'Is the code case-sensitive?', sugestao: 'No' },
       ],
       link: [],
     });

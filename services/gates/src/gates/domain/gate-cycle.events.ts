@@ -11,7 +11,7 @@ export type ResumeTrigger = 'answer' | 'human';
 export interface PendingChange {
   subspecialty: string;
   resumo: string | null;
-  itens: readonly unknown[];
+  itens: readonly string[];
 }
 
 export interface QuestionToDeclare {

@@ -8,7 +8,7 @@ export interface SubspecialtyVerdict {
   subspecialty: string;
   veredito: Verdict;
   resumo?: string | null;
-  itens?: readonly unknown[] | null;
+  itens?: readonly string[] | null;
   pergunta?: string | null;
   sugestao?: string | null;
   openQuestionId?: string | null;
@@ -95,12 +95,13 @@ export function questionRequest(
 ): QuestionRequest {
   const asking = verdicts.filter((v) => v.veredito === 'needs_user_decision');
   const link = [...new Set(asking.flatMap((v) => (v.openQuestionId ? [v.openQuestionId] : [])))];
-  const declare = asking.flatMap((v, index) =>
+  // Subspecialties are unique within a round (the DTO checks it), so the key names one question.
+  const declare = asking.flatMap((v) =>
     v.openQuestionId
       ? []
       : [
           {
-            key: `${roundId}:${index}`,
+            key: `${roundId}:${v.subspecialty}`,
             subspecialty: v.subspecialty,
             pergunta: (v.pergunta ?? '').trim(),
             sugestao: v.sugestao?.trim() || null,

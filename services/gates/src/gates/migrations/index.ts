@@ -1,1 +1,3 @@
-export const GATES_MIGRATIONS: (new () => unknown)[] = [];
+import { GateCycles1764470200000 } from './1764470200000-gate-cycles';
+
+export const GATES_MIGRATIONS: (new () => unknown)[] = [GateCycles1764470200000];

@@ -1,0 +1,138 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
+import { OutboxWriter } from '@openq/messaging';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
+import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import type { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
+import { CycleTx } from './cycle-tx';
+import { GATES_MIGRATIONS } from './migrations';
+
+/**
+ * The lost-wakeup race of §5 "if the answer arrived before the cycle parked, the cycle does not
+ * park", on the real PostgreSQL: a verdict links a new question while its answer comes in.
+ */
+const P = 'p1';
+const Q = '01890a5d-ac96-774b-bcce-b302099a8057';
+const D = '01890a5d-ac96-774b-bcce-b302099a8058';
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ds = await openDatabase({ url: db.url, schema: 'gates', migrations: GATES_MIGRATIONS as never });
+});
+afterAll(async () => {
+  await ds.destroy();
+  await db.drop();
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A questions service that answers `Q` once the test lets it. */
+function declarerHeldBy(release: Promise<void>) {
+  const called = deferred();
+  const declarer = {
+    declare: async () => {
+      called.resolve();
+      await release;
+      return [Q];
+    },
+  } as unknown as QaQuestionDeclarer;
+  return { declarer, called: called.promise };
+}
+
+const verdict = (taskId: string): AgentQaVerdictDto => ({
+  roundId: 'r1',
+  taskId,
+  gate: 'qa',
+  sessionId: 'qa-s',
+  sessionAuthorId: 'ana',
+  verdicts: [
+    { subspecialty: 'rules', veredito: 'needs_user_decision', resumo: 'ask', itens: [], pergunta: 'A?' },
+  ],
+});
+const answer: QuestionAnswered = {
+  questionId: Q,
+  resposta: 'yes',
+  aceitouSugestao: false,
+  decisionEventId: D,
+  respondidaPor: 'ana',
+  viaAgente: null,
+  answeredAt: new Date().toISOString(),
+};
+
+const inTx = <T>(work: (manager: EntityManager, tx: CycleTx) => Promise<T>) =>
+  ds.transaction(async (manager) => {
+    const outbox = new OutboxWriter(manager);
+    const result = await work(manager, new CycleTx(manager, outbox));
+    await outbox.flush();
+    return result;
+  });
+
+const ctx = () => ({ projectId: P, correlationId: 'c', defaultMaxCorrections: 3, now: new Date() });
+
+async function published(taskId: string): Promise<string[]> {
+  const rows: { type: string }[] = await ds.query(
+    `SELECT envelope->>'type' AS type FROM outbox WHERE envelope->'data'->>'taskId' = $1 ORDER BY id`,
+    [taskId],
+  );
+  return rows.map((r) => r.type);
+}
+
+async function stateOf(taskId: string): Promise<string> {
+  const [row]: { state: string }[] = await ds.query(`SELECT state FROM gate_cycle WHERE task_id = $1`, [
+    taskId,
+  ]);
+  return row!.state;
+}
+
+beforeEach(async () => {
+  await ds.query(`DELETE FROM answered_questions`);
+});
+
+describe("a verdict linking a question and that question's answer, at the same time", () => {
+  it('the answer lands while the question is being declared: the cycle never parks', async () => {
+    const release = deferred();
+    const { declarer, called } = declarerHeldBy(release.promise);
+    const verdictDone = inTx((_m, tx) => recordVerdict(tx, verdict('T1'), declarer, ctx()));
+    await called; // the verdict holds the cycle and waits on the questions service
+    await inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
+    release.resolve();
+    await verdictDone;
+    expect(await published('T1')).toEqual(['gate.verdict_recorded', 'gate.resumed']);
+    expect(await stateOf('T1')).toBe('running');
+  });
+
+  it('the answer lands after the link, before the verdict commits: it waits, then resumes the cycle', async () => {
+    const linked = deferred();
+    const commit = deferred();
+    const { declarer } = declarerHeldBy(Promise.resolve());
+    const verdictDone = inTx(async (_m, tx) => {
+      await recordVerdict(tx, verdict('T2'), declarer, ctx());
+      linked.resolve();
+      await commit.promise;
+    });
+    await linked.promise;
+    const answerDone = inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
+    await waitFor(
+      async () => {
+        const rows: unknown[] = await ds.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return rows.length === 1;
+      },
+      { what: 'the answer waiting on the question lock' },
+    );
+    commit.resolve();
+    await Promise.all([verdictDone, answerDone]);
+    expect(await published('T2')).toEqual(['gate.verdict_recorded', 'gate.rescue_parked', 'gate.resumed']);
+    expect(await stateOf('T2')).toBe('running');
+  });
+});

@@ -1,0 +1,21 @@
+import type { QuestionAnswered } from '@openq/contracts';
+import type { CycleTx } from '../../cycle-tx';
+
+/**
+ * `question.answered` (by click or by agent: the same event). Remembers the answer, then tells
+ * every cycle parked on the question; the last answer a cycle waits on resumes it
+ * (`gate.resumed`, trigger `answer`). Runs under the question's lock, like the verdict's link.
+ */
+export async function hearAnswer(
+  tx: CycleTx,
+  projectId: string,
+  data: QuestionAnswered,
+  now: Date,
+): Promise<void> {
+  const { questionId, decisionEventId, answeredAt } = data;
+  await tx.answers.lock(projectId, [questionId]);
+  await tx.answers.record(projectId, questionId, decisionEventId, answeredAt);
+  for (const cycle of await tx.cycles.lockWaitingOn(projectId, questionId)) {
+    await tx.step(cycle, { type: 'questionAnswered', data: { questionId, decisionEventId } }, now);
+  }
+}

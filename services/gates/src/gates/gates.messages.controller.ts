@@ -1,0 +1,115 @@
+import { Controller, Inject, Logger } from '@nestjs/common';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { DataSource } from 'typeorm';
+import {
+  AgentEvent,
+  Commands,
+  isRefusal,
+  OpenqEvent,
+  type AgentGateActivityDto,
+  type AgentGateStartedDto,
+  type AgentQaVerdictDto,
+  type GateResumeReply,
+  type GatesWaitingReply,
+  type GateView,
+  type ListGatesCommand,
+  type QuestionAnsweredDto,
+  type Refusal,
+  type ResumeGateCommand,
+  type WaitingGatesCommand,
+} from '@openq/contracts';
+import { withOutbox, type JetStreamEventContext, type JetStreamRequestContext } from '@openq/messaging';
+import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
+import { OPENQ_CONFIG } from '../gates-config';
+import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
+import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
+import { resumeGate } from './commands/resume-gate/resume-gate.handler';
+import { CycleTx } from './cycle-tx';
+import { listGates, waitingGates } from './queries/list-gates.query';
+import { deadLetter } from './store/dead-letters';
+
+/**
+ * Gate cycles over JetStream: agent gate events and `question.answered` (each in its inbox
+ * transaction, effects and outbox rows together), and the `openq.gates.*` requests.
+ */
+@Controller()
+export class GatesMessagesController {
+  private readonly logger = new Logger(GatesMessagesController.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(OPENQ_CONFIG) private readonly config: OpenqConfig,
+    private readonly declarer: QaQuestionDeclarer,
+  ) {}
+
+  @EventPattern(AgentEvent.GateStarted)
+  async onStarted(@Payload() data: AgentGateStartedDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const tx = new CycleTx(manager, outbox);
+    await this.setAside(
+      ctx,
+      await startCycle(tx, envelope.projectId, data, this.config.gates.maxCorrections, new Date()),
+    );
+  }
+
+  @EventPattern(AgentEvent.GateActivity)
+  async onActivity(@Payload() data: AgentGateActivityDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    await this.setAside(
+      ctx,
+      await recordActivity(new CycleTx(manager, outbox), envelope.projectId, data, new Date()),
+    );
+  }
+
+  @EventPattern(AgentEvent.QaVerdict)
+  async onVerdict(@Payload() data: AgentQaVerdictDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const outcome = await recordVerdict(new CycleTx(manager, outbox), data, this.declarer, {
+      projectId: envelope.projectId,
+      correlationId: envelope.correlationId,
+      defaultMaxCorrections: this.config.gates.maxCorrections,
+      now: new Date(),
+    });
+    await this.setAside(ctx, outcome);
+  }
+
+  @EventPattern(OpenqEvent.QuestionAnswered)
+  async onAnswered(@Payload() data: QuestionAnsweredDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    await hearAnswer(new CycleTx(manager, outbox), envelope.projectId, data, new Date());
+  }
+
+  @MessagePattern(Commands.gates.list.type)
+  list(@Payload() cmd: ListGatesCommand): Promise<GateView[] | Refusal> {
+    return listGates(this.dataSource.manager, cmd);
+  }
+
+  @MessagePattern(Commands.gates.waiting.type)
+  waiting(@Payload() cmd: WaitingGatesCommand): Promise<GatesWaitingReply> {
+    return waitingGates(this.dataSource.manager, cmd);
+  }
+
+  @MessagePattern(Commands.gates.resume.type)
+  resume(
+    @Payload() cmd: ResumeGateCommand,
+    @Ctx() ctx: JetStreamRequestContext,
+  ): Promise<GateResumeReply | Refusal> {
+    const correlationId = ctx.getArgs()[0].headers?.get(CORRELATION_HEADER) || undefined;
+    return withOutbox(this.dataSource, { correlationId }, (manager, outbox) =>
+      resumeGate(new CycleTx(manager, outbox), cmd, new Date()),
+    );
+  }
+
+  /**
+   * A refused event (e.g. the questions service refused a QA question) is set aside in the
+   * dead-letter table with its reason and acked: retrying would be refused again.
+   */
+  private async setAside(ctx: JetStreamEventContext, outcome: unknown): Promise<void> {
+    if (!isRefusal(outcome)) return;
+    const { manager, envelope, deliveries } = ctx.event;
+    this.logger.warn(`${envelope.type} ${envelope.eventId} refused: ${outcome.reason}: ${outcome.message}`);
+    await deadLetter(manager, envelope, deliveries, outcome);
+  }
+}

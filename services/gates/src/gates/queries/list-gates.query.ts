@@ -1,0 +1,38 @@
+import type { EntityManager } from 'typeorm';
+import {
+  refusal,
+  type GatesWaitingReply,
+  type GateView,
+  type ListGatesCommand,
+  type Refusal,
+  type WaitingGatesCommand,
+} from '@openq/contracts';
+import { gateView } from '../domain/gate-cycle';
+import { GateCycleStore } from '../store/gate-cycle.store';
+
+/** [openq] At most this many parked cycles per `gates.waiting` reply (with the `total`). */
+export const WAITING_LIMIT = 100;
+
+/** §4 `GET /projects/:projectId/tasks/:taskId/gates`: the task's cycles, qa then secops. */
+export async function listGates(
+  manager: EntityManager,
+  cmd: ListGatesCommand,
+): Promise<GateView[] | Refusal> {
+  const cycles = await new GateCycleStore(manager).listTask(cmd.projectId, cmd.taskId);
+  if (cycles.length === 0) {
+    return refusal(404, 'tarefa_nao_encontrada', `task ${cmd.taskId} has no gate cycle in this project`);
+  }
+  return cycles.map(gateView);
+}
+
+/**
+ * The inbox's parked cycles of a project, longest parked first: `waitingForYou` (parked on the
+ * user's decision, with the open `questionIds`) or idle-parked (a developer may resume them).
+ */
+export async function waitingGates(
+  manager: EntityManager,
+  cmd: WaitingGatesCommand,
+): Promise<GatesWaitingReply> {
+  const { cycles, total } = await new GateCycleStore(manager).listParked(cmd.projectId, WAITING_LIMIT);
+  return { items: cycles.map((c) => ({ taskId: c.taskId, ...gateView(c) })), total };
+}

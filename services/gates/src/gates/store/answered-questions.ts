@@ -1,0 +1,46 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The answers the gates service has heard of (`question.answered`), inside a caller's
+ * transaction. Linking a question to a cycle and hearing its answer both run under the
+ * question's lock, so one of them always sees the other: a cycle never parks on an answered
+ * question, and an answer never misses the cycle that waits on it.
+ */
+export class AnsweredQuestions {
+  constructor(private readonly manager: EntityManager) {}
+
+  /** Locks the questions until the transaction ends, in one global order (no deadlock between two lockers). */
+  async lock(projectId: string, questionIds: readonly string[]): Promise<void> {
+    for (const questionId of [...new Set(questionIds)].sort()) {
+      await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `gate-question:${projectId}:${questionId}`,
+      ]);
+    }
+  }
+
+  /** Remembers an answer; false when it was already known. */
+  async record(
+    projectId: string,
+    questionId: string,
+    decisionEventId: string,
+    answeredAt: string,
+  ): Promise<boolean> {
+    const inserted: unknown[] = await this.manager.query(
+      `INSERT INTO answered_questions (project_id, question_id, decision_event_id, answered_at)
+        VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1`,
+      [projectId, questionId, decisionEventId, answeredAt],
+    );
+    return inserted.length > 0;
+  }
+
+  /** questionId → decisionEventId for those of `questionIds` already answered. */
+  async decisionsOf(projectId: string, questionIds: readonly string[]): Promise<Record<string, string>> {
+    if (questionIds.length === 0) return {};
+    const rows: { question_id: string; decision_event_id: string }[] = await this.manager.query(
+      `SELECT question_id, decision_event_id FROM answered_questions
+        WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
+      [projectId, [...questionIds]],
+    );
+    return Object.fromEntries(rows.map((r) => [r.question_id, r.decision_event_id]));
+  }
+}

@@ -1,0 +1,139 @@
+import type { EntityManager } from 'typeorm';
+import { GATES, type GateCycle, type GateName } from '../domain/gate-cycle';
+
+export interface CycleKey {
+  projectId: string;
+  taskId: string;
+  gate: GateName;
+}
+
+/** Where the sweep's keyset walk has got to (exclusive). */
+export type SweepCursor = { lastActivityAt: Date } & CycleKey;
+
+interface CycleRow {
+  cycle: StoredCycle;
+}
+
+/** `GateCycle` as JSON: its instants are ISO strings. */
+type StoredCycle = Omit<GateCycle, 'lastActivityAt' | 'lastRedispatchAt' | 'updatedAt'> & {
+  lastActivityAt: string;
+  lastRedispatchAt: string | null;
+  updatedAt: string;
+};
+
+function revive(stored: StoredCycle): GateCycle {
+  return {
+    ...stored,
+    lastActivityAt: new Date(stored.lastActivityAt),
+    lastRedispatchAt: stored.lastRedispatchAt === null ? null : new Date(stored.lastRedispatchAt),
+    updatedAt: new Date(stored.updatedAt),
+  };
+}
+
+const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATES.indexOf(b.gate);
+
+/**
+ * Gate cycles in PostgreSQL, inside a caller's transaction. The domain state is one jsonb
+ * document; the columns beside it are derived on every save, for the sweep and answer routing.
+ */
+export class GateCycleStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  /**
+   * Loads a cycle and holds its row lock until the transaction ends, so concurrent messages on
+   * one cycle run one after the other. A cycle that does not exist yet has no row to lock: its
+   * key is locked instead (advisory), so that two first messages do not both create it.
+   */
+  async lock(key: CycleKey): Promise<GateCycle | null> {
+    const found = await this.selectForUpdate(key);
+    if (found) return found;
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `gate-cycle:${key.projectId}:${key.taskId}:${key.gate}`,
+    ]);
+    return this.selectForUpdate(key);
+  }
+
+  /** The cycles of the project whose park waits on this question, locked (in key order). */
+  async lockWaitingOn(projectId: string, questionId: string): Promise<GateCycle[]> {
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND waiting_on @> ARRAY[$2]::uuid[]
+        ORDER BY task_id, gate FOR UPDATE`,
+      [projectId, questionId],
+    );
+    return rows.map((r) => revive(r.cycle));
+  }
+
+  /**
+   * Running cycles without activity since `idleSince`, oldest first, after `cursor`, locked.
+   * Rows another transaction holds (an event being handled, another replica's sweep) are
+   * skipped, never waited for: nobody processes a row twice at once.
+   */
+  async lockIdle(idleSince: Date, cursor: SweepCursor | null, limit: number): Promise<GateCycle[]> {
+    const after = cursor ? `AND (last_activity_at, project_id, task_id, gate) > ($3, $4, $5, $6)` : '';
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle
+        WHERE state = 'running' AND last_activity_at < $1 ${after}
+        ORDER BY last_activity_at, project_id, task_id, gate
+        LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      cursor
+        ? [idleSince, limit, cursor.lastActivityAt, cursor.projectId, cursor.taskId, cursor.gate]
+        : [idleSince, limit],
+    );
+    return rows.map((r) => revive(r.cycle));
+  }
+
+  async listTask(projectId: string, taskId: string): Promise<GateCycle[]> {
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2`,
+      [projectId, taskId],
+    );
+    return rows.map((r) => revive(r.cycle)).sort(byGateOrder);
+  }
+
+  /** Parked cycles of the project, longest parked first, and how many there are in all. */
+  async listParked(projectId: string, limit: number): Promise<{ cycles: GateCycle[]; total: number }> {
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND state = 'parked'
+        ORDER BY updated_at, task_id, gate LIMIT $2`,
+      [projectId, limit],
+    );
+    const [count]: { total: number }[] = await this.manager.query(
+      `SELECT count(*)::int AS total FROM gate_cycle WHERE project_id = $1 AND state = 'parked'`,
+      [projectId],
+    );
+    return { cycles: rows.map((r) => revive(r.cycle)), total: count?.total ?? 0 };
+  }
+
+  /** Writes the cycle (the caller holds its lock, from `lock` or one of the `lock*` reads). */
+  async save(cycle: GateCycle): Promise<void> {
+    await this.manager.query(
+      `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
+          last_activity_at, last_redispatch_at, cycle, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7, $8, $9::jsonb, $10)
+        ON CONFLICT (project_id, task_id, gate) DO UPDATE SET
+          state = EXCLUDED.state, parked_reason = EXCLUDED.parked_reason, waiting_on = EXCLUDED.waiting_on,
+          last_activity_at = EXCLUDED.last_activity_at, last_redispatch_at = EXCLUDED.last_redispatch_at,
+          cycle = EXCLUDED.cycle, updated_at = EXCLUDED.updated_at`,
+      [
+        cycle.projectId,
+        cycle.taskId,
+        cycle.gate,
+        cycle.status,
+        cycle.status === 'parked' ? cycle.parkedReason : null,
+        cycle.parkedReason === 'user_decision' ? [...cycle.questionIds] : [],
+        cycle.lastActivityAt,
+        cycle.lastRedispatchAt,
+        JSON.stringify(cycle),
+        cycle.updatedAt,
+      ],
+    );
+  }
+
+  private async selectForUpdate(key: CycleKey): Promise<GateCycle | null> {
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE`,
+      [key.projectId, key.taskId, key.gate],
+    );
+    return rows[0] ? revive(rows[0].cycle) : null;
+  }
+}
