@@ -2,29 +2,37 @@
 import './register-paths';
 import 'reflect-metadata';
 import { InfrastructureUnavailableError } from '@openq/persistence';
+import { demoOptionsFromEnv, runDemo } from './demo';
 import { replay } from './replay';
 import { start, SERVICE_NAMES, type ServiceName } from './start';
 import { main as token } from './token';
 
 const USAGE = `usage: openq <command>
-  start [questions|gates|context|gateway ...]   run services (default: all four, in this process)
+  start [questions|gates|context|gateway ...]   run services (default: $OPENQ_SERVICE, else all four in this process)
   token --user <id> --project <id> [--role viewer|developer|maintainer|owner] [--ttl 8h]
-  replay                                        rebuild the question projection from the log`;
+  replay                                        rebuild the question projection from the log
+  demo [--project demo] [--user ana] [--url http://localhost:3000]
+                                                play a scripted engine against a running openq`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'start': {
-      const unknown = rest.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
+      // The container image selects its service with OPENQ_SERVICE (one image for all four).
+      const names = rest.length > 0 ? rest : (process.env.OPENQ_SERVICE ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+      const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
       if (unknown.length > 0) {
         process.stderr.write(`openq start: unknown service ${unknown.join(', ')} (one of ${SERVICE_NAMES.join(', ')})\n`);
         return 2;
       }
-      await start(rest.length > 0 ? (rest as ServiceName[]) : undefined);
+      await start(names.length > 0 ? (names as ServiceName[]) : undefined);
       return -1; // keeps running
     }
     case 'token':
       return token(rest);
+    case 'demo':
+      await runDemo(demoOptionsFromEnv(rest));
+      return 0;
     case 'replay': {
       await replay();
       return 0;
