@@ -8,3 +8,6 @@ export * from './outbox-relay';
 export * from './provisioning';
 export * from './rpc-client';
 export * from './topology';
+export * from './metrics';
+export * from './trace-context';
+export * from './rethrow-errors.filter';

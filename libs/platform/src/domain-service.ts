@@ -2,16 +2,18 @@ import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicat
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { JetStreamServer, type JetStreamServerOptions } from '@openq/messaging';
+import { DEFAULT_STREAM_SETTINGS, JetStreamServer, RethrowErrorsFilter, type JetStreamServerOptions } from '@openq/messaging';
 import { openDatabase, type DatabaseOptions } from '@openq/persistence';
 import { exitOnStartupFailure, runService } from './bootstrap';
 import type { OpenqConfig } from './config';
 import { HealthModule } from './health';
 import { connectNats } from './nats';
 import { dataSourceReadinessCheck, natsReadinessCheck } from './readiness';
+import { registerServiceGauges, type ServiceGauge } from './service-gauges';
 
 /** Injection token of the service's NATS connection. */
 export const NATS = Symbol('openq:nats');
+const RELEASE_GAUGES = Symbol('openq:releaseGauges');
 
 export interface DomainServiceOptions {
   name: 'questions' | 'gates' | 'context';
@@ -24,6 +26,8 @@ export interface DomainServiceOptions {
   migrations?: DatabaseOptions['migrations'];
   /** Transport options beyond the infrastructure (registries, onInvalid, concurrency …). */
   transport?: Omit<JetStreamServerOptions, 'service' | 'nc' | 'dataSource' | 'schema' | 'databaseUrl'>;
+  /** Gauges read from the service's database on each /metrics scrape (e.g. open questions). */
+  gauges?: readonly ServiceGauge[];
   httpPort?: number;
   /** Tests: throw instead of exiting, and leave signals alone. */
   embedded?: boolean;
@@ -42,10 +46,12 @@ class InfrastructureShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
     private readonly dataSource: DataSource,
+    @Inject(RELEASE_GAUGES) private readonly releaseGauges: () => void,
   ) {}
 
   /** Runs after the transport has stopped pulling and finished its in-flight transactions. */
   async onApplicationShutdown(): Promise<void> {
+    this.releaseGauges();
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
     if (this.dataSource.isInitialized) await this.dataSource.destroy().catch(() => undefined);
   }
@@ -54,10 +60,15 @@ class InfrastructureShutdown implements OnApplicationShutdown {
 @Global()
 @Module({})
 class InfrastructureModule {
-  static forRoot(nc: NatsConnection, dataSource: DataSource): DynamicModule {
+  static forRoot(nc: NatsConnection, dataSource: DataSource, releaseGauges: () => void): DynamicModule {
     return {
       module: InfrastructureModule,
-      providers: [{ provide: NATS, useValue: nc }, { provide: DataSource, useValue: dataSource }, InfrastructureShutdown],
+      providers: [
+        { provide: NATS, useValue: nc },
+        { provide: DataSource, useValue: dataSource },
+        { provide: RELEASE_GAUGES, useValue: releaseGauges },
+        InfrastructureShutdown,
+      ],
       exports: [NATS, DataSource],
     };
   }
@@ -93,8 +104,11 @@ export async function startDomainService(options: DomainServiceOptions): Promise
     dataSource,
     schema: options.schema ?? name,
     databaseUrl: config.database.url,
+    // R3 on a 3-node cluster (OPENQ_STREAM_REPLICAS): the same definitions as deploy/nats/streams.json
+    streams: { ...DEFAULT_STREAM_SETTINGS, replicas: config.nats.streamReplicas },
     ...options.transport,
   });
+  const releaseGauges = registerServiceGauges(name, dataSource, options.gauges ?? []);
   const ready = { nats: natsReadinessCheck(nc), postgres: dataSourceReadinessCheck(dataSource) };
   const app = await runService({
     name,
@@ -106,10 +120,12 @@ export async function startDomainService(options: DomainServiceOptions): Promise
     handleSignals: !options.embedded,
     module: {
       module: class DomainServiceRoot {},
-      imports: [InfrastructureModule.forRoot(nc, dataSource), HealthModule.register(ready), options.module],
+      imports: [InfrastructureModule.forRoot(nc, dataSource, releaseGauges), HealthModule.register(ready), options.module],
     },
     configure: async (created) => {
-      created.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+      const transport = created.connectMicroservice({ strategy: server }, { inheritAppConfig: false, deferInitialization: true });
+      // Handlers' errors reach the transport as thrown, so the inbox can tell transient from poison.
+      transport.useGlobalFilters(new RethrowErrorsFilter());
       await created.startAllMicroservices();
     },
   });

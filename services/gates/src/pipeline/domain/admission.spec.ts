@@ -77,8 +77,22 @@ describe('per-repo serial gate', () => {
       { admissible: true, blockingReason: 'none' },
     ],
     [
-      'later active task does not block',
+      'later pending task does not block',
+      [task('C', 3)],
+      NO_FREEZE,
+      ON,
+      { admissible: true, blockingReason: 'none' },
+    ],
+    [
+      'later task already admitted blocks (registered out of order)',
       [task('C', 3, { stage: 'analysis' })],
+      NO_FREEZE,
+      ON,
+      { admissible: false, blockingReason: 'active_task', blockedBy: ['C'] },
+    ],
+    [
+      'later task admitted then paused does not block',
+      [task('C', 3, { stage: 'analysis', pausedAt: PAUSED })],
       NO_FREEZE,
       ON,
       { admissible: true, blockingReason: 'none' },

@@ -54,7 +54,11 @@ function frozen(repo: string, freezes: Freezes): { frozen: boolean; error?: stri
   }
 }
 
-/** The ONE per-repo serial gate (SPEC §7): admission, checks and the queue snapshot all call it. */
+/**
+ * The ONE per-repo serial gate (SPEC §7): admission, checks and the queue snapshot all call it.
+ * "No earlier task of its repo is active" [openq]: nor a later one already past the pending
+ * stage, so a task registered after a later-ordered one was admitted waits for it.
+ */
 export function checkAdmission(
   task: QueueTask,
   tasks: readonly QueueTask[],
@@ -78,13 +82,19 @@ export function checkAdmission(
     const pendingDeps = task.deps.filter((dep) => stageOf.get(dep) !== 'done');
     if (pendingDeps.length > 0)
       return { admissible: false, blockingReason: 'dependency', blockedBy: pendingDeps, degraded: false };
-    const earlierActive = tasks
+    // An earlier active task holds the repo (FIFO), and so does a later one that has already
+    // entered: tasks may be registered out of order, and the repo still takes one at a time.
+    const holding = tasks
       .filter(
-        (t) => t.repo === task.repo && t.taskId !== task.taskId && comesBefore(t, task) && isActive(t, flags),
+        (t) =>
+          t.repo === task.repo &&
+          t.taskId !== task.taskId &&
+          isActive(t, flags) &&
+          (comesBefore(t, task) || t.stage !== PENDING_STAGE),
       )
       .map((t) => t.taskId);
-    if (earlierActive.length > 0)
-      return { admissible: false, blockingReason: 'active_task', blockedBy: earlierActive, degraded: false };
+    if (holding.length > 0)
+      return { admissible: false, blockingReason: 'active_task', blockedBy: holding, degraded: false };
     return { admissible: true, blockingReason: 'none', blockedBy: [], degraded: false };
   } catch (error) {
     return { admissible: true, blockingReason: 'none', blockedBy: [], degraded: true, error: message(error) };

@@ -123,8 +123,8 @@ describe('pipeline task', () => {
           origin: 'analyst',
           afeta: { regras: [], historias: [], tarefas: ['A'] },
           declare: [
-            { key: 'A:run0:0', pergunta: 'Which market?', sugestao: 'BR' },
-            { key: 'A:run0:1', pergunta: 'Tax?', sugestao: null },
+            { key: 'analyst:A:s1:0:0', pergunta: 'Which market?', sugestao: 'BR' },
+            { key: 'analyst:A:s1:0:1', pergunta: 'Tax?', sugestao: null },
           ],
         },
       });
@@ -161,6 +161,28 @@ describe('pipeline task', () => {
       expect(events[1]).toMatchObject({
         type: 'pipeline.analysis_incomplete',
         data: { missing: expect.arrayContaining(['01-brd.md']) },
+      });
+    });
+
+    it('a failing questions predicate degrades to files ready and says so on the record', () => {
+      const broken = { ...pkg(Q, NEWER), '02-trz.md': '2026-02-30T10:00:00Z' };
+      const { events, types } = when(inAnalysis(), finished(broken));
+      expect(types).toEqual(['pipeline.analysis_recorded', 'pipeline.in_review']);
+      expect(events[0]?.data).toMatchObject({
+        outcome: 'in_review',
+        questionsCheckError: expect.stringContaining('02-trz.md'),
+      });
+      expect(when(inAnalysis(), finished(pkg(Q, NEWER))).events[0]?.data).not.toHaveProperty(
+        'questionsCheckError',
+      );
+    });
+
+    it('keys the declarations by session and run, so a later run never reuses a question', () => {
+      const relaunched = given([answered('q1'), answered('q2')], needsInput());
+      const again = when(relaunched, finished(pkg(Q, null)));
+      const request = again.events.find((e) => e.type === 'pipeline.questions_requested');
+      expect(request?.data).toMatchObject({
+        request: { declare: [{ key: 'analyst:A:s1:1:0' }, { key: 'analyst:A:s1:1:1' }] },
       });
     });
 

@@ -62,9 +62,10 @@ export type TaskRegistered = DomainEvent<
   Ref & { projectId: string; repo: string; order: number; deps: string[]; labels: string[] }
 >;
 export type StageChanged = DomainEvent<'pipeline.stage_changed', Ref & { stage: string }>;
+/** `questionsCheckError`: the questions predicate failed and degraded to "not active" (log and count it). */
 export type AnalysisRecorded = DomainEvent<
   'pipeline.analysis_recorded',
-  Ref & { outcome: AnalysisOutcome['kind'] }
+  Ref & { outcome: AnalysisOutcome['kind']; questionsCheckError?: string }
 >;
 export type QuestionsRequested = DomainEvent<
   'pipeline.questions_requested',

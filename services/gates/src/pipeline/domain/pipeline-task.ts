@@ -114,9 +114,10 @@ function questionRequest(
     autor: 'analyst',
     origin: 'analyst',
     afeta: { regras: [], historias: [], tarefas: [state.taskId] },
-    // Keyed by the analyst run, so a retried declare call never opens a question twice.
+    // Keyed by the analyst run (session and relaunch), so a retried declare call never opens a
+    // question twice, while a later run's questions never collapse onto an earlier run's.
     declare: report.questions.map((q, i) => ({
-      key: `${state.taskId}:run${state.relaunchCount}:${i}`,
+      key: `analyst:${state.taskId}:${report.sessionId}:${state.relaunchCount}:${i}`,
       pergunta: q.pergunta.trim(),
       sugestao: q.sugestao?.trim() || null,
     })),
@@ -131,9 +132,14 @@ function recordAnalysis(
   // The analyst's outcome only counts while the task is in analysis (the relaunch guard of ORCH-090).
   if (state.stage !== 'analysis') return [];
   const { taskId, repo } = state;
-  const { outcome } = analysisOutcome(data.report, data.flags);
+  const { outcome, questionsCheck } = analysisOutcome(data.report, data.flags);
+  const degraded = questionsCheck?.degraded ? { questionsCheckError: questionsCheck.error } : {};
   const events: PipelineEvent[] = [
-    { type: 'pipeline.analysis_recorded', data: { taskId, outcome: outcome.kind }, occurredAt: now },
+    {
+      type: 'pipeline.analysis_recorded',
+      data: { taskId, outcome: outcome.kind, ...degraded },
+      occurredAt: now,
+    },
   ];
   switch (outcome.kind) {
     case 'needs_input':

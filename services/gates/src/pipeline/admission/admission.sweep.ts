@@ -1,0 +1,65 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { withOutbox } from '@openq/messaging';
+import { PIPELINE_FLAGS, type PipelineFlags } from '../pipeline.flags';
+import { PipelineTaskStore } from '../pipeline-task.store';
+import { PipelineTransaction } from '../pipeline-transaction';
+import { admitNext } from './admit-next';
+
+/** Every this often (and at boot), pending tasks are looked at again. */
+export const ADMISSION_SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * Admission runs on every pipeline event of the project; this sweep covers what no event
+ * announces: a freeze lifted by an operator (a row deleted from `pipeline_repo_freeze`).
+ * Replicas may sweep together: the project lock serialises them and the second admits nothing.
+ */
+@Injectable()
+export class AdmissionSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('pipeline:sweep');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(PIPELINE_FLAGS) private readonly flags: PipelineFlags,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.tick(), ADMISSION_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+    this.tick();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.sweep()
+      .catch((error: unknown) => this.logger.warn(`admission sweep failed: ${String(error)}`))
+      .finally(() => (this.running = null));
+  }
+
+  /** One transaction per project, so one project's trouble never holds up another's. */
+  async sweep(): Promise<void> {
+    const projects = await new PipelineTaskStore(this.dataSource.manager).projectsWithPendingTasks();
+    for (const projectId of projects) {
+      if (!this.timer) return;
+      const admitted = await withOutbox(this.dataSource, {}, async (manager, outbox) =>
+        admitNext(await PipelineTransaction.open(manager, outbox, projectId, this.flags)),
+      );
+      if (admitted.length > 0)
+        this.logger.log(`project ${projectId}: admitted ${admitted.join(', ')} on sweep`);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import type { EntityManager } from 'typeorm';
+import type { Freezes } from './domain/admission';
+import type { PipelineTask } from './domain/pipeline-task';
+
+interface TaskRow {
+  state: Omit<PipelineTask, 'pausedAt' | 'updatedAt'>;
+  paused_at: Date | null;
+  updated_at: Date;
+  status: string | null;
+}
+
+/** A stored task and the board status last reported for it (not part of the domain state). */
+export interface StoredTask {
+  task: PipelineTask;
+  status: string | null;
+}
+
+const fromRow = (row: TaskRow): StoredTask => ({
+  task: { ...row.state, pausedAt: row.paused_at, updatedAt: row.updated_at },
+  status: row.status,
+});
+
+/** Reads and writes the pipeline tables inside the caller's transaction (raw SQL, gates schema). */
+export class PipelineTaskStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  /**
+   * Serialises every pipeline change of a project until the transaction ends. Per project, not
+   * per repo: dependencies cross repos, so one admission may read and write several repos.
+   */
+  async lockProject(projectId: string): Promise<void> {
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('openq-pipeline'), hashtext($1))`, [
+      projectId,
+    ]);
+  }
+
+  async load(projectId: string, taskId: string): Promise<StoredTask | null> {
+    const rows: TaskRow[] = await this.manager.query(
+      `SELECT state, paused_at, updated_at, status FROM pipeline_task WHERE project_id = $1 AND task_id = $2`,
+      [projectId, taskId],
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /**
+   * What the serial gate reads: the project's tasks (of `repo` when given) plus every task one of
+   * them depends on, wherever it lives. Terminal tasks only when `withFinished` (the queue shows
+   * them; admission needs them only as dependencies).
+   */
+  async queue(
+    projectId: string,
+    opts: { repo?: string | null; withFinished: boolean },
+  ): Promise<StoredTask[]> {
+    const rows: TaskRow[] = await this.manager.query(
+      `WITH shown AS (
+         SELECT * FROM pipeline_task
+          WHERE project_id = $1 AND ($2::text IS NULL OR repo = $2)
+            AND ($3 OR stage NOT IN ('done', 'cancelled'))
+       )
+       SELECT state, paused_at, updated_at, status FROM shown
+       UNION
+       SELECT t.state, t.paused_at, t.updated_at, t.status FROM pipeline_task t
+        WHERE t.project_id = $1
+          AND t.task_id IN (SELECT jsonb_array_elements_text(s.state->'deps') FROM shown s)`,
+      [projectId, opts.repo ?? null, opts.withFinished],
+    );
+    return rows.map(fromRow);
+  }
+
+  /** Projects with a task that has not entered analysis yet (the admission sweep's work list). */
+  async projectsWithPendingTasks(): Promise<string[]> {
+    const rows: { project_id: string }[] = await this.manager.query(
+      `SELECT DISTINCT project_id FROM pipeline_task WHERE stage = 'created' AND paused_at IS NULL`,
+    );
+    return rows.map((r) => r.project_id);
+  }
+
+  async save(task: PipelineTask): Promise<void> {
+    const { pausedAt, updatedAt, ...state } = task;
+    await this.manager.query(
+      `INSERT INTO pipeline_task (project_id, task_id, repo, task_order, stage, paused_at, pause_source,
+                                  analyst_running, needs_input, relaunch_count, state, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)
+       ON CONFLICT (project_id, task_id) DO UPDATE SET
+         repo = EXCLUDED.repo, task_order = EXCLUDED.task_order, stage = EXCLUDED.stage,
+         paused_at = EXCLUDED.paused_at, pause_source = EXCLUDED.pause_source,
+         analyst_running = EXCLUDED.analyst_running, needs_input = EXCLUDED.needs_input,
+         relaunch_count = EXCLUDED.relaunch_count, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
+      [
+        task.projectId,
+        task.taskId,
+        task.repo,
+        task.order,
+        task.stage,
+        pausedAt,
+        task.pauseSource,
+        task.analystRunning,
+        task.needsInput,
+        task.relaunchCount,
+        JSON.stringify(state),
+        updatedAt,
+      ],
+    );
+  }
+
+  async recordStatus(projectId: string, taskId: string, status: string): Promise<void> {
+    await this.manager.query(`UPDATE pipeline_task SET status = $3 WHERE project_id = $1 AND task_id = $2`, [
+      projectId,
+      taskId,
+      status,
+    ]);
+  }
+
+  /** Links the task's questions; returns those already known as answered. */
+  async linkQuestions(
+    projectId: string,
+    taskId: string,
+    questionIds: readonly string[],
+    now: Date,
+  ): Promise<string[]> {
+    if (questionIds.length === 0) return [];
+    const rows: { question_id: string; answered_at: Date | null }[] = await this.manager.query(
+      `INSERT INTO pipeline_question (project_id, question_id, task_id, linked_at)
+       SELECT $1, q, $2, $4 FROM unnest($3::uuid[]) AS q
+       ON CONFLICT (project_id, question_id) DO UPDATE SET task_id = EXCLUDED.task_id, linked_at = EXCLUDED.linked_at
+       RETURNING question_id, answered_at`,
+      [projectId, taskId, questionIds, now],
+    );
+    return rows.filter((r) => r.answered_at !== null).map((r) => r.question_id);
+  }
+
+  /** Remembers an answer (linked or not yet); returns the task the question belongs to, if any. */
+  async recordAnswer(projectId: string, questionId: string, answeredAt: Date): Promise<string | null> {
+    const rows: { task_id: string | null }[] = await this.manager.query(
+      `INSERT INTO pipeline_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id, question_id) DO UPDATE SET answered_at = COALESCE(pipeline_question.answered_at, EXCLUDED.answered_at)
+       RETURNING task_id`,
+      [projectId, questionId, answeredAt],
+    );
+    return rows[0]?.task_id ?? null;
+  }
+
+  /**
+   * The project's frozen repos. A failure to read them is returned, not thrown (the gate fails
+   * closed on it), and a savepoint keeps the surrounding transaction usable.
+   */
+  async freezes(projectId: string): Promise<Freezes> {
+    await this.manager.query(`SAVEPOINT pipeline_freezes`);
+    try {
+      const rows: { repo: string }[] = await this.manager.query(
+        `SELECT repo FROM pipeline_repo_freeze WHERE project_id = $1 ORDER BY repo`,
+        [projectId],
+      );
+      await this.manager.query(`RELEASE SAVEPOINT pipeline_freezes`);
+      return { repos: rows.map((r) => r.repo) };
+    } catch (error) {
+      await this.manager.query(`ROLLBACK TO SAVEPOINT pipeline_freezes`);
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { EntityManager } from 'typeorm';
+import { isRefusal, type Refusal } from '@openq/contracts';
+import type { OutboxWriter } from '@openq/messaging';
+import {
+  applyPipelineEvents,
+  decidePipelineTask,
+  isPublishedPipelineEvent,
+  type PipelineCommand,
+  type PipelineEvent,
+  type PipelineTask,
+} from './domain/pipeline-task';
+import type { PipelineFlags } from './pipeline.flags';
+import { PipelineTaskStore } from './pipeline-task.store';
+
+export interface Decided {
+  state: PipelineTask | null;
+  events: PipelineEvent[];
+}
+
+/**
+ * One pipeline change of a project inside the caller's transaction (an inbox transaction or a
+ * request's `withOutbox`): the project is locked first, then each decision's new state is stored
+ * and its published events go to the outbox, all in that one transaction.
+ */
+export class PipelineTransaction {
+  readonly store: PipelineTaskStore;
+
+  private constructor(
+    manager: EntityManager,
+    private readonly outbox: OutboxWriter,
+    readonly projectId: string,
+    readonly now: Date,
+    readonly flags: PipelineFlags,
+  ) {
+    this.store = new PipelineTaskStore(manager);
+  }
+
+  static async open(
+    manager: EntityManager,
+    outbox: OutboxWriter,
+    projectId: string,
+    flags: PipelineFlags,
+    now = new Date(),
+  ): Promise<PipelineTransaction> {
+    const tx = new PipelineTransaction(manager, outbox, projectId, now, flags);
+    await tx.store.lockProject(projectId);
+    return tx;
+  }
+
+  /** Decides on the task, then stores and publishes what was decided. A refusal changes nothing. */
+  async decide(command: PipelineCommand, state: PipelineTask | null): Promise<Decided | Refusal> {
+    const decision = decidePipelineTask(command, state, this.now);
+    if (isRefusal(decision)) return decision;
+    return { state: await this.commit(state, decision), events: decision };
+  }
+
+  /** `decide` for commands that never refuse (only the operator's pause / resume do). */
+  async apply(command: PipelineCommand, state: PipelineTask | null): Promise<Decided> {
+    const decided = await this.decide(command, state);
+    if (isRefusal(decided)) throw new Error(`pipeline ${command.type} refused: ${decided.reason}`);
+    return decided;
+  }
+
+  private async commit(
+    state: PipelineTask | null,
+    events: readonly PipelineEvent[],
+  ): Promise<PipelineTask | null> {
+    if (events.length === 0) return state;
+    const next = applyPipelineEvents(state, events);
+    if (next) await this.store.save(next);
+    for (const event of events.filter(isPublishedPipelineEvent)) {
+      this.outbox.event(event.type, this.projectId, event.data, { occurredAt: event.occurredAt });
+    }
+    return next;
+  }
+}

@@ -1,0 +1,64 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import {
+  AgentEvent,
+  OpenqEvent,
+  type AgentAnalysisFinishedDto,
+  type AgentTaskCreatedDto,
+  type AgentTaskStatusDto,
+  type QuestionAnswered,
+} from '@openq/contracts';
+import type { EventContext, JetStreamEventContext } from '@openq/messaging';
+import { AnalystQuestionsClient } from './analyst-questions.client';
+import { changeTaskStatus } from './commands/change-task-status.handler';
+import { recordAnalysis } from './commands/record-analysis.handler';
+import { recordAnswer } from './commands/record-answer.handler';
+import { registerTask } from './commands/register-task.handler';
+import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
+import { PipelineTransaction } from './pipeline-transaction';
+
+/**
+ * The pipeline's inbound events. Each runs in the message's inbox transaction (effects, outbox
+ * rows and the inbox id commit together), under the project's pipeline lock. `question.answered`
+ * is also handled by the gates module: the transport runs both handlers in that one transaction.
+ */
+@Controller()
+export class PipelineEventsController {
+  constructor(
+    @Inject(PIPELINE_FLAGS) private readonly flags: PipelineFlags,
+    private readonly questions: AnalystQuestionsClient,
+  ) {}
+
+  @EventPattern(AgentEvent.TaskCreated)
+  async onTaskCreated(
+    @Payload() data: AgentTaskCreatedDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    await registerTask(await this.open(ctx.event), data);
+  }
+
+  @EventPattern(AgentEvent.TaskStatus)
+  async onTaskStatus(@Payload() data: AgentTaskStatusDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    await changeTaskStatus(await this.open(ctx.event), data);
+  }
+
+  @EventPattern(AgentEvent.AnalysisFinished)
+  async onAnalysisFinished(
+    @Payload() data: AgentAnalysisFinishedDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    await recordAnalysis(await this.open(ctx.event), data, this.questions, ctx.event.envelope.correlationId);
+  }
+
+  @EventPattern(OpenqEvent.QuestionAnswered)
+  async onQuestionAnswered(
+    @Payload() data: QuestionAnswered,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    await recordAnswer(await this.open(ctx.event), data);
+  }
+
+  private open({ manager, outbox, envelope }: EventContext): Promise<PipelineTransaction> {
+    return PipelineTransaction.open(manager, outbox, envelope.projectId, this.flags);
+  }
+}

@@ -1,0 +1,60 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { DataSource } from 'typeorm';
+import {
+  Commands,
+  type EnvelopeOrigin,
+  type PipelinePauseReply,
+  type PipelineQueueCommand,
+  type PipelineQueueSnapshot,
+  type PipelineTaskCommand,
+  type Refusal,
+} from '@openq/contracts';
+import { withOutbox, type JetStreamRequestContext } from '@openq/messaging';
+import { CORRELATION_HEADER } from '@openq/platform';
+import { pauseOrResume } from './commands/pause-task.handler';
+import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
+import { PipelineTransaction } from './pipeline-transaction';
+import { pipelineQueue } from './queries/pipeline-queue.query';
+
+/** The request verbs of the pipeline profile (the gateway's `/projects/:p/pipeline/*`). */
+@Controller()
+export class PipelineRequestsController {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(PIPELINE_FLAGS) private readonly flags: PipelineFlags,
+  ) {}
+
+  @MessagePattern(Commands.gates.pipelineQueue.type)
+  queue(@Payload() cmd: PipelineQueueCommand): Promise<PipelineQueueSnapshot> {
+    return pipelineQueue(this.dataSource, this.flags, cmd);
+  }
+
+  @MessagePattern(Commands.gates.pipelinePause.type)
+  pause(
+    @Payload() cmd: PipelineTaskCommand,
+    @Ctx() ctx: JetStreamRequestContext,
+  ): Promise<PipelinePauseReply | Refusal> {
+    return this.operator(cmd, 'pause', ctx);
+  }
+
+  @MessagePattern(Commands.gates.pipelineResume.type)
+  resume(
+    @Payload() cmd: PipelineTaskCommand,
+    @Ctx() ctx: JetStreamRequestContext,
+  ): Promise<PipelinePauseReply | Refusal> {
+    return this.operator(cmd, 'resume', ctx);
+  }
+
+  private operator(cmd: PipelineTaskCommand, type: 'pause' | 'resume', ctx: JetStreamRequestContext) {
+    return withOutbox(this.dataSource, originOf(ctx), async (manager, outbox) =>
+      pauseOrResume(await PipelineTransaction.open(manager, outbox, cmd.projectId, this.flags), cmd, type),
+    );
+  }
+}
+
+/** The caller's correlation id (the gateway sends it as a NATS header) follows the events. */
+function originOf(ctx: JetStreamRequestContext): EnvelopeOrigin {
+  const correlationId = ctx.getArgs()[0]?.headers?.get(CORRELATION_HEADER);
+  return correlationId ? { correlationId } : {};
+}
