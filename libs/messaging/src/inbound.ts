@@ -5,7 +5,9 @@ import { followOn, typeOfSubject, validateAs, type EventEnvelope, type MessageRe
 import { isTransientDbError } from '@openq/persistence';
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
+import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
+import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
 
 /** What a handler of an inbound event gets: the event and the transaction its effects go in. */
 export interface EventContext {
@@ -67,20 +69,44 @@ export class InboundProcessor {
     this.logger = new Logger(`inbound:${options.consumer}`);
   }
 
+  /**
+   * Handles the message as one unit of work: its log lines and the events it causes carry the
+   * envelope's correlation id and the message's trace context. Observes the handling time.
+   */
   async process(msg: JsMsg): Promise<Outcome> {
+    const started = performance.now();
+    const type = typeOfSubject(msg.subject);
+    let outcome: Outcome = 'nak';
+    try {
+      const span = { name: `${type} process`, kind: 'consumer' as const, attributes: { 'messaging.consumer.group.name': this.options.consumer } };
+      outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
+        const settled = await this.processInScope(msg, scope);
+        scope.span?.setAttribute('openq.outcome', settled);
+        return settled;
+      });
+      return outcome;
+    } finally {
+      messagingMetrics.handlingDuration().observe({ consumer: this.options.consumer, type, outcome }, secondsSince(started));
+    }
+  }
+
+  private async processInScope(msg: JsMsg, scope: MessageScope): Promise<Outcome> {
     const deliveries = msg.info.deliveryCount;
     let envelope: EventEnvelope;
     try {
       envelope = this.parse(msg);
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
+      scope.correlationId = error.envelope?.correlationId ?? null;
       return this.deadLetter(msg, error.reason, error.message, error.envelope);
     }
+    scope.correlationId = envelope.correlationId;
     try {
-      await this.apply(envelope, deliveries);
+      if (!(await this.apply(envelope, deliveries))) messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer });
       return 'ack';
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
+      scope.span?.recordException(error instanceof Error ? error : text);
       if (isTransientDbError(error)) {
         this.logger.warn(`transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
         return 'nak';
@@ -118,16 +144,18 @@ export class InboundProcessor {
     return envelope;
   }
 
-  private async apply(envelope: EventEnvelope, deliveries: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  /** False when the inbox already had the message (a redelivery: acked without effect). */
+  private async apply(envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
         [this.options.consumer, envelope.eventId],
       );
-      if (claimed.length === 0) return; // seen before: the effect is already committed
+      if (claimed.length === 0) return false; // seen before: the effect is already committed
       const outbox = new OutboxWriter(manager, followOn(envelope));
       await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
       await outbox.flush();
+      return true;
     });
   }
 
@@ -154,6 +182,7 @@ export class InboundProcessor {
           await outbox.flush();
         }
       });
+      messagingMetrics.deadLetters().inc({ consumer: this.options.consumer, reason });
       this.logger.warn(`dead-lettered ${msg.subject} seq ${msg.seq}: ${reason}: ${message}`);
       return 'term';
     } catch (error) {

@@ -7,9 +7,11 @@ import { errorReply, isRefusal, okReply, requestSubject, type MessageRegistry, t
 import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
-import { OutboxRelay } from './outbox-relay';
+import { outboxBacklog, OutboxRelay } from './outbox-relay';
+import { messagingMetrics, secondsSince } from './metrics';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
+import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 
 export interface JetStreamServerOptions {
   /** The service name: consumer prefix, queue group, `openq.<service>.*` request subjects. */
@@ -29,6 +31,8 @@ export interface JetStreamServerOptions {
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
   relay?: boolean;
+  /** How often consumer lag and the outbox backlog are sampled into /metrics (0: never). */
+  sampleIntervalMs?: number;
 }
 
 /** The context handlers receive with `@Ctx()` for events: the envelope and the transaction. */
@@ -50,9 +54,13 @@ export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(JetStreamServer.name);
   private readonly runners: ConsumerRunner[] = [];
+  /** The durables whose lag is sampled into /metrics. */
+  private readonly lagTargets: { stream: string; durable: string }[] = [];
   private readonly subscriptions: Subscription[] = [];
   private relay: OutboxRelay | null = null;
   private jsm: JetStreamManager | null = null;
+  private sampler: NodeJS.Timeout | null = null;
+  private sampling: Promise<void> | null = null;
 
   constructor(private readonly options: JetStreamServerOptions) {
     super();
@@ -84,13 +92,51 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         const runner = new ConsumerRunner(js, processor, { stream, durable, concurrency: this.options.concurrency ?? 16 });
         await runner.start();
         this.runners.push(runner);
+        this.lagTargets.push({ stream, durable });
       } else {
         this.subscriptions.push(this.reply(pattern, handler));
       }
     }
     if (this.options.relay !== false) {
-      this.relay = new OutboxRelay(this.options.dataSource, js, { schema: this.options.schema, databaseUrl: this.options.databaseUrl });
+      this.relay = new OutboxRelay(this.options.dataSource, js, { schema: this.options.schema, service, databaseUrl: this.options.databaseUrl });
       await this.relay.start();
+    }
+    const interval = this.options.sampleIntervalMs ?? 10_000;
+    if (interval > 0) {
+      this.kickSample();
+      this.sampler = setInterval(() => this.kickSample(), interval);
+      this.sampler.unref();
+    }
+  }
+
+  private kickSample(): void {
+    this.sampling ??= this.sample().finally(() => {
+      this.sampling = null;
+    });
+  }
+
+  /**
+   * Consumer lag (`num_pending`, `num_ack_pending`, `num_redelivered` of each durable) and the
+   * outbox backlog into the process's metrics. A failed sample leaves the previous values.
+   */
+  async sample(): Promise<void> {
+    const jsm = this.jsm;
+    if (!jsm) return;
+    const m = messagingMetrics;
+    for (const { stream, durable } of this.lagTargets) {
+      try {
+        const info = await jsm.consumers.info(stream, durable);
+        m.consumerPending().set({ consumer: durable }, info.num_pending);
+        m.consumerAckPending().set({ consumer: durable }, info.num_ack_pending);
+        m.consumerRedelivered().set({ consumer: durable }, info.num_redelivered);
+      } catch (error) {
+        this.logger.debug(`could not sample consumer ${durable}: ${String(error)}`);
+      }
+    }
+    try {
+      m.outboxBacklog().set({ service: this.options.service }, await outboxBacklog(this.options.dataSource));
+    } catch (error) {
+      this.logger.debug(`could not sample the outbox backlog: ${String(error)}`);
     }
   }
 
@@ -108,9 +154,22 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       queue: this.options.service,
       callback: (err, msg) => {
         if (err) return;
-        void this.answer(subject, verb, handler, msg).then((reply) => msg.respond(encodeJson(reply)));
+        void this.serve(subject, verb, handler, msg);
       },
     });
+  }
+
+  /** One request as a unit of work: the caller's correlation id and trace context, its latency by verb. */
+  private async serve(subject: string, verb: string, handler: MessageHandler, msg: Msg): Promise<void> {
+    const started = performance.now();
+    const read = natsHeaderReader(msg.headers);
+    const reply = await runInScope(read, read(CORRELATION_HEADER) ?? null, { name: subject, kind: 'server', attributes: { 'rpc.method': verb } }, async (scope) => {
+      const answered = await this.answer(subject, verb, handler, msg);
+      if (!answered.ok) scope.span?.setAttribute('openq.status_code', answered.error.statusCode);
+      return answered;
+    });
+    messagingMetrics.requestDuration().observe({ service: this.options.service, verb, status: reply.ok ? 'ok' : String(reply.error.statusCode) }, secondsSince(started));
+    msg.respond(encodeJson(reply));
   }
 
   private async answer(subject: string, verb: string, handler: MessageHandler, msg: Msg): Promise<Reply<unknown>> {
@@ -145,6 +204,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   }
 
   async close(): Promise<void> {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = null;
+    await this.sampling?.catch(() => undefined);
     for (const sub of this.subscriptions.splice(0)) sub.unsubscribe();
     await Promise.all(this.runners.splice(0).map((r) => r.stop()));
     await this.relay?.stop();

@@ -3,10 +3,13 @@ import { headers as natsHeaders, type JetStreamClient } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { encodeJson } from './codec';
+import { messagingMetrics } from './metrics';
 
 export interface OutboxRelayOptions {
   /** The service's schema: the NOTIFY channel is `openq_outbox_<schema>`. */
   schema: string;
+  /** The `service` label of the relay's metrics (default: the schema). */
+  service?: string;
   /** Connection string for the LISTEN connection (the data source's URL). */
   databaseUrl: string;
   batchSize?: number;
@@ -91,8 +94,7 @@ export class OutboxRelay {
   }
 
   async backlog(): Promise<number> {
-    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`);
-    return (row as { n: number }).n;
+    return outboxBacklog(this.dataSource);
   }
 
   private async drainLoop(): Promise<void> {
@@ -110,13 +112,13 @@ export class OutboxRelay {
   }
 
   private async publishBatch(batchSize: number): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    const published = await this.dataSource.transaction(async (manager): Promise<OutboxRow[]> => {
       const rows: OutboxRow[] = await manager.query(
         `SELECT id, event_id, subject, envelope, headers FROM outbox
           WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return [];
       // One connection writes in order, so pipelining the publishes keeps the stream order.
       await Promise.all(
         rows.map((row) => {
@@ -127,9 +129,13 @@ export class OutboxRelay {
       );
       await this.options.afterPublish?.(rows.map((r) => r.event_id));
       await manager.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
-      this.published += rows.length;
-      return rows.length;
+      return rows;
     });
+    if (published.length > 0) {
+      this.published += published.length;
+      messagingMetrics.outboxPublished().inc({ service: this.options.service ?? this.options.schema }, published.length);
+    }
+    return published.length;
   }
 
   private async maybePrune(): Promise<void> {
@@ -174,4 +180,10 @@ export class OutboxRelay {
       })();
     }, this.options.pollIntervalMs ?? 1000);
   }
+}
+
+/** Outbox rows not yet published (the partial index `outbox_unpublished` keeps this cheap). */
+export async function outboxBacklog(dataSource: Pick<DataSource, 'query'>): Promise<number> {
+  const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`);
+  return (row as { n: number }).n;
 }

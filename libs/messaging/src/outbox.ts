@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } from '@openq/contracts';
+import { currentScope, traceHeaders } from './trace-context';
 
 /**
  * Writes events to the service's outbox inside the caller's transaction: the only way an
@@ -7,12 +8,20 @@ import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } f
  */
 export class OutboxWriter {
   private readonly pending: EventEnvelope[] = [];
+  private readonly origin: EnvelopeOrigin;
 
+  /**
+   * Inside a unit of work (an inbound event, a request) the events default to its correlation
+   * id, and the rows carry its trace context (`traceparent`), which the relay publishes as headers.
+   */
   constructor(
     private readonly manager: EntityManager,
-    private readonly origin: EnvelopeOrigin = {},
-    private readonly headers: Record<string, string> = {},
-  ) {}
+    origin: EnvelopeOrigin = {},
+    private readonly headers: Record<string, string> = traceHeaders(),
+  ) {
+    const correlationId = origin.correlationId ?? currentScope()?.correlationId ?? undefined;
+    this.origin = correlationId ? { ...origin, correlationId } : origin;
+  }
 
   /** Queues an event; written by `flush` (the transport flushes before commit). */
   event<T>(type: string, projectId: string, data: T, opts: { eventId?: string; occurredAt?: Date } = {}): EventEnvelope<T> {

@@ -1,6 +1,7 @@
 import { ErrorCode, NatsError, headers as natsHeaders, type NatsConnection } from 'nats';
 import { requestSubject, type Reply } from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
+import { propagationHeaders } from './trace-context';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -21,7 +22,8 @@ export class RpcClient {
   async request<T>(service: string, verb: string, payload: unknown, options: RequestOptions = {}): Promise<Reply<T>> {
     const subject = requestSubject(service, verb);
     const h = natsHeaders();
-    for (const [k, v] of Object.entries(options.headers ?? {})) h.set(k, v);
+    // A request made while handling an event or a request carries that work's correlation and trace.
+    for (const [k, v] of Object.entries({ ...propagationHeaders(), ...options.headers })) h.set(k, v);
     try {
       const msg = await this.nc.request(subject, encodeJson(payload), {
         timeout: options.timeoutMs ?? this.defaultTimeoutMs,

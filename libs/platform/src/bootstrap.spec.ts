@@ -31,6 +31,23 @@ describe('describeStartupFailure', () => {
     );
   });
 
+  it('names OPENQ_STREAM_REPLICAS when JetStream cannot place that many replicas', () => {
+    const single = Object.assign(new Error('replicas > 1 not supported in non-clustered mode'), {
+      api_error: {
+        code: 500,
+        err_code: 10074,
+        description: 'replicas > 1 not supported in non-clustered mode',
+      },
+    });
+    expect(describeStartupFailure(single)).toMatch(
+      /not supported in non-clustered mode\) — OPENQ_STREAM_REPLICAS must not exceed/,
+    );
+    const tooFew = Object.assign(new Error('insufficient resources'), {
+      api_error: { code: 503, err_code: 10023, description: 'insufficient resources' },
+    });
+    expect(describeStartupFailure(tooFew)).toMatch(/OPENQ_STREAM_REPLICAS/);
+  });
+
   it('leaves unknown failures to the full report', () => {
     expect(describeStartupFailure(new TypeError('x is undefined'))).toBeNull();
   });

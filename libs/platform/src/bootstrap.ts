@@ -10,6 +10,7 @@ import { installHttpMetrics } from './http-metrics';
 import { createLoggerModule } from './logging';
 import { isNatsUnreachable } from './nats';
 import { closeOnSignals, forgetApp } from './shutdown';
+import { installHttpTracing } from './tracing';
 
 /** SPEC §4: bodies are size-limited to 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -62,6 +63,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   });
   const fastify = adapter.getInstance();
   installHttpMetrics(fastify, options.name);
+  installHttpTracing(fastify);
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(CORRELATION_HEADER, request.id);
     done(null, payload);
@@ -96,6 +98,11 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   return app;
 }
 
+/** JetStream API errors of a stream that asks for more replicas than there are servers. */
+const JETSTREAM_PLACEMENT_ERRORS = new Set([
+  10074 /* replicas > 1 not supported in non-clustered mode */, 10023 /* insufficient resources */,
+]);
+
 /** The one line for a start failure whose cure is known (start X, set Y), else `null`. */
 export function describeStartupFailure(
   error: unknown,
@@ -107,6 +114,10 @@ export function describeStartupFailure(
     return error.message;
   if (isNatsUnreachable(error))
     return 'NATS is not answering — start it (e.g. `nats-server -js`) or set NATS_URL.';
+  const jetStream = (error as { api_error?: { err_code?: number; description?: string } } | null)?.api_error;
+  if (jetStream && JETSTREAM_PLACEMENT_ERRORS.has(jetStream.err_code ?? 0)) {
+    return `JetStream cannot place the streams (${jetStream.description}) — OPENQ_STREAM_REPLICAS must not exceed the number of NATS servers (1 for a single server).`;
+  }
   if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
     const variable = options.portVariable ? ` or set ${options.portVariable}` : '';
     return `port ${options.httpPort} is already in use — stop what holds it${variable}.`;

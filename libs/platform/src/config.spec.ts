@@ -24,7 +24,8 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.production).toBe(false);
     expect(config.ports).toEqual({ gateway: 3000, questions: 3101, gates: 3102, context: 3103 });
-    expect(config.nats.url).toBe('nats://127.0.0.1:4222');
+    expect(config.nats).toEqual({ url: 'nats://127.0.0.1:4222', streamReplicas: 1 });
+    expect(config.tracing).toEqual({ endpoint: null });
     expect(config.database.url).toBe('postgres://postgres@127.0.0.1:5432/openq');
     expect(config.auth).toEqual({
       jwtSecret: DEV_JWT_SECRET,
@@ -66,7 +67,29 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('reads the stream replicas and the OTLP endpoint (the traces-specific one wins)', () => {
+    const config = loadConfig({
+      OPENQ_STREAM_REPLICAS: '3',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    });
+    expect(config.nats.streamReplicas).toBe(3);
+    expect(config.tracing.endpoint).toBe('http://collector:4318');
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/v1/traces',
+      }).tracing.endpoint,
+    ).toBe('http://b:4318/v1/traces');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).tracing.endpoint).toBeNull();
+  });
+
   it.each([
+    [{ OPENQ_STREAM_REPLICAS: '0' }, /OPENQ_STREAM_REPLICAS must be the number of stream replicas/],
+    [{ OPENQ_STREAM_REPLICAS: 'three' }, /OPENQ_STREAM_REPLICAS/],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\):\/\/ URL/,
+    ],
     [{ PORT: 'abc' }, /PORT must be a TCP port.*"abc"/],
     [{ PORT: '70000' }, /PORT must be a TCP port/],
     [{ NATS_URL: 'localhost:4222' }, /NATS_URL must be nats:\/\//],

@@ -2,6 +2,7 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class
 import { MAX_CORRECTIONS_MAX, MAX_CORRECTIONS_MIN } from '@openq/contracts';
 import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
 import { ConfigError, EnvBool, EnvInt, EnvList, parseEnv } from './env';
+import { SERVICE_PORTS } from './ports';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -34,17 +35,30 @@ export class OpenqEnv {
   HOST: string = '0.0.0.0';
 
   /** The gateway's HTTP port (UI, REST, SSE). */
-  @port() PORT: number = 3000;
+  @port() PORT: number = SERVICE_PORTS.gateway.port;
   /** Health/metrics HTTP port of each domain service (they have no other HTTP surface). */
-  @port() QUESTIONS_HTTP_PORT: number = 3101;
-  @port() GATES_HTTP_PORT: number = 3102;
-  @port() CONTEXT_HTTP_PORT: number = 3103;
+  @port() QUESTIONS_HTTP_PORT: number = SERVICE_PORTS.questions.port;
+  @port() GATES_HTTP_PORT: number = SERVICE_PORTS.gates.port;
+  @port() CONTEXT_HTTP_PORT: number = SERVICE_PORTS.context.port;
 
   @Matches(NATS_URL_PATTERN, { message: '$property must be nats://host:port (several separated by commas)' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
 
   @Matches(DATABASE_URL_PATTERN, { message: '$property must be a postgres:// URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/openq';
+
+  /** Replicas of the JetStream streams the services provision: 1 on one server, 3 on a 3-node cluster. */
+  @EnvInt(1, 5, '$property must be the number of stream replicas (1..5; 3 on a 3-node NATS cluster)')
+  OPENQ_STREAM_REPLICAS: number = 1;
+
+  /** Tracing is off unless an OTLP endpoint is set (the other OTEL_* variables are the SDK's own). */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s):// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT: string | undefined = undefined;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http(s):// URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string | undefined = undefined;
 
   @IsString()
   OPENQ_JWT_SECRET: string = DEV_JWT_SECRET;
@@ -118,8 +132,10 @@ export interface OpenqConfig {
   host: string;
   shutdownTimeoutMs: number;
   ports: { gateway: number; questions: number; gates: number; context: number };
-  nats: { url: string };
+  nats: { url: string; streamReplicas: number };
   database: { url: string };
+  /** OTLP endpoint of the trace exporter; `null`: tracing off. */
+  tracing: { endpoint: string | null };
   auth: {
     /** HS256 key; unused when `jwks` is set. */
     jwtSecret: string;
@@ -176,8 +192,9 @@ function toConfig(e: OpenqEnv): OpenqConfig {
       gates: e.GATES_HTTP_PORT,
       context: e.CONTEXT_HTTP_PORT,
     },
-    nats: { url: e.NATS_URL },
+    nats: { url: e.NATS_URL, streamReplicas: e.OPENQ_STREAM_REPLICAS },
     database: { url: e.DATABASE_URL },
+    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null },
     auth: {
       jwtSecret: e.OPENQ_JWT_SECRET,
       jwks: e.OPENQ_JWKS ?? null,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { CORRELATION_HEADER } from '@openq/messaging';
 
 /** Header that carries the correlation id in and out of every HTTP exchange and NATS request. */
-export const CORRELATION_HEADER = 'x-correlation-id';
+export { CORRELATION_HEADER };
 
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ASSIGNED = Symbol('openq.correlationId');

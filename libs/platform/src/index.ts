@@ -11,3 +11,6 @@ export * from './public-route';
 export * from './readiness';
 export { closeOnSignals, forgetApp, shutdownAll } from './shutdown';
 export * from './domain-service';
+export * from './ports';
+export * from './service-gauges';
+export * from './tracing';

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import pino, { type LoggerOptions } from 'pino';
+import { runInScope } from '@openq/messaging';
 import { pinoHttpOptions } from './logging';
 
 describe('pinoHttpOptions', () => {
@@ -46,6 +47,35 @@ describe('pinoHttpOptions', () => {
     expect(ignore({ url: '/', originalUrl: '/healthz' } as unknown as IncomingMessage)).toBe(true);
     expect(ignore({ url: '/metrics?x=1' } as IncomingMessage)).toBe(true);
     expect(ignore({ url: '/projects/p1/open-questions' } as IncomingMessage)).toBe(false);
+  });
+
+  it('puts the correlation and trace id of the message being handled on every line logged meanwhile', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino({ level: 'info', mixin: options.mixin } as LoggerOptions, sink);
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    logger.info('outside');
+    await runInScope(
+      (name) => (name === 'traceparent' ? traceparent : undefined),
+      'corr-7',
+      { name: 'x', kind: 'consumer' },
+      async () => {
+        await Promise.resolve();
+        logger.warn('inside');
+      },
+    );
+    const [outside, inside] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(outside).not.toHaveProperty('correlationId');
+    expect(inside).toMatchObject({
+      msg: 'inside',
+      correlationId: 'corr-7',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    });
   });
 
   it('uses the caller correlation id as the request id when it is safe, else a fresh one', () => {

@@ -3,6 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { stdTimeFunctions, type LevelWithSilent } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
+import { currentScope } from '@openq/messaging';
 import { correlationIdOf } from './correlation';
 
 /** Where credentials may show up in a log line; pino replaces them with `[redacted]`. */
@@ -35,13 +36,31 @@ export interface LoggingOptions {
   level: LevelWithSilent | string;
 }
 
-/** pino-http options: JSON lines with `service` and `correlationId`, credentials redacted. */
+/**
+ * Fields of the unit of work being handled (an inbound event, a request from another service):
+ * its correlation id (the envelope's, or the caller's `x-correlation-id`) and trace id.
+ */
+export function messageScopeFields(): Record<string, string> {
+  const scope = currentScope();
+  if (!scope) return {};
+  const fields: Record<string, string> = {};
+  if (scope.correlationId) fields.correlationId = scope.correlationId;
+  const traceId = scope.trace.traceparent?.split('-')[1];
+  if (traceId) fields.traceId = traceId;
+  return fields;
+}
+
+/**
+ * pino-http options: JSON lines with `service` and `correlationId` (HTTP requests through
+ * `customProps`, handled messages through `mixin`), credentials redacted.
+ */
 export function pinoHttpOptions(options: LoggingOptions): PinoHttpOptions<IncomingMessage, ServerResponse> {
   return {
     level: options.level,
     base: { service: options.service },
     timestamp: stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
+    mixin: messageScopeFields,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     genReqId: (req) => correlationIdOf(req),
     customProps: (req) => ({ correlationId: correlationIdOf(req) }),

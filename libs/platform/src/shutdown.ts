@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { stopTracing } from './tracing';
 
 interface Running {
   name: string;
@@ -54,6 +55,7 @@ export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
         );
       }
     }
+    await stopTracing();
     clearTimeout(timer);
     if (failed) throw new Error('shutdown failed');
   })();
