@@ -68,7 +68,8 @@ export class QuestionsMessagesController {
 
   @MessagePattern(Commands.questions.list.type)
   list(@Payload() cmd: ListQuestionsCommand) {
-    return listQuestions(this.dataSource.manager, cmd);
+    // One snapshot for the slice and its total, so they never disagree about a concurrent write.
+    return this.dataSource.transaction('REPEATABLE READ', (manager) => listQuestions(manager, cmd));
   }
 
   @MessagePattern(Commands.questions.count.type)
