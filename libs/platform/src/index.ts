@@ -14,3 +14,4 @@ export * from './domain-service';
 export * from './ports';
 export * from './service-gauges';
 export * from './tracing';
+export * from './dev-token';

@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mintDevToken } from '../../../../tools/token';
+import { mintDevToken } from '@openq/platform';
 import { DEV_JWT_SECRET } from '@openq/platform';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
 import { JwtRejected, JwtVerifier, type JwtProblem } from './jwt-verifier';

@@ -1,4 +1,4 @@
-import { main, mintDevToken, parseTtl } from '../../../../tools/token';
+import { main, mintDevToken, parseTtl } from './token';
 
 const decode = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
