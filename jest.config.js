@@ -11,8 +11,8 @@ module.exports = {
   // testTimeout is global in jest: integration and end-to-end tests wait on real servers.
   testTimeout: 120000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/', '/dist/'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services,test,tools}/**/*.int.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services,tools,deploy}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/', '/dist/'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services,test,tools,deploy}/**/*.int.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'] },
   ],
 };

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig, exitOnStartupFailure, type OpenqConfig } from '@openq/platform';
+import { loadConfig, exitOnStartupFailure, startTracing, type OpenqConfig } from '@openq/platform';
 import { startContext } from '../services/context/src/context-service';
 import { startGates } from '../services/gates/src/gates-service';
 import { loadGatewayConfig } from '../services/gateway/src/config';
@@ -20,6 +20,8 @@ export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Prom
   } catch (error) {
     exitOnStartupFailure('openq', error);
   }
+  // Before any service starts, so that every span has a provider (a no-op unless an OTLP endpoint is set).
+  await startTracing(config, names.length === 1 ? `openq-${names[0]}` : 'openq');
   if (names.includes('questions')) await startQuestions(config);
   if (names.includes('gates')) await startGates(config);
   if (names.includes('context')) await startContext(config);

@@ -30,7 +30,7 @@ export async function startTracing(
   // Loaded only when on: the SDK and its exporters are a large module tree.
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const started = new NodeSDK({
-    serviceName,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName,
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],

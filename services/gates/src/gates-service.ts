@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { commandRegistry, eventRegistry } from '@openq/contracts';
-import { loadConfig, startDomainService, type DomainService, type OpenqConfig } from '@openq/platform';
+import { loadConfig, startDomainService, type DomainService, type OpenqConfig, type ServiceGauge } from '@openq/platform';
 import { GATES_MIGRATIONS } from './gates/migrations';
 import { GatesModule } from './gates/gates.module';
 import { PIPELINE_MIGRATIONS } from './pipeline/migrations';
@@ -9,6 +9,22 @@ import { GatesConfigModule } from './gates-config';
 
 @Module({})
 class GatesServiceModule {}
+
+/** Parked cycles by reason; zero series stay present. The partial index on parked cycles serves it. */
+export const GATES_GAUGES: ServiceGauge[] = [
+  {
+    name: 'openq_gate_cycles_parked',
+    help: 'Parked gate cycles by reason (idle, user_decision)',
+    labelNames: ['reason'],
+    collect: async (ds) =>
+      (
+        (await ds.query(
+          `SELECT r.reason, count(c.project_id)::int AS n FROM (VALUES ('idle'), ('user_decision')) AS r(reason)
+             LEFT JOIN gate_cycle c ON c.state = 'parked' AND c.parked_reason = r.reason GROUP BY r.reason`,
+        )) as { reason: string; n: number }[]
+      ).map((r) => ({ labels: { reason: r.reason }, value: r.n })),
+  },
+];
 
 /** Starts the gates service: QA/secops gate cycles and the analyst pipeline profile (ADR-0053). */
 export function startGates(
@@ -20,6 +36,7 @@ export function startGates(
     config,
     module: { module: GatesServiceModule, imports: [GatesConfigModule.forRoot(config), GatesModule, PipelineModule] },
     migrations: [...GATES_MIGRATIONS, ...PIPELINE_MIGRATIONS] as never,
+    gauges: GATES_GAUGES,
     transport: { eventRegistry, commandRegistry },
     ...overrides,
   });

@@ -1,14 +1,14 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CORRELATION_HEADER } from '@openq/platform';
+import { CORRELATION_HEADER, traceHeadersOf } from '@openq/platform';
 
 export type RpcHeaders = Record<string, string>;
 
-/** The NATS headers a request carries to the services: its correlation id and trace context. */
+/**
+ * The NATS headers a request carries to the services: its correlation id and W3C trace context
+ * (the request's span when tracing is on, else the caller's valid `traceparent` as it came).
+ */
 export const CallHeaders = createParamDecorator((_data: unknown, context: ExecutionContext): RpcHeaders => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const headers: RpcHeaders = { [CORRELATION_HEADER]: request.id };
-  const traceparent = request.headers.traceparent;
-  if (typeof traceparent === 'string') headers.traceparent = traceparent;
-  return headers;
+  return { [CORRELATION_HEADER]: String(request.id), ...traceHeadersOf(request.raw) };
 });

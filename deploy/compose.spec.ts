@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
+import { DEPLOY_DIR, readYaml, type Doc } from './manifests';
+
+/*
+ * There is no Docker engine here: the compose file and the Dockerfile are checked for structure
+ * (what `docker compose config` and a reviewer would look at), not run.
+ */
+
+const compose = readYaml(join(DEPLOY_DIR, 'compose.yaml'));
+const services = compose.services as Record<string, Doc>;
+const volumes = compose.volumes as Record<string, unknown>;
+const dockerfile = readFileSync(join(DEPLOY_DIR, 'Dockerfile'), 'utf8');
+const OPENQ = Object.keys(SERVICE_PORTS) as OpenqServiceName[];
+const KNOWN_VARIABLES = new Set([
+  ...Object.keys(new OpenqEnv()),
+  'GATEWAY_RPC_TIMEOUT_MS',
+  'OPENQ_SERVICE',
+  'NODE_OPTIONS',
+]);
+const SECRETS = ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN', 'POSTGRES_PASSWORD'];
+
+function namedVolumeAt(service: Doc, target: string): string | undefined {
+  for (const v of (service.volumes as string[]) ?? []) {
+    const [source, path] = v.split(':');
+    if (path === target && source && source in volumes) return source;
+  }
+  return undefined;
+}
+
+describe('deploy/compose.yaml', () => {
+  it('runs NATS with JetStream on a named volume', () => {
+    const nats = services.nats!;
+    expect(nats.image).toMatch(/^nats:2\.\d+/);
+    const command = nats.command as string[];
+    expect(command).toContain('--jetstream');
+    const storeDir = command[command.indexOf('--store_dir') + 1]!;
+    expect(namedVolumeAt(nats, storeDir)).toBe('nats-data');
+    expect(JSON.stringify(nats.healthcheck.test)).toContain('/healthz');
+  });
+
+  it('runs PostgreSQL 15 on a named volume, with its password from the environment', () => {
+    const postgres = services.postgres!;
+    expect(postgres.image).toMatch(/^postgres:15\b/);
+    expect(namedVolumeAt(postgres, '/var/lib/postgresql/data')).toBe('postgres-data');
+    expect(postgres.environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(postgres.healthcheck.test).toContain('pg_isready');
+  });
+
+  it.each(OPENQ)(
+    '%s runs from the one image, checks /readyz on its port, and waits for healthy NATS and PostgreSQL',
+    (name) => {
+      const service = services[name]!;
+      expect(service.build).toEqual({ context: '..', dockerfile: 'deploy/Dockerfile' });
+      expect(service.image).toBe(services.questions!.image);
+      expect(service.command).toEqual(['node', 'dist/tools/cli.js', 'start', name]);
+      expect(service.healthcheck.test).toEqual(['CMD', 'node', 'dist/tools/healthcheck.js', name]);
+      expect(service.environment[SERVICE_PORTS[name].variable]).toBe(String(SERVICE_PORTS[name].port));
+      expect(service.environment).toMatchObject({
+        NODE_ENV: 'production',
+        NATS_URL: 'nats://nats:4222',
+        OPENQ_SERVICE: name,
+      });
+      expect(service.environment.DATABASE_URL).toMatch(
+        /^postgres:\/\/openq:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/openq$/,
+      );
+      expect(service.depends_on).toEqual({
+        nats: { condition: 'service_healthy' },
+        postgres: { condition: 'service_healthy' },
+      });
+      for (const key of Object.keys(service.environment)) expect(KNOWN_VARIABLES).toContain(key);
+    },
+  );
+
+  it('publishes only the gateway, and takes its secrets from the environment (required), never literals', () => {
+    for (const name of Object.keys(services)) expect(Boolean(services[name]!.ports)).toBe(name === 'gateway');
+    const env = services.gateway!.environment as Record<string, string>;
+    for (const secret of ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN'])
+      expect(env[secret]).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
+    expect(env.OPENQ_SERVICE_TOKEN_PREVIOUS).toBe('${OPENQ_SERVICE_TOKEN_PREVIOUS:-}');
+    for (const name of ['questions', 'gates', 'context'])
+      expect(Object.keys(services[name]!.environment)).not.toContain('OPENQ_JWT_SECRET');
+  });
+
+  it('declares the named volumes and an example env file with placeholders only', () => {
+    expect(Object.keys(volumes).sort()).toEqual(['nats-data', 'postgres-data']);
+    const example = readFileSync(join(DEPLOY_DIR, '.env.example'), 'utf8');
+    for (const secret of SECRETS) expect(example).toMatch(new RegExp(`^${secret}=replace-me`, 'm'));
+    expect(readFileSync(join(DEPLOY_DIR, '..', '.gitignore'), 'utf8')).toMatch(/^deploy\/\.env$/m);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1) ?? '';
+
+  it('builds in one stage and runs from a slim one: npm ci, build, prune the dev dependencies', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages[0]).toMatch(/RUN npm ci\b/);
+    expect(stages[0]).toMatch(/tsc -p deploy\/tsconfig\.image\.json/);
+    expect(stages[0]).toMatch(/npm prune --omit=dev/);
+    // Assets read at run time from next to the code (the inbox page's public/) are not emitted by tsc.
+    expect(stages[0]).toMatch(/find services libs -type f ! -name '\*\.ts' .* -exec cp --parents \{\} dist\//);
+    expect(runtime).toMatch(/COPY --from=build .*\/app\/node_modules/);
+    expect(runtime).toMatch(/COPY --from=build .*\/app\/dist/);
+  });
+
+  it('runs as a non-root user, selects the service with OPENQ_SERVICE, and has a health check', () => {
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^ARG OPENQ_SERVICE=/m);
+    expect(runtime).toMatch(/OPENQ_SERVICE=\$\{OPENQ_SERVICE\}/);
+    expect(runtime).toMatch(/^CMD \["node", "dist\/tools\/cli\.js", "start"\]$/m);
+    expect(runtime).toMatch(/HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "dist\/tools\/healthcheck\.js"\]/);
+    expect(runtime).toMatch(/NODE_ENV=production/);
+  });
+
+  it('sends the build what it copies, and nothing else (secrets, node_modules, dist stay out)', () => {
+    const ignore = readFileSync(join(DEPLOY_DIR, 'Dockerfile.dockerignore'), 'utf8');
+    expect(ignore.split('\n')[1]).toBe('**');
+    const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(' '));
+    expect(copies).toEqual(expect.arrayContaining(['package-lock.json', 'libs', 'services', 'tools']));
+    for (const copied of copies) {
+      const path = copied.replace(/\/$/, '');
+      expect(ignore).toMatch(new RegExp(`^!${path.replace(/\./g, '\\.')}(/\\*\\*)?$`, 'm'));
+    }
+  });
+});
