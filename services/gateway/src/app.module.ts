@@ -14,11 +14,14 @@ import { WaitingController } from './gates/waiting.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
+import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
 import { ReadinessController } from './questions/readiness.controller';
+import { loadStreamSettings } from './stream/stream.config';
+import { StreamModule } from './stream/stream.module';
 
 /** The UI's routes (JWT + role on the project). */
 const userControllers = [
@@ -53,6 +56,9 @@ export class AppModule {
           inject: [NATS_CONNECTION],
           useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
         }),
+        // The live stream (SSE) and the web inbox page (+ /me, and /dev/login outside production).
+        StreamModule.forRoot(loadStreamSettings()),
+        InboxModule.forRoot(config),
       ],
       controllers: [...userControllers, ...internalControllers, ...publicControllers],
       providers: [

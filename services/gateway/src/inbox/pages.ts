@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { ROLES, type Role } from '../auth/roles';
+import type { InboxAssets } from './inbox-assets';
+
+/** Text → HTML text or attribute value. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Headers every page answers with; `scriptHashes` are the inline scripts allowed (the import map). */
+export function pageHeaders(scriptHashes: string[] = []): Record<string, string> {
+  const scripts = scriptHashes.length ? `'self' ${scriptHashes.map((h) => `'${h}'`).join(' ')}` : `'none'`;
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': [
+      `default-src 'self'`,
+      `script-src ${scripts}`,
+      `style-src 'self'`,
+      `img-src 'self' data:`,
+      `connect-src 'self'`,
+      `object-src 'none'`,
+      `base-uri 'none'`,
+      `form-action 'self'`,
+      `frame-ancestors 'none'`,
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+  };
+}
+
+function layout(title: string, head: string, body: string, bodyClass = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+${head}
+</head>
+<body${bodyClass ? ` class="${bodyClass}"` : ''}>
+${body}
+</body>
+</html>
+`;
+}
+
+export interface AppPage {
+  html: string;
+  scriptHashes: string[];
+}
+
+/** The inbox: a shell the Preact app fills in; modules preloaded so they load in parallel. */
+export function appPage(assets: InboxAssets, options: { devLogin: boolean }): AppPage {
+  // Every page module is mapped to its hashed URL, so that relative imports between them are
+  // cached for good too; the HTML itself is never cached.
+  const imports: Record<string, string> = { ...assets.importMap };
+  for (const name of assets.modules()) imports[`/inbox/${name}`] = assets.url(name);
+  const importMap = JSON.stringify({ imports });
+  const hash = `sha256-${createHash('sha256').update(importMap).digest('base64')}`;
+  const preload = [...Object.values(assets.importMap), ...assets.modules().map((n) => assets.url(n))]
+    .map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`)
+    .join('\n');
+  const head = `<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${assets.url('inbox.css')}">
+<script type="importmap">${importMap}</script>
+${preload}
+<script type="module" src="${assets.url('app.js')}"></script>`;
+  const body = `<div id="app" data-dev-login="${options.devLogin}"><p class="boot" role="status">Loading your inbox…</p></div>
+<noscript><p class="boot">The inbox needs JavaScript to show your questions.</p></noscript>`;
+  return { html: layout('openq — Inbox', head, body), scriptHashes: [hash] };
+}
+
+/** Icon and styles of the pages without the app. */
+function plainHead(assets: InboxAssets): string {
+  return `<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${assets.url('inbox.css')}">`;
+}
+
+const WHY: Readonly<Record<string, string>> = {
+  missing: 'You are not signed in.',
+  rejected: 'Your sign-in is no longer valid (it may have expired).',
+  keys_unavailable:
+    'Your sign-in cannot be checked right now (the key server is not answering). Try again in a moment.',
+};
+
+/** `/` without a valid token. */
+export function signInPage(assets: InboxAssets, problem: string, options: { devLogin: boolean }): string {
+  const action = options.devLogin
+    ? `<p><a class="button primary" href="/dev/login">Sign in (development)</a></p>
+<p class="muted">Development sign-in mints a token for any user, project and role. It does not exist in production.</p>`
+    : `<p>Open openq from your team's sign-in page. Programs can send a token in the
+<code>Authorization: Bearer …</code> header or the <code>openq_token</code> cookie.</p>`;
+  const body = `<main class="signin" aria-labelledby="signin-title">
+<h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> Sign in to openq</h1>
+<p>${escapeHtml(WHY[problem] ?? WHY.missing!)} Your inbox of open questions needs to know who you are.</p>
+${action}
+</main>`;
+  return layout('Sign in — openq', plainHead(assets), body, 'plain');
+}
+
+export interface DevLoginForm {
+  user: string;
+  project: string;
+  role: Role;
+  error: string | null;
+}
+
+/** `GET /dev/login`: who to be, on which project, with which role. */
+export function devLoginPage(assets: InboxAssets, form: DevLoginForm): string {
+  const options = ROLES.map(
+    (r) => `<option value="${r}"${r === form.role ? ' selected' : ''}>${r}</option>`,
+  ).join('');
+  const error = form.error
+    ? `<p class="error" role="alert" id="login-error">${escapeHtml(form.error)}</p>`
+    : '';
+  const described = form.error ? ' aria-describedby="login-error"' : '';
+  const body = `<main class="signin" aria-labelledby="login-title">
+<h1 id="login-title"><span class="logo" aria-hidden="true">oq</span> Development sign-in</h1>
+<p class="muted">Outside production only. The token is signed with this gateway's key and kept in an HttpOnly cookie for 8 hours.</p>
+${error}
+<form method="post" action="/dev/login" class="login"${described}>
+<label for="user">User id</label>
+<input id="user" name="user" required maxlength="64" pattern="[A-Za-z0-9_\\-]{1,64}" autocomplete="username" value="${escapeHtml(form.user)}">
+<label for="project">Project</label>
+<input id="project" name="project" required maxlength="64" pattern="[A-Za-z0-9_\\-]{1,64}" value="${escapeHtml(form.project)}">
+<label for="role">Role</label>
+<select id="role" name="role">${options}</select>
+<button type="submit" class="primary">Sign in</button>
+</form>
+<p class="muted">Ids use letters, digits, <code>_</code> and <code>-</code>. One-click link:
+<code>/dev/login?user=ana&amp;project=demo&amp;role=developer</code></p>
+</main>`;
+  return layout('Development sign-in — openq', plainHead(assets), body, 'plain');
+}

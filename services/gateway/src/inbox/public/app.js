@@ -1,0 +1,272 @@
+// The openq inbox: the open questions of a project, what waits on you, and what was decided.
+import { h, render } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import htm from 'htm';
+import { api, projectPath } from './api.js';
+import { useNow, usePagedList, useResource } from './hooks.js';
+import { useLiveStream } from './live.js';
+import { agentName, roleName, sentenceFor } from './messages.js';
+import { HistoryPanel, ReadinessBar, WaitingPanel } from './panels.js';
+import { OpenQueue } from './queue.js';
+
+const html = htm.bind(h);
+const root = document.getElementById('app');
+const DEV_LOGIN = root.dataset.devLogin === 'true';
+const STORED_PROJECT = 'openq.project';
+
+/** Which lists an event changes. */
+const REFRESH = {
+  'question.declared': ['queue', 'readiness', 'waiting'],
+  'question.answered': ['queue', 'history', 'readiness', 'waiting'],
+  'gate.rescue_parked': ['waiting'],
+  'gate.resumed': ['waiting'],
+  'gate.verdict_recorded': ['waiting'],
+  ready: ['queue', 'count', 'history', 'readiness', 'waiting'],
+};
+
+const LIVE_LABELS = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  offline: 'Live updates paused',
+};
+
+function pickProject(roles) {
+  const ids = Object.keys(roles).sort();
+  const fromUrl = new URLSearchParams(location.search).get('project');
+  if (fromUrl && roles[fromUrl]) return fromUrl;
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORED_PROJECT);
+  } catch {
+    stored = null;
+  }
+  if (stored && roles[stored]) return stored;
+  return ids[0] ?? null;
+}
+
+function Topbar({ me, projectId, onProject, live }) {
+  const ids = Object.keys(me.roles).sort();
+  return html`<header class="topbar">
+    <div class="brand">
+      <span class="logo" aria-hidden="true">oq</span>
+      <span class="brand-name">openq</span>
+      <span class="brand-sub">Inbox</span>
+    </div>
+    ${
+      ids.length > 0 &&
+      html`<div class="picker">
+        <label for="project-picker">Project</label>
+        <select id="project-picker" value=${projectId} onChange=${(e) => onProject(e.currentTarget.value)}>
+          ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id])}</option>`)}
+        </select>
+      </div>`
+    }
+    <div class="topbar-end">
+      ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${LIVE_LABELS[live]}</span>`}
+      <span class="who">Signed in as <strong>${me.sub}</strong></span>
+      ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">Switch user</a><a class="quiet" href="/dev/logout">Sign out</a>`}
+    </div>
+  </header>`;
+}
+
+function Inbox({ me, onSignedOut }) {
+  const [projectId, setProjectId] = useState(() => pickProject(me.roles));
+  const [announcement, setAnnouncement] = useState('');
+  const [queueNote, setQueueNote] = useState(null);
+  const now = useNow();
+  const queueHeading = useRef(null);
+  const focusAfter = useRef(null);
+  const role = projectId ? me.roles[projectId] : null;
+
+  const queue = usePagedList(
+    projectId ? projectPath(projectId, '/open-questions?status=open') : '',
+    projectId,
+  );
+  const answered = usePagedList(
+    projectId ? projectPath(projectId, '/open-questions?status=answered') : '',
+    projectId,
+  );
+  const count = useResource(() => api(projectPath(projectId, '/open-questions/count')), projectId);
+  const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
+  const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
+  const reloaders = {
+    queue: queue.reload,
+    history: answered.reload,
+    count: count.reload,
+    readiness: readiness.reload,
+    waiting: waiting.reload,
+  };
+
+  // Bursts of events reload each list once.
+  const pending = useRef(new Set());
+  const timer = useRef(null);
+  const refresh = (names) => {
+    for (const n of names) pending.current.add(n);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const names = [...pending.current];
+      pending.current.clear();
+      for (const n of names) reloaders[n]?.();
+    }, 40);
+  };
+
+  const live = useLiveStream(projectId, (type, data) => {
+    if (type === 'open_count') return count.set({ open: data.open });
+    if (type === 'closed') {
+      api('/me').catch((e) => e.status === 401 && onSignedOut());
+      return;
+    }
+    if (type === 'question.declared') setAnnouncement(`New question from ${agentName(data.data.autor)}.`);
+    if (REFRESH[type]) refresh(REFRESH[type]);
+  });
+
+  // A 401 anywhere means the sign-in is gone.
+  useEffect(() => {
+    if ([queue.error, answered.error, count.error, waiting.error].some((e) => e?.status === 401))
+      onSignedOut();
+  }, [queue.error, answered.error, count.error, waiting.error]);
+
+  const chooseProject = (id) => {
+    setProjectId(id);
+    try {
+      localStorage.setItem(STORED_PROJECT, id);
+    } catch {
+      // private mode: the URL still remembers
+    }
+    const url = new URL(location.href);
+    url.searchParams.set('project', id);
+    window.history.replaceState(null, '', url);
+  };
+
+  const goToQueue = (event) => {
+    event?.preventDefault();
+    queueHeading.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    queueHeading.current?.focus({ preventScroll: true });
+  };
+
+  const goToQuestion = (event, id) => {
+    const card = document.getElementById(`q-${id}`);
+    if (!card) return;
+    event.preventDefault();
+    card.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    card.focus({ preventScroll: true });
+  };
+
+  // A question answered elsewhere leaves the queue with its card: say why above the list.
+  const onAnswered = useCallback(({ question, position, gone }) => {
+    focusAfter.current = position;
+    setQueueNote(
+      !gone
+        ? null
+        : gone.reason === 'pergunta_ja_respondida'
+          ? `“${question.pergunta}” was already answered elsewhere; it has left the queue.`
+          : `“${question.pergunta}”: ${sentenceFor(gone)}`,
+    );
+    setAnnouncement(gone ? sentenceFor(gone) : `Answered: ${question.pergunta}`);
+    refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
+  }, []);
+
+  // After an answer the card leaves: focus goes to the card that took its place (else the title).
+  useEffect(() => {
+    if (focusAfter.current === null || queue.loading) return;
+    const cards = document.querySelectorAll('.queue .card');
+    const next = cards[Math.min(focusAfter.current, cards.length - 1)];
+    focusAfter.current = null;
+    (next ?? queueHeading.current)?.focus();
+  }, [queue.items, queue.loading]);
+
+  const onResumed = (cycle) => {
+    setAnnouncement(`${cycle.gate === 'qa' ? 'QA' : 'SecOps'} gate of ${cycle.taskId} resumed.`);
+    refresh(['waiting']);
+  };
+
+  useEffect(() => setQueueNote(null), [projectId]);
+
+  const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
+
+  if (!projectId) {
+    return html`<${Topbar} me=${me} projectId=${null} onProject=${chooseProject} live=${null} />
+      <main class="layout single">
+        <section class="panel">
+          <h1 class="page-title">No project yet</h1>
+          <p>Your sign-in gives you no role on any project. Ask a project owner to add you.</p>
+        </section>
+      </main>`;
+  }
+
+  return html`<a class="skip" href="#open-questions" onClick=${goToQueue}>Skip to open questions</a>
+    <${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />
+    <main class="layout" id="main">
+      <h1 class="visually-hidden">Inbox of project ${projectId}</h1>
+      <div class="column primary">
+        <${ReadinessBar} readiness=${readiness} projectId=${projectId} onGoToQueue=${goToQueue} />
+        <${OpenQueue}
+          list=${queue}
+          count=${count.data?.open}
+          projectId=${projectId}
+          now=${now}
+          onAnswered=${onAnswered}
+          headingRef=${queueHeading}
+          note=${queueNote}
+        />
+      </div>
+      <div class="column secondary">
+        <${WaitingPanel}
+          waiting=${waiting}
+          role=${role}
+          projectId=${projectId}
+          questionsById=${questionsById}
+          now=${now}
+          onGoToQuestion=${goToQuestion}
+          onResumed=${onResumed}
+        />
+        <${HistoryPanel} list=${answered} now=${now} />
+      </div>
+    </main>
+    <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;
+}
+
+function SignedOut() {
+  return html`<main class="signin" aria-labelledby="signin-title">
+    <h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> Sign in to openq</h1>
+    <p>
+      You are not signed in, or your sign-in has expired. Your inbox of open questions needs to know who you
+      are.
+    </p>
+    ${
+      DEV_LOGIN
+        ? html`<p><a class="button primary" href="/dev/login">Sign in (development)</a></p>`
+        : html`<p>Open openq again from your team's sign-in page.</p>`
+    }
+  </main>`;
+}
+
+function App() {
+  const [me, setMe] = useState({ status: 'loading' });
+  const load = async () => {
+    try {
+      setMe({ status: 'ok', ...(await api('/me')) });
+    } catch (error) {
+      setMe(error.status === 401 ? { status: 'signed-out' } : { status: 'error', error });
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  useEffect(() => {
+    document.body.classList.toggle('plain', me.status !== 'ok');
+  }, [me.status]);
+
+  if (me.status === 'loading') return html`<p class="boot" role="status">Loading your inbox…</p>`;
+  if (me.status === 'signed-out') return html`<${SignedOut} />`;
+  if (me.status === 'error')
+    return html`<main class="signin">
+      <h1>openq is not answering</h1>
+      <p class="error" role="alert">${sentenceFor(me.error)}</p>
+      <p><button type="button" class="primary" onClick=${load}>Try again</button></p>
+    </main>`;
+  return html`<${Inbox} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
+}
+
+render(html`<${App} />`, root);

@@ -1,0 +1,208 @@
+// "Open questions": its own title and count, oldest first, answered only by the session's author.
+import { h } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import htm from 'htm';
+import { api, projectPath } from './api.js';
+import { agentName, ago, fullDate, plural, sentenceFor } from './messages.js';
+import { ErrorLine } from './ui.js';
+
+const html = htm.bind(h);
+
+const AFFECTS = [
+  ['regras', 'Rules'],
+  ['historias', 'Stories'],
+  ['tarefas', 'Tasks'],
+];
+
+/** What a question affects, as labelled groups of ids. */
+export function Affects({ afeta }) {
+  const groups = AFFECTS.filter(([key]) => afeta?.[key]?.length);
+  if (!groups.length) return html`<p class="affects muted">Affects nothing listed.</p>`;
+  return html`<dl class="affects">
+    <dt class="affects-title">Affects</dt>
+    ${groups.map(
+      ([key, label]) =>
+        html`<dd class="affects-group">
+          <span class="affects-label">${label}</span>
+          ${afeta[key].map((id) => html`<span class="chip">${id}</span>`)}
+        </dd>`,
+    )}
+  </dl>`;
+}
+
+function originNote(q) {
+  if (q.origin === 'qa_verdict') return 'from a QA verdict';
+  if (q.origin === 'analyst') return 'from the analysis';
+  return null;
+}
+
+const MAX_ANSWER = 2000;
+
+/** One open question: the suggestion to accept, or a short answer (for the session's author only). */
+export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position }) {
+  const [draft, setDraft] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const input = useRef(null);
+  const base = `q-${q.questionId}`;
+
+  const send = async (body) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/answer`), {
+        method: 'POST',
+        body,
+      });
+      onAnswered({ question: q, reply, position });
+    } catch (e) {
+      setBusy(false);
+      setError(e);
+      if (e.reason === 'pergunta_ja_respondida' || e.reason === 'pergunta_nao_encontrada')
+        onAnswered({ question: q, reply: null, position, gone: e });
+      else input.current?.focus();
+    }
+  };
+
+  const onSubmit = (event) => {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) {
+      setError({ message: 'Write an answer first, or accept the suggestion' });
+      input.current?.focus();
+      return;
+    }
+    if (text.length > MAX_ANSWER) {
+      setError({ message: `An answer holds at most ${MAX_ANSWER.toLocaleString('en')} characters` });
+      return;
+    }
+    void send({ resposta: text });
+  };
+
+  const origin = originNote(q);
+  const errorId = `${base}-error`;
+  return html`<article
+    class="card"
+    id=${base}
+    tabindex="-1"
+    aria-labelledby=${`${base}-text`}
+    data-question-id=${q.questionId}
+  >
+    <p class="meta">
+      <span class="agent">${agentName(q.autor)}</span>
+      <span> asked </span>
+      <time datetime=${q.declaredAt} title=${fullDate(q.declaredAt)}>${ago(q.declaredAt, now)}</time>
+      <span class="sep" aria-hidden="true">·</span>
+      <span>session of <strong>${q.sessionAuthorId}</strong></span>
+      ${origin && html`<span class="sep" aria-hidden="true">·</span><span>${origin}</span>`}
+    </p>
+    <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
+    <${Affects} afeta=${q.afeta} />
+    <fieldset
+      class="controls"
+      disabled=${!q.canAnswer}
+      aria-describedby=${q.canAnswer ? undefined : reasonId}
+    >
+      <legend class="visually-hidden">Answer: ${q.pergunta}</legend>
+      ${
+        q.sugestao
+          ? html`<div class="suggestion">
+              <p><span class="label">Suggestion</span> ${q.sugestao}</p>
+              <button
+                type="button"
+                class="secondary"
+                onClick=${() => send({ aceitarSugestao: true })}
+                aria-busy=${busy}
+              >
+                Accept suggestion
+              </button>
+            </div>`
+          : html`<p class="suggestion muted">No suggestion was given — write the answer.</p>`
+      }
+      <form class="answer" onSubmit=${onSubmit} aria-describedby=${error ? errorId : undefined}>
+        <label for=${`${base}-answer`}>Your answer</label>
+        <div class="row">
+          <input
+            id=${`${base}-answer`}
+            ref=${input}
+            type="text"
+            autocomplete="off"
+            maxlength=${MAX_ANSWER}
+            value=${draft}
+            onInput=${(e) => setDraft(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Sending…' : 'Answer'}</button>
+        </div>
+      </form>
+    </fieldset>
+    ${error && html`<p class="error" role="alert" id=${errorId}>${sentenceFor(error)}</p>`}
+  </article>`;
+}
+
+/** The inert reasons of the list, each said once (SPEC §3.3), with how many cards each covers. */
+function inertReasons(items) {
+  const reasons = new Map();
+  for (const q of items) {
+    if (!q.canAnswer && q.inertReason) reasons.set(q.inertReason, (reasons.get(q.inertReason) ?? 0) + 1);
+  }
+  return [...reasons.entries()];
+}
+
+function scope(covered, shown) {
+  if (covered === 1 && shown === 1) return 'The controls below stay off for you.';
+  if (covered === shown) return `The controls stay off for you on all ${covered} questions below.`;
+  return `The controls stay off for you on ${plural(covered, 'question')} below.`;
+}
+
+export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef, note }) {
+  const reasons = inertReasons(list.items);
+  const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
+  const cut = list.items.length < list.total;
+  const shownCount = count ?? list.total;
+  return html`<section class="panel queue" aria-labelledby="open-questions">
+    <div class="panel-head">
+      <h2 id="open-questions" tabindex="-1" ref=${headingRef}>
+        Open questions <span class="count"><span class="visually-hidden">: </span>${shownCount}</span>
+      </h2>
+      <p class="panel-sub">Oldest first</p>
+    </div>
+    ${reasons.map(
+      ([reason, covered], i) =>
+        html`<p class="inert-note" id=${`inert-${i}`}>
+          <span class="icon" aria-hidden="true">i</span>
+          <span>${reason} ${scope(covered, list.items.length)}</span>
+        </p>`,
+    )}
+    ${note && html`<p class="queue-note" role="status">${note}</p>`}
+    ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
+    ${
+      list.loading && !list.items.length && !list.error
+        ? html`<p class="empty" role="status">Loading questions…</p>`
+        : !list.items.length && !list.error
+          ? html`<p class="empty">No open questions — nothing waits on your decision here.</p>`
+          : html`<ol class="cards">
+              ${list.items.map(
+                (q, i) =>
+                  html`<li key=${q.questionId}>
+                    <${QuestionCard}
+                      q=${q}
+                      projectId=${projectId}
+                      now=${now}
+                      reasonId=${reasonId(q)}
+                      onAnswered=${onAnswered}
+                      position=${i}
+                    />
+                  </li>`,
+              )}
+            </ol>`
+    }
+    ${
+      cut &&
+      html`<p class="cut">
+        Showing ${list.items.length} of ${plural(list.total, 'open question')}.
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>Show more</button>
+      </p>`
+    }
+  </section>`;
+}
