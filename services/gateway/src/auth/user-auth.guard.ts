@@ -29,6 +29,7 @@ export class UserAuthGuard implements CanActivate {
     const minimum = minRoleOf(context, this.reflector);
     if (!minimum) throw new Error(`route ${request.routeOptions?.url ?? request.url} declares no @MinRole`);
     const params = (request.params ?? {}) as Record<string, string | undefined>;
+    refuseCrossSiteWrite(request);
     request.user = await authorizeUser(
       this.verifier,
       userTokenOf(request.headers),
@@ -74,4 +75,19 @@ export async function authorizeUser(
     );
   }
   return { ...identity, projectId, role };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser sends the `openq_token` cookie with any request, also one a foreign page makes with a
+ * plain HTML form. Such forms can only send form or text bodies, so a write authenticated by the
+ * cookie must be JSON (which a foreign page cannot send without a CORS preflight we never grant).
+ * Requests with an `Authorization` header are not exposed: browsers never add it on their own.
+ */
+export function refuseCrossSiteWrite(request: Pick<FastifyRequest, 'method' | 'headers'>): void {
+  if (SAFE_METHODS.has((request.method ?? 'GET').toUpperCase()) || request.headers.authorization) return;
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type === '') return;
+  throw httpError(403, 'origem_nao_confiavel', 'a write authenticated by the session cookie must send a JSON body');
 }
