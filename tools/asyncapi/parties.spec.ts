@@ -1,0 +1,95 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AgentEvent,
+  Commands,
+  OpenqEvent,
+  commandRegistry,
+  eventRegistry,
+  openqEventRegistry,
+  requestSubject,
+  type EventType,
+  type OpenqEventType,
+} from '@openq/contracts';
+import {
+  DURABLE_CONSUMERS,
+  GATEWAY_SSE_FAMILIES,
+  OPENQ_EVENT_PUBLISHER,
+  requestersOf,
+  type ConsumingService,
+  type Party,
+} from './parties';
+import { repoRoot } from './reply-types';
+
+const ROOT = repoRoot();
+const SERVICES: readonly Party[] = ['questions', 'gates', 'context', 'gateway'];
+
+/** The production sources of a service (no tests, no fixtures), as one text per file. */
+function sources(service: Party): string[] {
+  const dir = join(ROOT, 'services', service, 'src');
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts') && !f.includes('testing'))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
+}
+
+const code = new Map(SERVICES.map((s) => [s, sources(s)]));
+const key = <T extends object>(table: T, name: string) => (table as Record<string, string>)[name];
+const sorted = <T>(values: Iterable<T>) => [...new Set(values)].sort();
+
+describe('the publishers / consumers map (tools/asyncapi/parties.ts) against the services’ code', () => {
+  it.each(SERVICES)('%s: its durable consumers are exactly its @EventPattern(...) handlers', (service) => {
+    const handled = code
+      .get(service)!
+      .flatMap((text) => [...text.matchAll(/@EventPattern\((AgentEvent|OpenqEvent)\.(\w+)\)/g)])
+      .map(([, table, name]) => key(table === 'AgentEvent' ? AgentEvent : OpenqEvent, name!)!);
+    const declared = DURABLE_CONSUMERS[service as ConsumingService] ?? [];
+    expect(sorted(handled)).toEqual(sorted(declared));
+  });
+
+  it.each(SERVICES)('%s: the requests it sends are the commands its code asks for', (service) => {
+    const asked = code
+      .get(service)!
+      .flatMap((text) => text.split('\n'))
+      .filter((line) => !line.includes('@MessagePattern('))
+      .flatMap((line) => [
+        ...line.matchAll(
+          /\b(?:(Questions|Gates|Context)Command|Commands\.(questions|gates|context))\.(\w+)\b/g,
+        ),
+      ])
+      .map(([, table, viaCommands, verbKey]) => {
+        const owner = viaCommands ?? table!.toLowerCase();
+        const def = (Commands as Record<string, Record<string, { type: string } | undefined>>)[owner]?.[
+          verbKey!
+        ];
+        return def?.type;
+      })
+      .filter((subject): subject is string => subject !== undefined);
+    const declared = commandRegistry.types().filter((subject) => requestersOf(subject).includes(service));
+    expect(sorted(asked)).toEqual(sorted(declared));
+  });
+
+  it('each openq event is named in the code of the service that publishes it', () => {
+    for (const type of openqEventRegistry.types() as OpenqEventType[]) {
+      const publisher = OPENQ_EVENT_PUBLISHER[type];
+      const name = Object.entries(OpenqEvent).find(([, t]) => t === type)![0];
+      const named = code
+        .get(publisher)!
+        .some((text) => text.includes(`'${type}'`) || text.includes(`OpenqEvent.${name}`));
+      expect([type, publisher, named]).toEqual([type, publisher, true]);
+    }
+  });
+
+  it('the gateway streams the OPENQ_EVENTS families of its LIVE_FAMILIES', () => {
+    const text = readFileSync(join(ROOT, 'services/gateway/src/stream/live-events.ts'), 'utf8');
+    const list = /LIVE_FAMILIES\s*=\s*\[([^\]]*)\]/.exec(text)?.[1] ?? '';
+    expect([...list.matchAll(/'([a-z_]+)'/g)].map((m) => m[1])).toEqual([...GATEWAY_SSE_FAMILIES]);
+  });
+
+  it('names only real event types and request subjects', () => {
+    for (const types of Object.values(DURABLE_CONSUMERS) as EventType[][]) {
+      for (const type of types) expect(eventRegistry.get(type)).toBeDefined();
+    }
+    expect(commandRegistry.get(requestSubject('questions', 'declare'))).toBeDefined();
+  });
+});
