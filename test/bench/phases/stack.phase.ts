@@ -1,0 +1,158 @@
+import { createTestDatabase } from '@openq/testing';
+import { Stack } from '../../support/stack';
+import { M, S } from '../metrics';
+import { answerResumeRun } from '../scenarios/answer-resume';
+import { Floor } from '../scenarios/floor';
+import { ingestRun } from '../scenarios/ingest';
+import { LangGraphPeer } from '../scenarios/peer-langgraph';
+import { CpuMeter, type CpuSplit } from '../support/cpu';
+import type { Collector } from '../support/results';
+import { quiesce } from '../support/quiesce';
+import { sqlTrace } from '../support/sql-trace';
+import { attempt, type PhaseContext } from './common';
+
+/** Lets the outbox relays drain and every durable consumer catch up. */
+async function settle(stack: Stack): Promise<void> {
+  for (const service of stack.services.values()) await service.server.outboxRelay?.flush();
+  await quiesce(stack.nc);
+}
+
+/** CPU and SQL statements of one measurement window. */
+async function window(backends: () => Promise<number[]>, natsPort: number) {
+  const cpu = await CpuMeter.start(backends, natsPort);
+  const sql = sqlTrace.snapshot();
+  return {
+    /** Adds CPU and statements per event to the scenario; returns the statements, for the details. */
+    async close(c: Collector, scenario: string, events: number, per?: string) {
+      const split: CpuSplit = await cpu.stop(events);
+      c.add(scenario, M.cpu('node', per), 'ms', split.node);
+      c.add(scenario, M.cpu('postgres', per), 'ms', split.postgres);
+      c.add(scenario, M.cpu('nats', per), 'ms', split.nats);
+      const statements = sqlTrace.since(sql);
+      c.add(scenario, M.sql(per), 'statements', statements.reduce((n, s) => n + s.count, 0) / events);
+      return statements.slice(0, 30).map((s) => ({ perEvent: +(s.count / events).toFixed(3), meanMs: +(s.ms / s.count).toFixed(3), text: s.text }));
+    },
+  };
+}
+
+/**
+ * Scenarios 1, 2, 3 and 6, interleaved run by run: in each run the floor is measured, then
+ * ingest, answer→resume and the LangGraph peer right after it, so every ratio compares figures
+ * taken within a minute of each other on the same (noisy) machine.
+ */
+export async function phaseStack(ctx: PhaseContext): Promise<void> {
+  const { plan, collector: c, progress } = ctx;
+  progress.step('starting the stack (questions, gates, context, gateway), the floor and the LangGraph peer');
+  sqlTrace.install();
+  const stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+  // The test collectors parse every event; the bench has its own cheaper subscribers.
+  stack.events.stop();
+  stack.agentEvents.stop();
+  const floor = await Floor.start(stack.nc, stack.db.url);
+  const want = (s: string) => ctx.scenarios.includes(s);
+  const peerDb = want('peer') ? await createTestDatabase('openq_bench_peer') : null;
+  const peer = peerDb ? await LangGraphPeer.start(peerDb.url) : null;
+  progress.tick();
+  const failed = new Set<string>();
+  const ds = stack.service('questions').dataSource;
+  const backends = async () => ((await ds.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as { pid: number }[]).map((r) => r.pid);
+  const meter = () => window(backends, stack.nats.port);
+  const statements: Record<string, unknown> = {};
+  ctx.details.statements = statements;
+  try {
+    for (let r = 1; r <= plan.runs; r++) {
+      const tag = `r${r}${Date.now().toString(36)}`;
+      progress.step(`run ${r}/${plan.runs}: floor`);
+      await settle(stack);
+      let cpu = await meter();
+      const ft = await floor.throughput(plan.floorEvents, tag, plan.timeoutMs);
+      statements[S.floor] = await cpu.close(c, S.floor, plan.floorEvents);
+      const fl = await floor.latency(plan.rate, plan.floorLatencyEvents, `${tag}l`, plan.timeoutMs);
+      c.add(S.floor, M.floorThroughput, 'events/s', ft.eventsPerSecond);
+      c.add(S.floor, M.floorCommitP50(plan), 'ms', fl.commitP50);
+      c.add(S.floor, M.floorCommitP99(plan), 'ms', fl.commitP99);
+      c.add(S.floor, M.floorConsumeP50(plan), 'ms', fl.consumeP50);
+      c.add(S.floor, M.floorConsumeP99(plan), 'ms', fl.consumeP99);
+      progress.tick();
+
+      if (want('ingest') && !failed.has(S.ingest)) {
+        progress.step(`run ${r}/${plan.runs}: ingest (${plan.ingestEvents} declares)`);
+        const ing = await attempt(ctx, S.ingest, async () => {
+          await settle(stack);
+          cpu = await meter();
+          const run = await ingestRun(stack, plan.ingestEvents, tag, plan.timeoutMs);
+          await settle(stack); // the context service's share of each declare counts too
+          statements[S.ingest] = await cpu.close(c, S.ingest, plan.ingestEvents);
+          return run;
+        });
+        if (ing) {
+          c.add(S.ingest, M.ingestThroughput, 'events/s', ing.eventsPerSecond);
+          c.add(S.ingest, M.ingestCommitted, 'events/s', ing.committedPerSecond);
+          c.add(S.ingest, M.ingestRatio, '×', ing.eventsPerSecond / ft.eventsPerSecond);
+        } else failed.add(S.ingest);
+        progress.tick();
+      }
+
+      let openqRun: Awaited<ReturnType<typeof answerResumeRun>> | null = null;
+      if (want('resume') && !failed.has(S.resume)) {
+        progress.step(`run ${r}/${plan.runs}: park ${plan.answersAtRate + plan.answersSaturating} cycles, answer ${plan.answersAtRate} at ${plan.rate}/s`);
+        openqRun = await attempt(ctx, S.resume, async () => {
+          await settle(stack);
+          cpu = await meter();
+          const run = await answerResumeRun(stack, tag, plan.answersAtRate, plan.answersSaturating, plan.rate, plan.timeoutMs, plan.answersUnloaded);
+          await settle(stack);
+          const cycles = plan.answersAtRate + plan.answersSaturating + plan.answersUnloaded;
+          statements[S.resume] = await cpu.close(c, S.resume, cycles, 'cycle (park + answer + resume)');
+          return run;
+        });
+        if (openqRun) {
+          c.add(S.resume, M.resumeP50(plan), 'ms', openqRun.p50);
+          c.add(S.resume, M.resumeP90(plan), 'ms', openqRun.p90);
+          c.add(S.resume, M.resumeP99(plan), 'ms', openqRun.p99);
+          c.add(S.resume, M.resumeAchieved(plan), 'cycles/s', openqRun.achievedRate);
+          c.add(S.resume, M.resumeFailed(plan), 'answers', openqRun.failedAtRate);
+          c.add(S.resume, M.resumeSoloP50, 'ms', openqRun.unloadedP50);
+          c.add(S.resume, M.resumeSoloP99, 'ms', openqRun.unloadedP99);
+          c.add(S.resume, M.resumeSoloRatio, '×', openqRun.unloadedP50 / fl.commitP50);
+          c.add(S.resume, M.resumeHttpP50, 'ms', openqRun.httpP50);
+          c.add(S.resume, M.resumeHttpP99, 'ms', openqRun.httpP99);
+          c.add(S.resume, M.resumeRatio, '×', openqRun.p50 / fl.commitP50);
+          c.add(S.resume, M.resumeParks, 'cycles/s', openqRun.parksPerSecond);
+          c.add(S.resume, M.resumeResumes, 'cycles/s', openqRun.resumesPerSecond);
+        } else failed.add(S.resume);
+        progress.tick();
+      }
+
+      if (peer && !failed.has(S.peer)) {
+        progress.step(`run ${r}/${plan.runs}: LangGraph peer (${plan.peerThreads} threads)`);
+        const pr = await attempt(ctx, S.peer, async () => {
+          await settle(stack);
+          return peer.run(tag, plan.peerThreads, plan.rate, plan.peerUnloaded, plan.timeoutMs);
+        });
+        if (pr) {
+          c.add(S.peer, M.peerParks, 'parks/s', pr.parksPerSecond);
+          c.add(S.peer, M.peerResumes, 'resumes/s', pr.resumesPerSecond);
+          c.add(S.peer, M.peerP50(plan), 'ms', pr.resumeP50);
+          c.add(S.peer, M.peerP99(plan), 'ms', pr.resumeP99);
+          c.add(S.peer, M.peerSoloP50, 'ms', pr.unloadedP50);
+          c.add(S.peer, M.peerSoloP99, 'ms', pr.unloadedP99);
+          if (openqRun) {
+            c.add(S.peer, M.ratioP50, '×', openqRun.p50 / pr.resumeP50);
+            c.add(S.peer, M.ratioP99, '×', openqRun.p99 / pr.resumeP99);
+            c.add(S.peer, M.ratioParks, '×', openqRun.parksPerSecond / pr.parksPerSecond);
+            c.add(S.peer, M.ratioResumes, '×', openqRun.resumesPerSecond / pr.resumesPerSecond);
+            c.add(S.peer, M.ratioSolo, '×', openqRun.unloadedP50 / pr.unloadedP50);
+          }
+        } else failed.add(S.peer);
+        progress.tick();
+      }
+    }
+    progress.step('stopping the stack');
+  } finally {
+    await peer?.stop().catch(() => undefined);
+    await peerDb?.drop().catch(() => undefined);
+    await floor.stop().catch(() => undefined);
+    await stack.stop();
+  }
+  progress.tick();
+}

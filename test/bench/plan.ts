@@ -1,0 +1,80 @@
+/** How much each scenario does. `full` fits in ~10 minutes on 2 cores; `quick` in about a minute, for CI. */
+export interface BenchPlan {
+  mode: 'full' | 'quick';
+  runs: number;
+  /** Fixed rate of the latency phases (floor latency, answers, peer resumes), per second. */
+  rate: number;
+  floorEvents: number;
+  floorLatencyEvents: number;
+  ingestEvents: number;
+  answersAtRate: number;
+  answersSaturating: number;
+  /** Answered one at a time after the others (the path's latency without queueing). */
+  answersUnloaded: number;
+  readsSmall: number;
+  readsLarge: number;
+  readRequests: number;
+  /** Questions per seed statement (2 events each on average). */
+  seedBatch: number;
+  parkedCycles: number;
+  parkedBatch: number;
+  /** Real cycles parked and answered among the bulk-inserted ones, per run, and their rate. */
+  parkedLive: number;
+  parkedLiveRate: number;
+  /** GATE_SWEEP_INTERVAL_S of the services in the parked scenario, and pauses between RSS samples. */
+  sweepIntervalS: number;
+  sampleGapMs: number;
+  peerThreads: number;
+  peerUnloaded: number;
+  timeoutMs: number;
+}
+
+export const FULL: BenchPlan = {
+  mode: 'full',
+  runs: 3,
+  rate: 200,
+  floorEvents: 3000,
+  floorLatencyEvents: 1000,
+  ingestEvents: 2000,
+  answersAtRate: 1000,
+  answersSaturating: 500,
+  answersUnloaded: 30,
+  readsSmall: 10_000,
+  readsLarge: 1_000_000,
+  readRequests: 500,
+  seedBatch: 100_000,
+  parkedCycles: 1_000_000,
+  parkedBatch: 100_000,
+  parkedLive: 40,
+  parkedLiveRate: 20,
+  sweepIntervalS: 3,
+  sampleGapMs: 1000,
+  peerThreads: 600,
+  peerUnloaded: 30,
+  timeoutMs: 180_000,
+};
+
+export const QUICK: BenchPlan = {
+  mode: 'quick',
+  runs: 3,
+  rate: 200,
+  floorEvents: 300,
+  floorLatencyEvents: 200,
+  ingestEvents: 300,
+  answersAtRate: 100,
+  answersSaturating: 50,
+  answersUnloaded: 10,
+  readsSmall: 1000,
+  readsLarge: 20_000,
+  readRequests: 100,
+  seedBatch: 10_000,
+  parkedCycles: 10_000,
+  parkedBatch: 5000,
+  parkedLive: 10,
+  parkedLiveRate: 20,
+  sweepIntervalS: 1,
+  sampleGapMs: 300,
+  peerThreads: 100,
+  peerUnloaded: 10,
+  timeoutMs: 120_000,
+};
