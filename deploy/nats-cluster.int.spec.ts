@@ -187,8 +187,10 @@ describe('deploy/k8s nats.conf as a 3-node JetStream cluster', () => {
     expect(victim).toBeDefined();
     await stopNode(victim);
     await publishDeclare('after-failover');
+    // The consumer's pull is re-issued after missed heartbeats and a new leader election: on a
+    // loaded 2-core machine that takes tens of seconds.
     await waitFor(() => declared('after-failover'), {
-      timeoutMs: 30_000,
+      timeoutMs: 75_000,
       what: 'declaration applied with one server down',
     });
     const after = await (await nc.jetstreamManager()).streams.info(STREAMS.agentEvents.name);
