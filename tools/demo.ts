@@ -95,7 +95,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
     out(`   QA gate parked, waiting for you on ${parked.questionIds.length} question(s).`);
 
-    const chat = open[1]!;
+    // Declarations are applied concurrently: find the currency question by its text, not its place.
+    const chat = open.find((q) => q.pergunta === QUESTIONS[1]!.pergunta)!;
     out(`4. In the chat, ${user} says "prices in reais, two decimals, please" — the Criativo records it (answer_open_question):`);
     const recorded = await api.answer(p, chat.questionId, { viaAgente: 'criativo', resposta: 'BRL with two decimals' });
     out(`   ${recorded.status}: "${chat.pergunta}" → BRL with two decimals`);
