@@ -14,6 +14,10 @@ export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: un
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, reason, field: '(body)', message: 'expected a JSON object' };
   }
+  // class-transformer recurses into every nested value: thousands of levels overflow the stack.
+  if (nestedDeeperThan(plain, MAX_NESTING)) {
+    return { ok: false, reason, field: '(body)', message: `nested deeper than ${MAX_NESTING} levels` };
+  }
   const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length === 0) return { ok: true, value };
@@ -30,4 +34,19 @@ function firstFailure(errors: ValidationError[], prefix = ''): { field: string; 
   }
   if (first.children && first.children.length > 0) return firstFailure(first.children, field);
   return { field, message: 'is invalid' };
+}
+
+/** No contract nests anywhere near this deep; anything deeper is refused before it is walked. */
+export const MAX_NESTING = 32;
+
+/** Whether objects/arrays nest more than `max` levels (an iterative walk: never overflows itself). */
+function nestedDeeperThan(root: object, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -72,14 +72,38 @@ export function CharLength(min: number, max: number, options?: ValidationOptions
   );
 }
 
+/**
+ * Text PostgreSQL can store: no NUL (U+0000) and no lone UTF-16 surrogate (neither has a UTF-8
+ * form; the database refuses them, which would surface as a 500 or a message retried forever).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function StorableText(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'storableText',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || isStorableText(value),
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'value'} must not contain NUL characters or unpaired surrogates`,
+      },
+    },
+    options,
+  );
+}
+
 /** A text of `min`..`max` characters after trim. */
 export function TrimmedText(min: number, max: number): PropertyDecorator {
-  return compose(Trim(), IsString(), CharLength(min, max));
+  return compose(Trim(), IsString(), CharLength(min, max), StorableText());
 }
 
 /** An optional text (absent, null or blank → absent); when present, 1..`max` characters after trim. */
 export function OptionalTrimmedText(max: number): PropertyDecorator {
-  return compose(TrimToNull(), IsOptional(), IsString(), CharLength(1, max));
+  return compose(TrimToNull(), IsOptional(), IsString(), CharLength(1, max), StorableText());
 }
 
 /** A list of short texts, each `1..maxLength` characters after trim. */
@@ -92,6 +116,7 @@ export function TrimmedTextList(maxItems: number, maxLength: number): PropertyDe
     ),
     IsString({ each: true }),
     CharLength(1, maxLength, { each: true }),
+    StorableText({ each: true }),
   );
 }
 
@@ -124,7 +149,7 @@ export function IsUuidList(max: number): PropertyDecorator {
 
 /** [openq] the engine's tool-call id: opaque, 1..200 characters, not trimmed. */
 export function IsToolCallId(): PropertyDecorator {
-  return compose(IsString(), CharLength(1, TOOL_CALL_ID_MAX_LENGTH));
+  return compose(IsString(), CharLength(1, TOOL_CALL_ID_MAX_LENGTH), StorableText());
 }
 
 const CURSOR_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`);

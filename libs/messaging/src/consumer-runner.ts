@@ -11,7 +11,8 @@ export interface ConsumerRunnerOptions {
 
 /**
  * Pulls from a durable consumer and hands each message to the processor, never more than
- * `concurrency` at once. `stop()` stops pulling and waits for the messages in flight.
+ * `concurrency` at once. `stop()` stops pulling, hands back what it had pulled and not started,
+ * and waits for the messages in flight.
  */
 export class ConsumerRunner {
   private readonly logger: Logger;
@@ -38,11 +39,13 @@ export class ConsumerRunner {
   private async run(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
+        while (!this.stopping && this.inFlight.size >= this.options.concurrency) await Promise.race(this.inFlight);
+        // Checked after waiting for room too: a message pulled before `stop()` but not started is
+        // handed back at once, never started after `stop()` (it would outlive the connection).
         if (this.stopping) {
           msg.nak();
           continue;
         }
-        while (this.inFlight.size >= this.options.concurrency) await Promise.race(this.inFlight);
         const task = this.handle(msg).finally(() => this.inFlight.delete(task));
         this.inFlight.add(task);
       }
@@ -66,10 +69,15 @@ export class ConsumerRunner {
     }
   }
 
+  /**
+   * Stops pulling, hands back (nak) what was pulled and not started, and resolves once every
+   * message started has been handled and settled — so the caller may then close the connection
+   * and the database without cutting a transaction or losing an ack.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.messages?.stop();
-    await Promise.allSettled([...this.inFlight]);
     await this.loop?.catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
   }
 }

@@ -162,32 +162,55 @@ export class InboundProcessor {
   private async deadLetter(msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<Outcome> {
     try {
       await this.dataSource.transaction(async (manager) => {
-        await manager.query(
-          `INSERT INTO dead_letter (consumer, subject, stream_seq, message_id, reason, message, payload, deliveries)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            this.options.consumer,
-            msg.subject,
-            msg.seq,
-            msg.headers?.get('Nats-Msg-Id') || envelope?.eventId || null,
-            reason,
-            message.slice(0, 2000),
-            decodeText(msg.data).slice(0, 65_536),
-            msg.info.deliveryCount,
-          ],
-        );
+        await this.insertDeadLetter(manager, msg, reason, message, envelope);
         if (this.options.onInvalid) {
           const outbox = new OutboxWriter(manager, envelope ? followOn(envelope) : {});
           await this.options.onInvalid({ manager, outbox, envelope, reason, message });
           await outbox.flush();
         }
       });
-      messagingMetrics.deadLetters().inc({ consumer: this.options.consumer, reason });
-      this.logger.warn(`dead-lettered ${msg.subject} seq ${msg.seq}: ${reason}: ${message}`);
-      return 'term';
     } catch (error) {
-      this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
-      return 'nak';
+      if (isTransientDbError(error) || !this.options.onInvalid) {
+        this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
+        return 'nak';
+      }
+      // The hook itself cannot be written (its event refused by the database, say): retrying
+      // would fail the same way forever, so the message is set aside without it.
+      this.logger.error(`dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`);
+      try {
+        await this.dataSource.transaction((manager) => this.insertDeadLetter(manager, msg, reason, message, envelope));
+      } catch (again) {
+        this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(again)}`);
+        return 'nak';
+      }
     }
+    messagingMetrics.deadLetters().inc({ consumer: this.options.consumer, reason });
+    this.logger.warn(`dead-lettered ${msg.subject} seq ${msg.seq}: ${reason}: ${message}`);
+    return 'term';
   }
+
+  private async insertDeadLetter(manager: EntityManager, msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<void> {
+    await manager.query(
+      `INSERT INTO dead_letter (consumer, subject, stream_seq, message_id, reason, message, payload, deliveries)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        this.options.consumer,
+        msg.subject,
+        msg.seq,
+        storable(msg.headers?.get('Nats-Msg-Id') || envelope?.eventId || null),
+        reason,
+        storable(message.slice(0, 2000)),
+        storable(decodeText(msg.data).slice(0, 65_536)),
+        msg.info.deliveryCount,
+      ],
+    );
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold NUL (0x00): a message carrying one could never be dead-lettered and
+ * would be retried forever. It is kept with U+FFFD in its place.
+ */
+function storable<T extends string | null>(text: T): T {
+  return (text === null ? null : text.replace(/\u0000/g, '\uFFFD')) as T;
 }

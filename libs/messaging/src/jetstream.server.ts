@@ -58,6 +58,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   /** The durables whose lag is sampled into /metrics. */
   private readonly lagTargets: { stream: string; durable: string }[] = [];
   private readonly subscriptions: Subscription[] = [];
+  /** Requests being answered (awaited by `close`). */
+  private readonly serving = new Set<Promise<void>>();
   private relay: OutboxRelay | null = null;
   private jsm: JetStreamManager | null = null;
   private sampler: NodeJS.Timeout | null = null;
@@ -155,7 +157,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       queue: this.options.service,
       callback: (err, msg) => {
         if (err) return;
-        void this.serve(subject, verb, handler, msg);
+        const serving: Promise<void> = this.serve(subject, verb, handler, msg)
+          .catch((error: unknown) => this.logger.warn(`could not answer ${subject}: ${String(error)}`))
+          .finally(() => this.serving.delete(serving));
+        this.serving.add(serving);
       },
     });
   }
@@ -215,6 +220,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.sampler = null;
     await this.sampling?.catch(() => undefined);
     for (const sub of this.subscriptions.splice(0)) sub.unsubscribe();
+    // Requests already taken are answered before the connection and the database close.
+    await Promise.allSettled([...this.serving]);
     await Promise.all(this.runners.splice(0).map((r) => r.stop()));
     await this.relay?.stop();
   }

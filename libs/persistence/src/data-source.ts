@@ -42,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000 },
+    extra: { max: options.poolSize ?? 10, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000, onConnect: guardConnection },
   });
   try {
     await dataSource.initialize();
@@ -70,6 +70,7 @@ async function migrate(dataSource: DataSource, schema: string): Promise<void> {
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
   const admin = new Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 5000 });
+  guardConnection(admin);
   try {
     await admin.connect();
   } catch (error) {
@@ -89,12 +90,25 @@ export async function ensureDatabase(url: string): Promise<void> {
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
   const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
+  guardConnection(admin);
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * A connection the server ends between two uses (a restart, a failover, `pg_terminate_backend`)
+ * emits `error` on its client. pg-pool listens while the client is idle and TypeORM while a query
+ * runner holds it, but nobody in the moment a client passes from one to the other: an `error`
+ * there was unhandled and took the whole process down. This listener stays for the client's life;
+ * the error still reaches whoever uses the client next (it is no longer queryable, a transient
+ * error), and the pool drops the client when it comes back.
+ */
+function guardConnection(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
+  client.on('error', () => undefined);
 }
 
 function ignoreRace(error: unknown): void {

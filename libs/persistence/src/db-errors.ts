@@ -35,8 +35,9 @@ export function isTransientDbError(error: unknown): boolean {
   if (code && (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))) return true;
   const message = error instanceof Error ? error.message : String(error);
   // "timeout exceeded when trying to connect": pg-pool found no free connection in time (an
-  // overloaded or unreachable database); like a lost connection, it passes.
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i.test(
+  // overloaded or unreachable database); like a lost connection, it passes. "query runner was
+  // already released": TypeORM let go of a transaction's connection because the server ended it.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end|query runner (was )?already released/i.test(
     message,
   );
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger as NestLogger, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { InfrastructureUnavailableError } from '@openq/persistence';
 import { ConfigError } from './env';
@@ -60,6 +61,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: answerFrameworkError,
   });
   const fastify = adapter.getInstance();
   installHttpMetrics(fastify, options.name);
@@ -96,6 +98,16 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   }
   if (options.handleSignals !== false) closeOnSignals(options.name, app, options.shutdownTimeoutMs ?? 25_000);
   return app;
+}
+
+/**
+ * Errors Fastify answers before any route runs (a URL with broken percent-encoding, a path
+ * parameter over its length limit) get the body every error has (SPEC §4), not Fastify's own.
+ */
+function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is not valid (broken percent-encoding?)';
+  void reply.code(statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ statusCode, reason: 'parametro_invalido', message }));
 }
 
 /** JetStream API errors of a stream that asks for more replicas than there are servers. */

@@ -69,10 +69,27 @@ export function natsReadinessCheck(nc: NatsConnection, timeoutMs = 1000): Readin
   };
 }
 
-/** PostgreSQL is ready when the data source is initialised and `SELECT 1` comes back quickly. */
-export function dataSourceReadinessCheck(dataSource: DataSource, timeoutMs = 1000): ReadinessCheck {
+/** How long after the pool lost a connection PostgreSQL still counts as not ready. */
+export const CONNECTION_DROP_GRACE_MS = 2000;
+
+/**
+ * PostgreSQL is ready when the data source is initialised, has not lost a pooled connection in
+ * the last `dropGraceMs`, and `SELECT 1` comes back quickly. The drops matter: while the server
+ * restarts or fails over, or an operator terminates backends, a fresh connection may still answer
+ * `SELECT 1` while every transaction in flight is cut — the service is not doing its work.
+ */
+export function dataSourceReadinessCheck(dataSource: DataSource, timeoutMs = 1000, dropGraceMs = CONNECTION_DROP_GRACE_MS): ReadinessCheck {
+  let lastDrop = 0;
+  // TypeORM's postgres driver keeps its pg Pool in `master`; the pool emits `error` when a
+  // connection it holds is terminated by the server.
+  const pool = (dataSource.driver as unknown as { master?: { on?: (event: 'error', listener: () => void) => unknown } }).master;
+  pool?.on?.('error', () => {
+    lastDrop = Date.now();
+  });
   return async () => {
     if (!dataSource.isInitialized) throw new Error('the database connection is not initialised');
+    const since = Date.now() - lastDrop;
+    if (since < dropGraceMs) throw new Error(`PostgreSQL dropped a connection ${since} ms ago`);
     const query = dataSource.query('SELECT 1');
     query.catch(() => undefined);
     await withTimeout(query, timeoutMs, 'PostgreSQL');

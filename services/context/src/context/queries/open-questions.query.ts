@@ -12,17 +12,15 @@ export async function openQuestionsForTurn(
   manager: EntityManager,
   projectId: string,
 ): Promise<OpenQuestionsPage> {
-  const rows: { question_id: string; pergunta: string; sugestao: string | null; declared_at: Date }[] =
+  // One statement, so the slice and the total come from the same snapshot (two reads could see a
+  // question declared in between: a total of 2 next to a list of 1).
+  const rows: { question_id: string; pergunta: string; sugestao: string | null; declared_at: Date; total: string }[] =
     await manager.query(
-      `SELECT question_id, pergunta, sugestao, declared_at FROM context_question
+      `SELECT question_id, pergunta, sugestao, declared_at, count(*) OVER () AS total FROM context_question
         WHERE project_id = $1 AND answered_at IS NULL AND declared_at IS NOT NULL
         ORDER BY declared_at DESC, question_id DESC LIMIT $2`,
       [projectId, MAX_TURN_OPEN_QUESTIONS],
     );
-  const [count]: { n: string }[] = await manager.query(
-    `SELECT count(*) AS n FROM context_question WHERE project_id = $1 AND answered_at IS NULL AND declared_at IS NOT NULL`,
-    [projectId],
-  );
   return {
     newest: rows.map((row) => ({
       questionId: row.question_id,
@@ -30,7 +28,7 @@ export async function openQuestionsForTurn(
       sugestao: row.sugestao,
       declaredAt: row.declared_at.toISOString(),
     })),
-    total: Number(count?.n ?? 0),
+    total: Number(rows[0]?.total ?? 0),
   };
 }
 

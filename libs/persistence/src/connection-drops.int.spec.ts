@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { withDatabase } from './database-url';
+import { dropDatabase, openDatabase } from './data-source';
+import { isTransientDbError } from './db-errors';
+
+// A database of this test's own (libs/testing depends on this library, so it is not used here).
+const BASE_URL = process.env.OPENQ_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const url = withDatabase(BASE_URL, `openq_test_drops_${randomBytes(6).toString('hex')}`);
+let ds: DataSource;
+let killer: Client;
+
+beforeAll(async () => {
+  ds = await openDatabase({ url, schema: 'drops', poolSize: 5 });
+  killer = new Client({ connectionString: url });
+  await killer.connect();
+});
+afterAll(async () => {
+  await killer.end();
+  await ds.destroy();
+  await dropDatabase(url);
+});
+
+describe('a data source whose connections the server keeps terminating', () => {
+  it('fails the transactions it cuts with transient errors and never crashes the process', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    let stop = false;
+    let terminated = 0;
+    const storm = (async () => {
+      while (!stop) {
+        const { rows } = await killer.query<{ n: string }>(
+          `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        terminated += Number(rows[0]?.n ?? 0);
+      }
+    })();
+    const outcomes = { ok: 0, transient: 0, other: [] as unknown[] };
+    const worker = async () => {
+      for (let i = 0; i < 40; i++) {
+        try {
+          await ds.transaction(async (m) => {
+            await m.query('SELECT 1');
+            await new Promise((r) => setImmediate(r));
+            await m.query('SELECT 2');
+          });
+          outcomes.ok++;
+        } catch (error) {
+          if (isTransientDbError(error)) outcomes.transient++;
+          else outcomes.other.push(error);
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: 8 }, worker));
+    } finally {
+      stop = true;
+      await storm;
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(terminated).toBeGreaterThan(0);
+    expect(outcomes.transient).toBeGreaterThan(0);
+    expect(outcomes.other.map(String).slice(0, 3)).toEqual([]);
+    expect(uncaught.map(String).slice(0, 3)).toEqual([]);
+    // And the pool recovers once the storm is over.
+    await expect(ds.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+  });
+});
