@@ -193,7 +193,11 @@ describe('deploy/k8s nats.conf as a 3-node JetStream cluster', () => {
       timeoutMs: 75_000,
       what: 'declaration applied with one server down',
     });
-    const after = await (await nc.jetstreamManager()).streams.info(STREAMS.agentEvents.name);
+    // The JetStream API may time out while the meta leader settles: ask until it answers.
+    const after = await waitFor(
+      async () => (await nc.jetstreamManager()).streams.info(STREAMS.agentEvents.name).catch(() => null),
+      { timeoutMs: 30_000, what: 'stream info after the failover' },
+    );
     expect(after.cluster?.leader).not.toBe(leader);
   });
 });
