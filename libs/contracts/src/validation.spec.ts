@@ -6,14 +6,24 @@ const nested = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.rep
 describe('validateAs', () => {
   it('refuses a body nested thousands of levels deep with its reason instead of overflowing the stack', () => {
     for (const depth of [MAX_NESTING + 1, 3000, 20_000]) {
-      expect(validateAs(AgentAnswerBody, nested(depth))).toEqual({ ok: false, reason: 'corpo_invalido', field: '(body)', message: `nested deeper than ${MAX_NESTING} levels` });
-      expect(validateAs(AgentAnswerBody, { viaAgente: 'po', extra: nested(depth) }, 'payload_invalido')).toMatchObject({ ok: false, reason: 'payload_invalido', field: '(body)' });
+      expect(validateAs(AgentAnswerBody, nested(depth))).toEqual({
+        ok: false,
+        reason: 'corpo_invalido',
+        field: '(body)',
+        message: `nested deeper than ${MAX_NESTING} levels`,
+      });
+      expect(
+        validateAs(AgentAnswerBody, { viaAgente: 'po', extra: nested(depth) }, 'payload_invalido'),
+      ).toMatchObject({ ok: false, reason: 'payload_invalido', field: '(body)' });
     }
   });
 
   it('still names the failing field of a shallow body', () => {
     expect(validateAs(AgentAnswerBody, nested(MAX_NESTING))).toMatchObject({ ok: false, field: 'a' });
-    expect(validateAs(AgentAnswerBody, { viaAgente: 'po', resposta: ' sim ' })).toMatchObject({ ok: true, value: { viaAgente: 'po', resposta: 'sim' } });
+    expect(validateAs(AgentAnswerBody, { viaAgente: 'po', resposta: ' sim ' })).toMatchObject({
+      ok: true,
+      value: { viaAgente: 'po', resposta: 'sim' },
+    });
   });
 });
 
@@ -32,6 +42,8 @@ describe('text PostgreSQL can store', () => {
   });
 
   it('accepts any well-formed unicode', () => {
-    expect(validateAs(AgentAnswerBody, { viaAgente: 'po', resposta: 'sim 😀 ü 中文 \u200b' })).toMatchObject({ ok: true });
+    expect(validateAs(AgentAnswerBody, { viaAgente: 'po', resposta: 'sim 😀 ü 中文 \u200b' })).toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -39,14 +39,23 @@ describe('ConsumerRunner.stop', () => {
   it('hands back what it pulled and did not start, starts nothing after stop, and waits for what it started', async () => {
     const jsm = await nc.jetstreamManager();
     await jsm.streams.add({ name: 'RUNNER', subjects: ['runner.>'] });
-    await jsm.consumers.add('RUNNER', { durable_name: 'r', ack_policy: AckPolicy.Explicit, ack_wait: nanos(30_000), max_ack_pending: 256 });
+    await jsm.consumers.add('RUNNER', {
+      durable_name: 'r',
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(30_000),
+      max_ack_pending: 256,
+    });
     const js = nc.jetstream();
     for (let i = 0; i < 200; i++) await js.publish('runner.x', new Uint8Array([i % 256]));
 
     // The runner's own connection, closed right after stop() — as a service's shutdown does.
     const own = await connect({ servers: nats.url });
     const { processor, log, markStopped } = slowProcessor(60);
-    const runner = new ConsumerRunner(own.jetstream(), processor, { stream: 'RUNNER', durable: 'r', concurrency: 4 });
+    const runner = new ConsumerRunner(own.jetstream(), processor, {
+      stream: 'RUNNER',
+      durable: 'r',
+      concurrency: 4,
+    });
     await runner.start();
     await waitFor(() => log.finished >= 8, { what: 'some messages handled' });
     markStopped();
