@@ -146,7 +146,12 @@ describe('render-asyncapi', () => {
       ]),
     );
     expect(declared.required).not.toContain('sugestao');
-    expect(prop(declared, 'pergunta')).toEqual({ type: 'string', minLength: 1, maxLength: 500 });
+    expect(prop(declared, 'pergunta')).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      pattern: '^[^\\u0000]*$',
+    });
     expect(prop(declared, 'toolCallId')).toMatchObject({ type: ['string', 'null'] });
     expect(prop(declared, 'afeta')).toEqual({ $ref: '#/components/schemas/AfetaDto' });
     expect(declared.additionalProperties).toBe(false);

@@ -47,7 +47,7 @@ const validatorStorage = getMetadataStorage();
  * - unknown fields are refused (`whitelist` + `forbidNonWhitelisted`): `additionalProperties: false`;
  * - `ClassRule` (a rule over several fields, registered on a synthetic `a|b` property) is not a
  *   property: its message goes to the object's `description`;
- * - the contract's own validators (`CharLength`, `IsTimestamp`, the analyst package) are converted here.
+ * - the contract's own validators (`CharLength`, `StorableText`, `IsTimestamp`, the analyst package) are converted here.
  */
 export function dtoSchemas(roots: readonly ClassConstructor<object>[]): DtoSchemas {
   const loose = new Set<LooseNote>();
@@ -169,6 +169,8 @@ function converters(unknown: (name: string, property: string) => void): ISchemaC
       maxLength: meta.constraints[1],
     }),
     isTimestamp: { type: 'string', format: 'date-time' },
+    // No NUL; a lone surrogate has no UTF-8 form and cannot be carried by a conforming producer.
+    storableText: { type: 'string', pattern: '^[^\\u0000]*$' },
     // The library's `oneOf` would refuse every date-time where formats are not checked; IsISO8601
     // also takes week and ordinal dates, which no openq producer writes.
     isIso8601: { type: 'string', anyOf: [{ format: 'date-time' }, { format: 'date' }] },
