@@ -7,6 +7,7 @@ import { InboundProcessor } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { RpcClient } from './rpc-client';
+import { RetryLaterError } from './retry-later';
 import { openPingDatabase, PING, PING_SCHEMA, PONGED, eventRegistry, startPingService } from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
 
@@ -66,6 +67,42 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
     expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(1);
     expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(1);
+    await ds.destroy();
+  });
+
+  it('retries a message whose dependency is down for as long as it lasts, and dead-letters other failures after maxAttempts', async () => {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, { ackWaitMs: 1000, maxDeliver: -1, maxAckPending: 10 });
+    let failure: Error = new RetryLaterError('questions: 503 servico_indisponivel: nobody answering');
+    const processor = new InboundProcessor(
+      ds,
+      () => {
+        throw failure;
+      },
+      { consumer: durable, registry: eventRegistry, maxAttempts: 2 },
+    );
+    await publishPing(7);
+    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const outcomes: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      if (i === 5) failure = new Error('a bug, not an outage');
+      const msg = await consumer.next({ expires: 5000 });
+      expect(msg).not.toBeNull();
+      const outcome = await processor.process(msg!);
+      outcomes.push(outcome);
+      if (outcome === 'term') {
+        msg!.term();
+        break;
+      }
+      msg!.nak();
+    }
+    // four deliveries past maxAttempts while "down", then the first plain failure gives up
+    expect(outcomes).toEqual(['nak', 'nak', 'nak', 'nak', 'term']);
+    const letters: { reason: string; message: string; deliveries: number }[] = await ds.query(`SELECT reason, message, deliveries FROM dead_letter`);
+    expect(letters).toEqual([{ reason: 'falha_no_tratamento', message: 'a bug, not an outage', deliveries: 5 }]);
+    expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(0);
     await ds.destroy();
   });
 

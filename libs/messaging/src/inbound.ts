@@ -2,12 +2,12 @@ import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { followOn, typeOfSubject, validateAs, type EventEnvelope, type MessageRegistry } from '@openq/contracts';
-import { isTransientDbError } from '@openq/persistence';
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
 import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
 import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
+import { isRetryLater } from './retry-later';
 
 /** What a handler of an inbound event gets: the event and the transaction its effects go in. */
 export interface EventContext {
@@ -107,7 +107,7 @@ export class InboundProcessor {
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       scope.span?.recordException(error instanceof Error ? error : text);
-      if (isTransientDbError(error)) {
+      if (isRetryLater(error)) {
         this.logger.warn(`transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
         return 'nak';
       }
@@ -170,7 +170,7 @@ export class InboundProcessor {
         }
       });
     } catch (error) {
-      if (isTransientDbError(error) || !this.options.onInvalid) {
+      if (isRetryLater(error) || !this.options.onInvalid) {
         this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
         return 'nak';
       }

@@ -11,3 +11,4 @@ export * from './topology';
 export * from './metrics';
 export * from './trace-context';
 export * from './rethrow-errors.filter';
+export * from './retry-later';

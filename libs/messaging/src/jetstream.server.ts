@@ -4,7 +4,6 @@ import { lastValueFrom, isObservable } from 'rxjs';
 import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
 import { errorReply, isRefusal, okReply, requestSubject, type MessageRegistry, type Reply } from '@openq/contracts';
-import { isTransientDbError } from '@openq/persistence';
 import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
@@ -13,6 +12,8 @@ import { messagingMetrics, secondsSince } from './metrics';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
+import { isRetryLater } from './retry-later';
+import { isTransientDbError } from '@openq/persistence';
 
 export interface JetStreamServerOptions {
   /** The service name: consumer prefix, queue group, `openq.<service>.*` request subjects. */
@@ -195,11 +196,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       }
       return okReply(result);
     } catch (error) {
-      if (isTransientDbError(error)) {
-        // The database is restarting, overloaded or unreachable: nothing was committed, and the
-        // same request may succeed in a moment, so the caller is told to retry, not "internal error".
-        this.logger.warn(`openq.${this.options.service}.${verb}: database unavailable: ${error instanceof Error ? error.message : String(error)}`);
-        return errorReply(503, 'servico_indisponivel', `the ${this.options.service} service cannot reach its database right now; try again`);
+      if (isRetryLater(error)) {
+        // The database or a service this one needs is restarting, overloaded or unreachable:
+        // nothing was committed, and the same request may succeed in a moment, so the caller is
+        // told to retry, not "internal error".
+        const text = error instanceof Error ? error.message : String(error);
+        this.logger.warn(`openq.${this.options.service}.${verb}: unavailable: ${text}`);
+        return errorReply(
+          503,
+          'servico_indisponivel',
+          isTransientDbError(error)
+            ? `the ${this.options.service} service cannot reach its database right now; try again`
+            : `the ${this.options.service} service cannot reach a service it needs right now; try again`,
+        );
       }
       this.logger.error(`openq.${this.options.service}.${verb} failed: ${error instanceof Error ? error.stack : String(error)}`);
       return errorReply(500, 'erro_interno', 'the service failed to handle the request');

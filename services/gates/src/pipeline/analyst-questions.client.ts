@@ -1,19 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Commands, type DeclareQuestionCommand, type DeclareQuestionReply } from '@openq/contracts';
-import { RpcClient } from '@openq/messaging';
+import { RpcClient, replyFailure } from '@openq/messaging';
 import { NATS } from '@openq/platform';
 import type { AnalystQuestionRequest } from './domain/pipeline-task';
 import { questionDeclareRefusals } from './pipeline.metrics';
-
-/**
- * The questions service is down or slow: retry the message until it is back. The code is one the
- * transport already treats as transient (like a lost database connection), so the message is
- * nak'ed with backoff instead of being dead-lettered after a few attempts.
- */
-export class QuestionsUnavailableError extends Error {
-  readonly code = 'ETIMEDOUT';
-}
 
 /** Declares the analyst's questions in the question log, through `openq.questions.declare`. */
 @Injectable()
@@ -59,12 +50,8 @@ export class AnalystQuestionsClient {
         continue;
       }
       const { statusCode, reason, message } = reply.error;
-      if (statusCode >= 500) {
-        const text = `declaring analyst question ${item.key}: ${statusCode} ${reason}: ${message}`;
-        throw statusCode === 503 || statusCode === 504
-          ? new QuestionsUnavailableError(text)
-          : new Error(text);
-      }
+      // Down or slow (503, 504): retried until it is back; another 5xx a few times.
+      if (statusCode >= 500) throw replyFailure(`declaring analyst question ${item.key}`, reply.error);
       questionDeclareRefusals.inc({ reason });
       this.logger.warn(`analyst question ${item.key} refused (${statusCode} ${reason}): ${message}; skipped`);
     }

@@ -1,9 +1,8 @@
 import type { NatsConnection } from 'nats';
 import { isRefusal, type Reply } from '@openq/contracts';
-import { decodeJson, encodeJson } from '@openq/messaging';
-import { isTransientDbError } from '@openq/persistence';
+import { decodeJson, encodeJson, isRetryLater } from '@openq/messaging';
 import type { QuestionRequest } from '../../domain/gate-cycle';
-import { QaQuestionDeclarer, QuestionsUnavailableError, qaToolCallId } from './qa-question-declarer';
+import { QaQuestionDeclarer, qaToolCallId } from './qa-question-declarer';
 
 const QUESTION_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
@@ -68,8 +67,8 @@ describe('QaQuestionDeclarer', () => {
       const error: unknown = await new QaQuestionDeclarer(nc)
         .declare('p1', origin, request())
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(QuestionsUnavailableError);
-      expect(isTransientDbError(error)).toBe(untilBack);
+      expect(error).toBeInstanceOf(Error);
+      expect(isRetryLater(error)).toBe(untilBack);
     },
   );
 

@@ -10,25 +10,9 @@ import {
   type DeclareQuestionReply,
   type Refusal,
 } from '@openq/contracts';
-import { RpcClient } from '@openq/messaging';
+import { RpcClient, replyFailure } from '@openq/messaging';
 import { CORRELATION_HEADER, NATS } from '@openq/platform';
 import type { GateName, QuestionRequest } from '../../domain/gate-cycle';
-
-/**
- * The questions service failed: the verdict is retried. When it is down or slow (503, 504) the
- * error carries a code the transport treats as transient (like a lost database connection), so
- * the verdict waits with backoff for as long as the outage lasts instead of being dead-lettered
- * after a few attempts; any other 5xx is retried a few times, then dead-lettered.
- */
-export class QuestionsUnavailableError extends Error {
-  override readonly name = 'QuestionsUnavailableError';
-  readonly code: string | undefined;
-
-  constructor(statusCode: number, message: string) {
-    super(message);
-    this.code = statusCode === 503 || statusCode === 504 ? 'ETIMEDOUT' : undefined;
-  }
-}
 
 export interface VerdictOrigin {
   taskId: string;
@@ -60,7 +44,7 @@ export class QaQuestionDeclarer {
   }
 
   /**
-   * The ids of the round's new questions, in order. Throws `QuestionsUnavailableError` when the
+   * The ids of the round's new questions, in order. Throws `RetryLaterError` when the
    * questions service fails (the message is retried); returns the refusal when it refuses one.
    */
   async declare(
@@ -96,12 +80,9 @@ export class QaQuestionDeclarer {
         continue;
       }
       const { statusCode, reason, message } = reply.error;
-      if (statusCode >= 500) {
-        throw new QuestionsUnavailableError(
-          statusCode,
-          `${declare.type}: ${statusCode} ${reason}: ${message}`,
-        );
-      }
+      // The questions service failed: the verdict is retried, for as long as an outage (503,
+      // 504) lasts, a few times for any other 5xx.
+      if (statusCode >= 500) throw replyFailure(declare.type, reply.error);
       return refusal(statusCode, reason, `${declare.type} refused the question: ${message}`);
     }
     return questionIds;
