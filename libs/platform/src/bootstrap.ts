@@ -66,8 +66,17 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   const fastify = adapter.getInstance();
   installHttpMetrics(fastify, options.name);
   installHttpTracing(fastify);
+  // A keep-alive connection busy with a request when the server closes would otherwise stay open
+  // after its response for Fastify's keepAliveTimeout (72 s), holding the shutdown past its limit:
+  // once closing, every response says `Connection: close`.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(CORRELATION_HEADER, request.id);
+    if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
 
