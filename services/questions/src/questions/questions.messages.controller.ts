@@ -31,7 +31,10 @@ export class QuestionsMessagesController {
 
   /** `declare_open_question` from the engine; the same toolCallId declares once. */
   @EventPattern(AgentEvent.QuestionDeclare)
-  async onDeclare(@Payload() data: AgentQuestionDeclareDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+  async onDeclare(
+    @Payload() data: AgentQuestionDeclareDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
     await declareQuestion(manager, outbox, envelope.projectId, { ...data, origin: 'tool' }, new Date());
   }
@@ -40,36 +43,68 @@ export class QuestionsMessagesController {
   @EventPattern(AgentEvent.QuestionAnswer)
   async onAnswer(@Payload() data: AgentQuestionAnswerDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
-    const decision = await answerQuestion(manager, outbox, envelope.projectId, data.questionId, { by: 'agent', viaAgente: data.viaAgente, resposta: data.resposta ?? null }, new Date());
+    const decision = await answerQuestion(
+      manager,
+      outbox,
+      envelope.projectId,
+      data.questionId,
+      { by: 'agent', viaAgente: data.viaAgente, resposta: data.resposta ?? null },
+      new Date(),
+    );
     if (isRefusal(decision)) {
-      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, { toolCallId: data.toolCallId, reason: decision.reason, message: decision.message });
+      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
+        toolCallId: data.toolCallId,
+        reason: decision.reason,
+        message: decision.message,
+      });
     }
   }
 
   @MessagePattern(Commands.questions.declare.type)
   async declare(@Payload() cmd: DeclareQuestionCommand): Promise<DeclareResult> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) => declareQuestion(manager, outbox, cmd.projectId, cmd.declaration, new Date()));
+    return withOutbox(this.dataSource, {}, (manager, outbox) =>
+      declareQuestion(manager, outbox, cmd.projectId, cmd.declaration, new Date()),
+    );
   }
 
   @MessagePattern(Commands.questions.answer.type)
   async answer(@Payload() cmd: AnswerQuestionCommand): Promise<AnswerQuestionReply | Refusal> {
-    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, { by: 'user', userId: cmd.userId, resposta: cmd.resposta, aceitarSugestao: cmd.aceitarSugestao });
+    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, {
+      by: 'user',
+      userId: cmd.userId,
+      resposta: cmd.resposta,
+      aceitarSugestao: cmd.aceitarSugestao,
+    });
     if (isRefusal(decision)) return decision;
     const a = decision.answered;
-    return { questionId: a.questionId, status: 'answered', resposta: a.resposta, aceitouSugestao: a.aceitouSugestao, decisionEventId: a.decisionEventId, respondidaPor: a.respondidaPor };
+    return {
+      questionId: a.questionId,
+      status: 'answered',
+      resposta: a.resposta,
+      aceitouSugestao: a.aceitouSugestao,
+      decisionEventId: a.decisionEventId,
+      respondidaPor: a.respondidaPor,
+    };
   }
 
   @MessagePattern(Commands.questions.answerByAgent.type)
   async answerByAgent(@Payload() cmd: AnswerByAgentCommand): Promise<AnswerByAgentReply | Refusal> {
-    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, { by: 'agent', viaAgente: cmd.viaAgente, resposta: cmd.resposta ?? null });
+    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, {
+      by: 'agent',
+      viaAgente: cmd.viaAgente,
+      resposta: cmd.resposta ?? null,
+    });
     if (isRefusal(decision)) return decision;
-    return { status: decision.kind, questionId: cmd.questionId, decisionEventId: decision.answered.decisionEventId };
+    return {
+      status: decision.kind,
+      questionId: cmd.questionId,
+      decisionEventId: decision.answered.decisionEventId,
+    };
   }
 
   @MessagePattern(Commands.questions.list.type)
   list(@Payload() cmd: ListQuestionsCommand) {
-    // One snapshot for the slice and its total, so they never disagree about a concurrent write.
-    return this.dataSource.transaction('REPEATABLE READ', (manager) => listQuestions(manager, cmd));
+    return listQuestions(this.dataSource.manager, cmd);
   }
 
   @MessagePattern(Commands.questions.count.type)
@@ -82,8 +117,14 @@ export class QuestionsMessagesController {
     return readiness(this.dataSource.manager, cmd.projectId, cmd.action);
   }
 
-  private answerOnce(projectId: string, questionId: string, command: Parameters<typeof answerQuestion>[4]): Promise<AnswerDecision> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) => answerQuestion(manager, outbox, projectId, questionId, command, new Date()));
+  private answerOnce(
+    projectId: string,
+    questionId: string,
+    command: Parameters<typeof answerQuestion>[4],
+  ): Promise<AnswerDecision> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) =>
+      answerQuestion(manager, outbox, projectId, questionId, command, new Date()),
+    );
   }
 }
 

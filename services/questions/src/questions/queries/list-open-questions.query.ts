@@ -31,43 +31,79 @@ export function decodeCursor(cursor: string): string | null {
   return /^p:\d{1,19}$/.test(text) ? text.slice(2) : null;
 }
 
-/** §4: oldest first, a slice of at most `limit`, with the total of the filter and a stable cursor. */
+/**
+ * §4: oldest first, a slice of at most `limit`, with the total of the filter and a stable cursor.
+ * The slice and the counts are read by one statement, so they come from one snapshot at any
+ * isolation level and never disagree about a concurrent write, in one round trip.
+ */
 export async function listQuestions(
   manager: EntityManager,
   q: { projectId: string; userId: string; status: QuestionListFilter; limit: number; cursor?: string | null },
 ): Promise<QuestionListReply | Refusal> {
   const after = q.cursor ? decodeCursor(q.cursor) : '0';
   if (after === null) return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
-  const statusClause = q.status === 'all' ? '' : `AND status = '${q.status === 'open' ? 'open' : 'answered'}'`;
-  const rows: ViewRow[] = await manager.query(
-    `SELECT project_id, declared_position, declared, answered FROM question_view
-      WHERE project_id = $1 ${statusClause} AND declared_position > $2
-      ORDER BY declared_position LIMIT $3`,
-    [q.projectId, after, q.limit + 1],
-  );
-  const page = rows.slice(0, q.limit);
-  const total = await countQuestions(manager, q.projectId, q.status);
+  const statusClause =
+    q.status === 'all' ? '' : `AND status = '${q.status === 'open' ? 'open' : 'answered'}'`;
+  // One row per item, each carrying the counts; one row of counts alone when the slice is empty.
+  const rows: (Partial<ViewRow> & { open_count: number | null; answered_count: number | null })[] =
+    await manager.query(
+      `SELECT c.open AS open_count, c.answered AS answered_count,
+            v.project_id, v.declared_position, v.declared, v.answered
+       FROM (SELECT $1::text AS project_id) p
+       LEFT JOIN question_counts c ON c.project_id = p.project_id
+       LEFT JOIN LATERAL (
+         SELECT project_id, declared_position, declared, answered FROM question_view
+          WHERE project_id = $1 ${statusClause} AND declared_position > $2
+          ORDER BY declared_position LIMIT $3
+       ) v ON true
+      ORDER BY v.declared_position`,
+      [q.projectId, after, q.limit + 1],
+    );
+  const items = rows.filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null);
+  const page = items.slice(0, q.limit);
+  const counts = { open: rows[0]?.open_count ?? 0, answered: rows[0]?.answered_count ?? 0 };
   return {
     items: page.map((row) => toView(row, q.userId)),
-    total,
+    total: totalOf(counts, q.status),
     limit: q.limit,
-    nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
+    nextCursor: items.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
   };
 }
 
-export async function countQuestions(manager: EntityManager, projectId: string, status: QuestionListFilter): Promise<number> {
+function totalOf(counts: { open: number; answered: number }, status: QuestionListFilter): number {
+  return status === 'open'
+    ? counts.open
+    : status === 'answered'
+      ? counts.answered
+      : counts.open + counts.answered;
+}
+
+export async function countQuestions(
+  manager: EntityManager,
+  projectId: string,
+  status: QuestionListFilter,
+): Promise<number> {
   const rows: { open: number; answered: number }[] = await manager.query(
     `SELECT open, answered FROM question_counts WHERE project_id = $1`,
     [projectId],
   );
-  const counts = rows[0] ?? { open: 0, answered: 0 };
-  return status === 'open' ? counts.open : status === 'answered' ? counts.answered : counts.open + counts.answered;
+  return totalOf(rows[0] ?? { open: 0, answered: 0 }, status);
 }
 
 /** §4 readiness: warns with the open count and a shortcut to the queue; never blocks. */
-export async function readiness(manager: EntityManager, projectId: string, action: ReadinessAction): Promise<ReadinessReply> {
+export async function readiness(
+  manager: EntityManager,
+  projectId: string,
+  action: ReadinessAction,
+): Promise<ReadinessReply> {
   const open = await countQuestions(manager, projectId, 'open');
-  return { action, openQuestions: open, blocking: false, notice: readinessNotice(open), queue: openQuestionsQueuePath(projectId) };
+  return {
+    action,
+    openQuestions: open,
+    blocking: false,
+    notice: readinessNotice(open),
+    queue: openQuestionsQueuePath(projectId),
+  };
 }
 
 function toView(row: ViewRow, userId: string): OpenQuestionView {

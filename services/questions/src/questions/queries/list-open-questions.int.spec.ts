@@ -1,0 +1,133 @@
+import type { DataSource } from 'typeorm';
+import { isRefusal, type QuestionListReply } from '@openq/contracts';
+import { OutboxWriter } from '@openq/messaging';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { answerQuestion } from '../commands/answer-question/answer-question.handler';
+import { declareQuestion } from '../commands/declare-question/declare-question.handler';
+import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
+import { listQuestions } from './list-open-questions.query';
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ds = await openDatabase({ url: db.url, schema: 'questions', migrations: [QuestionLog1764470100000] });
+});
+afterAll(async () => {
+  await ds.destroy();
+  await db.drop();
+});
+
+async function declare(projectId: string, n: number): Promise<string> {
+  return ds.transaction(async (m) => {
+    const outbox = new OutboxWriter(m);
+    const r = await declareQuestion(
+      m,
+      outbox,
+      projectId,
+      {
+        sessionId: 's',
+        sessionAuthorId: 'ana',
+        autor: 'po',
+        origin: 'tool',
+        pergunta: `question ${n}`,
+        sugestao: null,
+        afeta: { regras: [], historias: [], tarefas: [] },
+        toolCallId: `tc-${projectId}-${n}`,
+      },
+      new Date(),
+    );
+    await outbox.flush();
+    return r.questionId;
+  });
+}
+
+async function answer(projectId: string, questionId: string): Promise<void> {
+  await ds.transaction(async (m) => {
+    const outbox = new OutboxWriter(m);
+    await answerQuestion(
+      m,
+      outbox,
+      projectId,
+      questionId,
+      { by: 'user', userId: 'ana', resposta: 'yes' },
+      new Date(),
+    );
+    await outbox.flush();
+  });
+}
+
+async function list(
+  projectId: string,
+  status: 'open' | 'answered' | 'all',
+  limit: number,
+  cursor?: string | null,
+): Promise<QuestionListReply> {
+  const reply = await listQuestions(ds.manager, { projectId, userId: 'ana', status, limit, cursor });
+  if (isRefusal(reply)) throw new Error(`refused: ${reply.reason}`);
+  return reply;
+}
+
+describe('listQuestions', () => {
+  it('pages oldest first with the total of the filter, and answers an empty or unknown project with nothing', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 7; n++) ids.push(await declare('pages', n));
+    await answer('pages', ids[1]!);
+    await answer('pages', ids[4]!);
+
+    const first = await list('pages', 'open', 2);
+    expect(first.items.map((i) => i.questionId)).toEqual([ids[0], ids[2]]);
+    expect(first.total).toBe(5);
+    const second = await list('pages', 'open', 2, first.nextCursor);
+    expect(second.items.map((i) => i.questionId)).toEqual([ids[3], ids[5]]);
+    const third = await list('pages', 'open', 2, second.nextCursor);
+    expect(third.items.map((i) => i.questionId)).toEqual([ids[6]]);
+    expect(third.nextCursor).toBeNull();
+
+    const answered = await list('pages', 'answered', 10);
+    expect(answered.items.map((i) => [i.questionId, i.status, i.resposta])).toEqual([
+      [ids[1], 'answered', 'yes'],
+      [ids[4], 'answered', 'yes'],
+    ]);
+    expect(answered.total).toBe(2);
+    const all = await list('pages', 'all', 10);
+    expect(all.items).toHaveLength(7);
+    expect(all.total).toBe(7);
+
+    expect(await list('nobody-here', 'open', 10)).toEqual({
+      items: [],
+      total: 0,
+      limit: 10,
+      nextCursor: null,
+    });
+    const past = await list('pages', 'open', 10, third.nextCursor ?? first.nextCursor);
+    expect(past.total).toBe(5);
+  });
+
+  it('reads the slice and its total from one snapshot while questions are declared and answered', async () => {
+    let writing = true;
+    let n = 0;
+    const writer = (async () => {
+      while (writing) {
+        const id = await declare('busy', n++);
+        if (n % 3 === 0) await answer('busy', id);
+      }
+    })();
+    const disagreements: string[] = [];
+    let reads = 0;
+    while (n < 300) {
+      const [open, all] = await Promise.all([list('busy', 'open', 1000), list('busy', 'all', 1000)]);
+      reads++;
+      if (open.items.length !== open.total)
+        disagreements.push(`open: ${open.items.length} items, total ${open.total}`);
+      if (all.items.length !== all.total)
+        disagreements.push(`all: ${all.items.length} items, total ${all.total}`);
+    }
+    writing = false;
+    await writer;
+    expect(reads).toBeGreaterThan(10);
+    expect(disagreements).toEqual([]);
+  });
+});
