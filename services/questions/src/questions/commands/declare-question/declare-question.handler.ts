@@ -12,8 +12,8 @@ export interface DeclareResult {
 
 /**
  * Declares a question (any door: tool event, internal route, QA verdict, analyst). The same
- * `toolCallId` in a project always yields the same question: the check runs under a lock on
- * that key and the log's unique index backs it.
+ * `toolCallId` in a project always yields the same question: the log's unique index on it
+ * decides, in the insert itself; the existing question is read only when the key was taken.
  */
 export async function declareQuestion(
   manager: EntityManager,
@@ -23,14 +23,15 @@ export async function declareQuestion(
   now: Date,
 ): Promise<DeclareResult> {
   const log = new QuestionLog(manager);
-  if (input.toolCallId) {
-    await log.lockToolCall(projectId, input.toolCallId);
-    const existing = await log.findByToolCall(projectId, input.toolCallId);
-    if (existing) return { questionId: existing, created: false };
-  }
   const declared = decideDeclare({ ...input, questionId: newId() }, now);
-  const appended = await log.append(projectId, declared.questionId, [{ type: 'question.declared', data: declared }]);
-  await project(manager, projectId, appended);
-  for (const a of appended) outbox.event(OpenqEvent.QuestionDeclared, projectId, a.event.data, { eventId: a.eventId });
+  const appended = await log.appendDeclaration(projectId, declared);
+  if (!appended) {
+    const existing = await log.findByToolCall(projectId, input.toolCallId!);
+    if (!existing)
+      throw new Error(`toolCallId ${input.toolCallId} was taken, but its declaration cannot be read`);
+    return { questionId: existing, created: false };
+  }
+  await project(manager, projectId, [appended]);
+  outbox.event(OpenqEvent.QuestionDeclared, projectId, declared, { eventId: appended.eventId });
   return { questionId: declared.questionId, created: true };
 }
