@@ -107,7 +107,7 @@ export async function dropDatabase(url: string): Promise<void> {
  * the error still reaches whoever uses the client next (it is no longer queryable, a transient
  * error), and the pool drops the client when it comes back.
  */
-function guardConnection(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
+export function guardConnection(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
   client.on('error', () => undefined);
 }
 

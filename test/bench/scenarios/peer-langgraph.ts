@@ -1,6 +1,7 @@
 import { Annotation, Command, END, interrupt, START, StateGraph } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { Pool } from 'pg';
+import { guardConnection } from '@openq/persistence';
 import { closedLoop, openLoop, until } from '../support/load';
 import { Latency, now } from '../support/stats';
 
@@ -54,6 +55,10 @@ export class LangGraphPeer {
 
   static async start(databaseUrl: string): Promise<LangGraphPeer> {
     const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    // A connection the server ends (the database is dropped with FORCE after the run) is reported
+    // on the pool, or on a client between uses: nobody else listens, and the process would die.
+    pool.on('error', () => undefined);
+    pool.on('connect', guardConnection);
     const saver = new PostgresSaver(pool);
     await saver.setup();
     return new LangGraphPeer(pool, buildGraph(saver));
