@@ -129,13 +129,12 @@ describe('the live tail', () => {
     expect(client.ended).toBe(false);
   });
 
-  it('ends open streams when the gateway shuts down, promptly', async () => {
+  it('ends open streams when the gateway shuts down, instead of waiting for the clients to leave', async () => {
     const own = await gateway();
     const client = await stream(own);
     await client.ready();
-    const started = Date.now();
+    // The client never leaves by itself: close() resolves only because the server ends the stream.
     await apps.pop()!.close();
-    expect(Date.now() - started).toBeLessThan(5000);
     await client.until(() => client.ended, 'the stream to end');
   });
 });
