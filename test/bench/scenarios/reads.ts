@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { QuestionsCommand } from '@openq/contracts';
 import { RpcClient } from '@openq/messaging';
 import { replayQuestionProjection } from '../../../services/questions/src/questions/projections/replay';
+import { listStatement } from '../../../services/questions/src/questions/queries/list-open-questions.query';
 import type { Stack } from '../../support/stack';
 import { http } from '../support/http';
 import { BENCH_USER } from '../support/payloads';
@@ -120,15 +121,9 @@ export async function readRun(stack: Stack, requests: number): Promise<ReadRun> 
 }
 
 /** The plans of the two statements behind the route (list page + count), as the service runs them. */
-export async function explainReads(ds: DataSource): Promise<{ list: string[]; count: string[] }> {
+export async function explainReads(ds: DataSource): Promise<{ list: string[] }> {
   const plan = async (sql: string, params: unknown[]) =>
     ((await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']);
-  return {
-    list: await plan(
-      `SELECT project_id, declared_position, declared, answered FROM question_view
-        WHERE project_id = $1 AND status = 'open' AND declared_position > $2 ORDER BY declared_position LIMIT $3`,
-      [READ_PROJECT, '0', 51],
-    ),
-    count: await plan(`SELECT open, answered FROM question_counts WHERE project_id = $1`, [READ_PROJECT]),
-  };
+  // The statement the questions service runs for the first page of open questions, with its total.
+  return { list: await plan(listStatement('open'), [READ_PROJECT, '0', 51]) };
 }

@@ -42,23 +42,9 @@ export async function listQuestions(
 ): Promise<QuestionListReply | Refusal> {
   const after = q.cursor ? decodeCursor(q.cursor) : '0';
   if (after === null) return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
-  const statusClause =
-    q.status === 'all' ? '' : `AND status = '${q.status === 'open' ? 'open' : 'answered'}'`;
   // One row per item, each carrying the counts; one row of counts alone when the slice is empty.
   const rows: (Partial<ViewRow> & { open_count: number | null; answered_count: number | null })[] =
-    await manager.query(
-      `SELECT c.open AS open_count, c.answered AS answered_count,
-            v.project_id, v.declared_position, v.declared, v.answered
-       FROM (SELECT $1::text AS project_id) p
-       LEFT JOIN question_counts c ON c.project_id = p.project_id
-       LEFT JOIN LATERAL (
-         SELECT project_id, declared_position, declared, answered FROM question_view
-          WHERE project_id = $1 ${statusClause} AND declared_position > $2
-          ORDER BY declared_position LIMIT $3
-       ) v ON true
-      ORDER BY v.declared_position`,
-      [q.projectId, after, q.limit + 1],
-    );
+    await manager.query(listStatement(q.status), [q.projectId, after, q.limit + 1]);
   const items = rows.filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null);
   const page = items.slice(0, q.limit);
   const counts = { open: rows[0]?.open_count ?? 0, answered: rows[0]?.answered_count ?? 0 };
@@ -68,6 +54,24 @@ export async function listQuestions(
     limit: q.limit,
     nextCursor: items.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
   };
+}
+
+/**
+ * The list's one statement: `$1` project, `$2` the position after which to start, `$3` how many
+ * rows (a page and one more, to know whether another page follows).
+ */
+export function listStatement(status: QuestionListFilter): string {
+  const statusClause = status === 'all' ? '' : `AND status = '${status === 'open' ? 'open' : 'answered'}'`;
+  return `SELECT c.open AS open_count, c.answered AS answered_count,
+                 v.project_id, v.declared_position, v.declared, v.answered
+            FROM (SELECT $1::text AS project_id) p
+            LEFT JOIN question_counts c ON c.project_id = p.project_id
+            LEFT JOIN LATERAL (
+              SELECT project_id, declared_position, declared, answered FROM question_view
+               WHERE project_id = $1 ${statusClause} AND declared_position > $2
+               ORDER BY declared_position LIMIT $3
+            ) v ON true
+           ORDER BY v.declared_position`;
 }
 
 function totalOf(counts: { open: number; answered: number }, status: QuestionListFilter): number {
