@@ -10,7 +10,9 @@ import { main as token } from './token';
 const USAGE = `usage: openq <command>
   start [questions|gates|context|gateway ...]   run services (default: $OPENQ_SERVICE, else all four in this process)
   token --user <id> --project <id> [--role viewer|developer|maintainer|owner] [--ttl 8h]
-  replay                                        rebuild the question projection from the log
+  replay [questions]                            rebuild the question projection from the log
+  replay context [--allow-partial]              rebuild the context read models from the streams
+                                                (refused when a stream lost its first messages, unless --allow-partial)
   demo [--project demo] [--user ana] [--url http://localhost:3000]
                                                 play a scripted engine against a running openq`;
 
@@ -33,10 +35,8 @@ async function run(argv: string[]): Promise<number> {
     case 'demo':
       await runDemo(demoOptionsFromEnv(rest));
       return 0;
-    case 'replay': {
-      await replay();
-      return 0;
-    }
+    case 'replay':
+      return replay(rest);
     default:
       process.stderr.write(`${USAGE}\n`);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;

@@ -43,6 +43,34 @@ export type Outcome = 'ack' | 'nak' | 'term';
 
 export const defaultBackoff = (deliveries: number): number => Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
 
+/** What `parseEventMessage` makes of a message: its envelope, or why it is refused (dead-lettered). */
+export type ParsedEventMessage =
+  | { ok: true; envelope: EventEnvelope }
+  | { ok: false; reason: string; message: string; envelope: EventEnvelope | null };
+
+/**
+ * Parses and validates one stream message as every consumer does: JSON, the envelope's shape,
+ * its subject (`<type>.<projectId>`), then `data` against the registry (its validated instance
+ * replaces `data`). A refusal names the reason the dead letter records; `envelope` is kept when
+ * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
+ */
+export function parseEventMessage(msg: { subject: string; data: Uint8Array }, registry?: MessageRegistry): ParsedEventMessage {
+  const decoded = decodeJson(msg.data);
+  if (!decoded.ok) return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
+  const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
+  if (!shape.ok) return { ok: false, reason: shape.reason, message: shape.message, envelope: null };
+  const envelope = decoded.value as EventEnvelope;
+  if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
+    return { ok: false, reason: 'envelope_invalido', message: `subject ${msg.subject} does not match type ${envelope.type} and projectId`, envelope: null };
+  }
+  if (registry) {
+    const data = registry.validate(typeOfSubject(msg.subject), envelope.data);
+    if (!data.ok) return { ok: false, reason: data.reason, message: data.message, envelope };
+    envelope.data = data.value;
+  }
+  return { ok: true, envelope };
+}
+
 class Refused extends Error {
   constructor(
     readonly reason: string,
@@ -128,20 +156,9 @@ export class InboundProcessor {
   }
 
   private parse(msg: JsMsg): EventEnvelope {
-    const decoded = decodeJson(msg.data);
-    if (!decoded.ok) throw new Refused('json_invalido', `not JSON: ${decoded.error}`, null);
-    const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
-    if (!shape.ok) throw new Refused(shape.reason, shape.message, null);
-    const envelope = decoded.value as EventEnvelope;
-    if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
-      throw new Refused('envelope_invalido', `subject ${msg.subject} does not match type ${envelope.type} and projectId`, null);
-    }
-    if (this.options.registry) {
-      const data = this.options.registry.validate(typeOfSubject(msg.subject), envelope.data);
-      if (!data.ok) throw new Refused(data.reason, data.message, envelope);
-      envelope.data = data.value;
-    }
-    return envelope;
+    const parsed = parseEventMessage(msg, this.options.registry);
+    if (!parsed.ok) throw new Refused(parsed.reason, parsed.message, parsed.envelope);
+    return parsed.envelope;
   }
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */

@@ -10,15 +10,13 @@ import {
   type QuestionDeclared,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
-import { projectDecisionRecorded } from './projections/decision.projector';
-import { versionOf } from './projections/fact-version';
-import { projectQuestionAnswered, projectQuestionDeclared } from './projections/question.projector';
-import { projectStoryUpserted } from './projections/story.projector';
-import { projectTaskStatus } from './projections/task.projector';
+import { projectFact } from './projections/context-facts';
 
 /**
  * The read models, fed by durable consumers `context__<type with _ for .>`. Each handler runs in
  * the inbox transaction of its message (a redelivery is ignored there) and is order-safe on its own.
+ * Each applies its fact through `projectFact`, as the replay does (`projections/replay.ts`); the
+ * types listed here are `CONSUMED_FACT_TYPES` (checked by `context-facts.spec.ts`).
  */
 @Controller()
 export class ContextEventsController {
@@ -28,13 +26,13 @@ export class ContextEventsController {
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
-    await projectStoryUpserted(manager, envelope.projectId, data, versionOf(envelope));
+    await projectFact[AgentEvent.StoryUpserted](manager, { ...envelope, data });
   }
 
   @EventPattern(AgentEvent.TaskStatus)
   async onTaskStatus(@Payload() data: AgentTaskStatusDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, envelope } = ctx.event;
-    await projectTaskStatus(manager, envelope.projectId, data, versionOf(envelope));
+    await projectFact[AgentEvent.TaskStatus](manager, { ...envelope, data });
   }
 
   @EventPattern(OpenqEvent.DecisionRecorded)
@@ -43,7 +41,7 @@ export class ContextEventsController {
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
-    await projectDecisionRecorded(manager, envelope.projectId, data);
+    await projectFact[OpenqEvent.DecisionRecorded](manager, { ...envelope, data });
   }
 
   @EventPattern(OpenqEvent.QuestionDeclared)
@@ -52,7 +50,7 @@ export class ContextEventsController {
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
-    await projectQuestionDeclared(manager, envelope.projectId, data);
+    await projectFact[OpenqEvent.QuestionDeclared](manager, { ...envelope, data });
   }
 
   @EventPattern(OpenqEvent.QuestionAnswered)
@@ -61,6 +59,6 @@ export class ContextEventsController {
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
-    await projectQuestionAnswered(manager, envelope.projectId, data);
+    await projectFact[OpenqEvent.QuestionAnswered](manager, { ...envelope, data });
   }
 }

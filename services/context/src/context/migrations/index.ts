@@ -1,3 +1,7 @@
 import { ContextReadModels1764470300000 } from './1764470300000-context-read-models';
+import { ContextReplayCheckpoint1764470400000 } from './1764470400000-context-replay-checkpoint';
 
-export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [ContextReadModels1764470300000];
+export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [
+  ContextReadModels1764470300000,
+  ContextReplayCheckpoint1764470400000,
+];

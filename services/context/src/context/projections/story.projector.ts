@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import type { AgentStoryUpsertedDto } from '@openq/contracts';
-import type { StoryContent } from '../domain';
+import type { AgentStoryUpsertedDto, StoryCorrected } from '@openq/contracts';
+import { STORY_CONTENT_FIELDS, storyContent, type StoryContent } from '../domain';
+import { findStory } from '../queries/story-row';
 import { olderThan, type FactVersion } from './fact-version';
 
 /**
@@ -59,6 +60,33 @@ export async function writeStoryContent(
       version.eventId,
     ],
   );
+}
+
+/**
+ * `story.corrected` as a replay re-applies it (live, the correction command itself wrote the
+ * content, with this same version — `writeStoryContent` with the event's envelope): the fields
+ * the event changed over the story's current content. The replay applies corrections after every
+ * upsert, so "current" is the newest content below the correction's version whenever it matters
+ * (a newer content makes the write a no-op): what the command saw when facts arrived in order.
+ * An absent story (not upserted within the log) stays absent, as the command refused it.
+ */
+export async function projectStoryCorrected(
+  manager: EntityManager,
+  projectId: string,
+  corrected: StoryCorrected,
+  version: FactVersion,
+): Promise<void> {
+  const story = await findStory(manager, projectId, corrected.storyId);
+  if (!story) return;
+  const changed = STORY_CONTENT_FIELDS.filter((field) => corrected.changes[field] != null).map((field) => [
+    field,
+    corrected.changes[field],
+  ]);
+  const content: StoryContent = {
+    ...storyContent(story),
+    ...(Object.fromEntries(changed) as Partial<StoryContent>),
+  };
+  await writeStoryContent(manager, projectId, corrected.storyId, content, version);
 }
 
 function json(value: unknown): string {

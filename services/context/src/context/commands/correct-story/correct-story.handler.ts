@@ -10,6 +10,7 @@ import {
 } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { decideStoryCorrection, type CorrectionActor, type TaskStatus } from '../../domain';
+import { versionOf } from '../../projections/fact-version';
 import { writeStoryContent } from '../../projections/story.projector';
 import { findCitedQuestion } from '../../queries/open-questions.query';
 import { findStory } from '../../queries/story-row';
@@ -43,10 +44,8 @@ export async function correctStory(
     const envelope = outbox.event<StoryCorrected>(OpenqEvent.StoryCorrected, cmd.projectId, decision.event, {
       occurredAt: now,
     });
-    await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, {
-      at: envelope.occurredAt,
-      eventId: envelope.eventId,
-    });
+    // The same version a replay gives this `story.corrected` (`projectStoryCorrected`).
+    await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, versionOf(envelope));
   }
   return { applied: true, storyId: cmd.storyId };
 }
