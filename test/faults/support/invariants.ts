@@ -2,6 +2,8 @@ import { STREAMS } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
 import { QUESTIONS_MIGRATIONS } from '../../../services/questions/src/questions-service';
 import { replayQuestionProjection } from '../../../services/questions/src/questions/projections/replay';
+import { CONTEXT_MIGRATIONS } from '../../../services/context/src/context/migrations';
+import { replayContextReadModels } from '../../../services/context/src/context/projections/replay';
 import type { ProcessStack } from '../../support/processes';
 import { deadLetters, readStream } from './quiet';
 import { qaToolCall, type Workload } from './workload';
@@ -45,11 +47,43 @@ export async function projectionEqualsReplay(
   }
 }
 
+/** The context read models as rows, in a fixed order. */
+async function contextSnapshot(stack: ProcessStack): Promise<string> {
+  const tables: [string, string][] = [
+    ['context_story', 'project_id, story_id'],
+    ['context_task', 'project_id, task_id'],
+    ['context_decision', 'decision_event_id'],
+    ['context_question', 'project_id, question_id'],
+  ];
+  const out: Record<string, unknown[]> = {};
+  for (const [table, order] of tables) {
+    out[table] = await stack.sql(`SELECT to_jsonb(t)::text AS row FROM context.${table} t ORDER BY ${order}`);
+  }
+  return JSON.stringify(out);
+}
+
+/**
+ * Rebuilds the context read models from the streams (`replayContextReadModels`, what
+ * `openq replay context` runs) and compares them with what the live consumers built.
+ */
+export async function contextEqualsReplay(stack: ProcessStack): Promise<{ equal: boolean; facts: number; ms: number }> {
+  const live = await contextSnapshot(stack);
+  const ds = await openDatabase({ url: stack.db.url, schema: 'context', migrations: CONTEXT_MIGRATIONS, poolSize: 2 });
+  try {
+    const result = await replayContextReadModels(ds, stack.nc);
+    const facts = Object.values(result.types).reduce((sum, t) => sum + t.applied, 0);
+    return { equal: live === (await contextSnapshot(stack)), facts, ms: result.ms };
+  } finally {
+    await ds.destroy();
+  }
+}
+
 /**
  * The invariants of a workload after the system went quiet, whatever crashed on the way: each
  * declared toolCallId once; each answer once with its one decision (log and stream); each cycle
  * whose question was answered resumed once, the others not; the context saw the same; the
- * projection equals a replay of the log; nothing dead-lettered. Returns the figures.
+ * question projection equals a replay of the log and the context read models a replay of the
+ * streams; nothing dead-lettered. Returns the figures.
  */
 export async function checkWorkload(
   stack: ProcessStack,
@@ -198,6 +232,8 @@ export async function checkWorkload(
 
   const replay = await projectionEqualsReplay(stack);
   expect(replay.equal).toBe(true);
+  const contextReplay = await contextEqualsReplay(stack);
+  expect(contextReplay.equal).toBe(true);
   const dead = options.allowDeadLetters ? [] : await deadLetters(stack);
   expect(dead).toEqual([]);
 
@@ -211,6 +247,8 @@ export async function checkWorkload(
     clicks200: clicksOk.length,
     clicks409AfterRetry: clicks409.length,
     projectionEqualsReplay: replay.equal,
+    contextEqualsReplay: contextReplay.equal,
+    contextFactsReplayed: contextReplay.facts,
     deadLetters: dead.length,
   };
 }
