@@ -19,8 +19,9 @@ export interface Decided {
 
 /**
  * One pipeline change of a project inside the caller's transaction (an inbox transaction or a
- * request's `withOutbox`): the project is locked first, then each decision's new state is stored
- * and its published events go to the outbox, all in that one transaction.
+ * request's `withOutbox`): the project is locked before any task is read to be changed (at `open`,
+ * or by `lockProject` for an `unlocked` one), then each decision's new state is stored and its
+ * published events go to the outbox, all in that one transaction.
  */
 export class PipelineTransaction {
   readonly store: PipelineTaskStore;
@@ -42,9 +43,33 @@ export class PipelineTransaction {
     flags: PipelineFlags,
     now = new Date(),
   ): Promise<PipelineTransaction> {
-    const tx = new PipelineTransaction(manager, outbox, projectId, now, flags);
-    await tx.store.lockProject(projectId);
+    const tx = PipelineTransaction.unlocked(manager, outbox, projectId, flags, now);
+    await tx.lockProject();
     return tx;
+  }
+
+  /**
+   * A transaction that has not locked the project yet: for work that only sometimes changes a
+   * task (an answer to a question that may not be a pipeline question), which must call
+   * `lockProject()` before it reads a task to change it.
+   */
+  static unlocked(
+    manager: EntityManager,
+    outbox: OutboxWriter,
+    projectId: string,
+    flags: PipelineFlags,
+    now = new Date(),
+  ): PipelineTransaction {
+    return new PipelineTransaction(manager, outbox, projectId, now, flags);
+  }
+
+  private locked = false;
+
+  /** Serialises this transaction with every other pipeline change of the project (once). */
+  async lockProject(): Promise<void> {
+    if (this.locked) return;
+    await this.store.lockProject(this.projectId);
+    this.locked = true;
   }
 
   /** Decides on the task, then stores and publishes what was decided. A refusal changes nothing. */

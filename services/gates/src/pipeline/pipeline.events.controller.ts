@@ -55,7 +55,8 @@ export class PipelineEventsController {
     @Payload() data: QuestionAnswered,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
-    await recordAnswer(await this.open(ctx.event), data);
+    const { manager, outbox, envelope } = ctx.event;
+    await recordAnswer(PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags), data);
   }
 
   private open({ manager, outbox, envelope }: EventContext): Promise<PipelineTransaction> {

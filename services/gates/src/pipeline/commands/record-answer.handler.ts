@@ -5,10 +5,16 @@ import type { PipelineTransaction } from '../pipeline-transaction';
  * `question.answered`: remembered for every question (its link to a task may commit after the
  * answer arrives); for an analyst question, the last answer of the task unparks it and relaunches
  * the analyst once.
+ *
+ * The project is locked only for an analyst question: most answers (QA's, the askers') concern no
+ * pipeline task, and locking the project for each would serialise every answer of a project in
+ * this service. An answer and the link of its question meet on the question's row (both upsert
+ * it): whichever comes second sees the other — the link sees `answered_at`, the answer `task_id`.
  */
 export async function recordAnswer(tx: PipelineTransaction, data: QuestionAnswered): Promise<void> {
   const taskId = await tx.store.recordAnswer(tx.projectId, data.questionId, tx.now);
   if (!taskId) return;
+  await tx.lockProject();
   const stored = await tx.store.load(tx.projectId, taskId);
   if (!stored) return;
   await tx.apply({ type: 'questionAnswered', data: { questionId: data.questionId } }, stored.task);

@@ -1,0 +1,135 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { OutboxWriter } from '@openq/messaging';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
+import { PIPELINE_MIGRATIONS } from './migrations';
+import { PipelineTaskStore } from './pipeline-task.store';
+import { PipelineTransaction } from './pipeline-transaction';
+import type { PipelineFlags } from './pipeline.flags';
+
+/**
+ * An answer does not lock the project (most answers concern no pipeline task); the link of an
+ * analyst question does. They meet on the question's row: whichever commits second must see the
+ * other, or the task would wait for an answer it already has.
+ */
+const P = 'p1';
+const flags = {} as PipelineFlags;
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ds = await openDatabase({
+    url: db.url,
+    schema: 'gates',
+    migrations: PIPELINE_MIGRATIONS as never,
+    poolSize: 20,
+  });
+});
+afterAll(async () => {
+  await ds.destroy();
+  await db.drop();
+});
+
+const uuid = (i: number) => `01890a5d-ac96-774b-bcce-${i.toString(16).padStart(12, '0')}`;
+
+describe('an answer and the link of its question, at the same moment', () => {
+  it('always meet: the link sees the answer or the answer sees the task, for 200 races', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const question = uuid(i);
+        const linkNow = () =>
+          ds.transaction(async (manager) => {
+            const tx = await PipelineTransaction.open(manager, new OutboxWriter(manager), P, flags);
+            return tx.store.linkQuestions(P, `T${i}`, [question], new Date());
+          });
+        const answerNow = () =>
+          ds.transaction((manager) => {
+            // What recordAnswer does first, without the project lock.
+            const tx = PipelineTransaction.unlocked(manager, new OutboxWriter(manager), P, flags);
+            return tx.store.recordAnswer(P, question, new Date());
+          });
+        // Started in either order, then run concurrently.
+        let link: Promise<string[]>;
+        let answer: Promise<string | null>;
+        if (i % 2) {
+          link = linkNow();
+          answer = answerNow();
+        } else {
+          answer = answerNow();
+          link = linkNow();
+        }
+        const answeredAtLink = await link;
+        const taskAtAnswer = await answer;
+        return { linkSawAnswer: answeredAtLink.includes(question), answerSawTask: taskAtAnswer === `T${i}` };
+      }),
+    );
+    const missed = outcomes.filter((o) => !o.linkSawAnswer && !o.answerSawTask);
+    expect(missed).toEqual([]);
+    const rows: { n: string }[] = await ds.query(
+      `SELECT count(*) AS n FROM pipeline_question WHERE task_id IS NOT NULL AND answered_at IS NOT NULL`,
+    );
+    expect(Number(rows[0]!.n)).toBe(200);
+  });
+
+  /** Runs `first` up to its upsert and holds its transaction open until `second` waits on the row. */
+  async function interleave<A, B>(
+    first: (tx: PipelineTransaction) => Promise<A>,
+    lockFirst: boolean,
+    second: (tx: PipelineTransaction) => Promise<B>,
+    lockSecond: boolean,
+  ): Promise<[A, B]> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let firstDone!: (a: A) => void;
+    const firstResult = new Promise<A>((r) => (firstDone = r));
+    const open = async (manager: EntityManager, lock: boolean) => {
+      const tx = PipelineTransaction.unlocked(manager, new OutboxWriter(manager), P, flags);
+      if (lock) await tx.lockProject();
+      return tx;
+    };
+    const firstTx = ds.transaction(async (manager) => {
+      firstDone(await first(await open(manager, lockFirst)));
+      await held;
+    });
+    const a = await firstResult;
+    const secondTx = ds.transaction(async (manager) => second(await open(manager, lockSecond)));
+    await waitFor(
+      async () => {
+        const rows: { n: string }[] = await ds.query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return Number(rows[0]!.n) === 1;
+      },
+      { what: 'the second transaction waiting on the question row' },
+    );
+    release();
+    await firstTx;
+    return [a, await secondTx];
+  }
+
+  it('the answer waits for an uncommitted link and then sees its task', async () => {
+    const question = uuid(1000);
+    const [, task] = await interleave(
+      (tx) => tx.store.linkQuestions(P, 'T-link-first', [question], new Date()),
+      true,
+      (tx) => tx.store.recordAnswer(P, question, new Date()),
+      false,
+    );
+    expect(task).toBe('T-link-first');
+  });
+
+  it('the link waits for an uncommitted answer and then sees it answered', async () => {
+    const question = uuid(1001);
+    const [task, answered] = await interleave(
+      (tx) => tx.store.recordAnswer(P, question, new Date()),
+      false,
+      (tx) => tx.store.linkQuestions(P, 'T-answer-first', [question], new Date()),
+      true,
+    );
+    expect(task).toBeNull();
+    expect(answered).toEqual([question]);
+    expect(await new PipelineTaskStore(ds.manager).linkQuestions(P, 'T0', [], new Date())).toEqual([]);
+  });
+});
