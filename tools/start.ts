@@ -14,6 +14,10 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * runs as its own process (`openq start questions`), scaled by replicas.
  */
 export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Promise<void> {
+  // Laptop mode is for a person at a terminal: the four services' start-up and request lines
+  // would bury the address below; warnings and errors still show. LOG_LEVEL=info brings them back.
+  const quiet = names.length > 1 && process.env.LOG_LEVEL === undefined;
+  if (quiet) process.env.LOG_LEVEL = 'warn';
   let config: OpenqConfig;
   try {
     config = names.includes('gateway') ? loadGatewayConfig(process.env) : loadConfig(process.env, { authSecrets: false });
@@ -34,6 +38,7 @@ export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Prom
       config.production ? '' : `  sign in (dev):   ${url}/dev/login`,
       `  API docs:        ${url}/docs`,
       `  health:          ${url}/readyz`,
+      quiet ? '  logs:            warnings and errors only (LOG_LEVEL=info for every request)' : '',
       '',
     ].filter((l, i, all) => l !== '' || i === 0 || i === all.length - 1);
     process.stdout.write(`${lines.join('\n')}\n`);
