@@ -4,7 +4,7 @@ import { OutboxWriter } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { answerQuestion } from '../commands/answer-question/answer-question.handler';
-import { declareQuestion } from '../commands/declare-question/declare-question.handler';
+import { declareIn } from '../testing/declare-in';
 import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { listQuestions } from './list-open-questions.query';
 
@@ -21,27 +21,8 @@ afterAll(async () => {
 });
 
 async function declare(projectId: string, n: number): Promise<string> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const r = await declareQuestion(
-      m,
-      outbox,
-      projectId,
-      {
-        sessionId: 's',
-        sessionAuthorId: 'ana',
-        autor: 'po',
-        origin: 'tool',
-        pergunta: `question ${n}`,
-        sugestao: null,
-        afeta: { regras: [], historias: [], tarefas: [] },
-        toolCallId: `tc-${projectId}-${n}`,
-      },
-      new Date(),
-    );
-    await outbox.flush();
-    return r.questionId;
-  });
+  return (await declareIn(ds, projectId, { pergunta: `question ${n}`, toolCallId: `tc-${projectId}-${n}` }))
+    .questionId;
 }
 
 async function answer(projectId: string, questionId: string): Promise<void> {

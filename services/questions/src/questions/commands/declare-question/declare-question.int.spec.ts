@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { OutboxWriter } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../../migrations/1764470100000-question-log';
-import { declareQuestion, type DeclareResult } from './declare-question.handler';
+import { declareIn } from '../../testing/declare-in';
+import type { DeclareResult } from './declare-question.handler';
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -23,27 +23,7 @@ afterAll(async () => {
 });
 
 function declare(projectId: string, toolCallId: string | null, pergunta: string): Promise<DeclareResult> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const result = await declareQuestion(
-      m,
-      outbox,
-      projectId,
-      {
-        sessionId: 's',
-        sessionAuthorId: 'ana',
-        autor: 'po',
-        origin: 'tool',
-        pergunta,
-        sugestao: null,
-        afeta: { regras: [], historias: [], tarefas: [] },
-        toolCallId,
-      },
-      new Date(),
-    );
-    await outbox.flush();
-    return result;
-  });
+  return declareIn(ds, projectId, { pergunta, toolCallId });
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
