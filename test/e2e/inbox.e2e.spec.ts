@@ -183,6 +183,42 @@ describe('errors in words', () => {
     await ana.screenshot('inbox-errors');
     ana.problems.length = 0;
   });
+
+  it('sends an answer again with the same Idempotency-Key after a lost reply, and shows it as answered', async () => {
+    const P = 'lost-reply';
+    const q = await declare(P);
+    const ana = await UserBrowser.open(stack.baseUrl, stack.token('ana', P, 'developer'));
+    browsers.push(ana);
+    // No live updates: the card must leave because of the retry's reply, not the stream.
+    await ana.page.route('**/stream', (route) => route.abort());
+    const keys: string[] = [];
+    let first = true;
+    await ana.page.route('**/answer', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (!first) return route.continue();
+      first = false;
+      await route.fetch(); // the answer reaches openq and is recorded…
+      await route.abort('connectionreset'); // …but its reply never reaches the page
+    });
+    await ana.inbox(stack.baseUrl, P);
+
+    await card(ana, q).getByRole('button', { name: 'Accept suggestion' }).click();
+    await card(ana, q).locator('.error').waitFor();
+    const recorded = await stack.http('GET', `/projects/${P}/open-questions?status=answered`, {
+      token: stack.token('ana', P, 'viewer'),
+    });
+    expect(recorded.body.items.map((i: { questionId: string }) => i.questionId)).toEqual([q]);
+
+    await card(ana, q).getByRole('button', { name: 'Accept suggestion' }).click();
+    await card(ana, q).waitFor({ state: 'detached' });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // Answered, in the history — not "answered elsewhere".
+    expect(await ana.page.locator('.queue .queue-note').count()).toBe(0);
+    await ana.page.locator('.history').getByText('Yes — normalise to upper case before the lookup').waitFor();
+    ana.problems.length = 0; // the refused stream and the cut reply are on purpose
+  });
 });
 
 describe('readiness', () => {

@@ -86,6 +86,57 @@ describe('answering by click', () => {
   });
 });
 
+describe('answering by click with an Idempotency-Key', () => {
+  const keyed = (qid: string, b: unknown, key: string, token = ana()) =>
+    stack.http('POST', `/projects/${P}/open-questions/${qid}/answer`, { token, body: b, headers: { 'idempotency-key': key } });
+  const answeredEvents = (qid: string) =>
+    stack.events.ofType<{ questionId: string }>(OpenqEvent.QuestionAnswered).filter((e) => e.data.questionId === qid);
+
+  it('gives a retried request its first answer back (200, same decision), once in the log', async () => {
+    const { body: q } = await declare('key-retry');
+    const first = await keyed(q.questionId, { resposta: 'EUR' }, 'k-retry-1');
+    expect(first).toMatchObject({ status: 200, body: { status: 'answered', resposta: 'EUR', respondidaPor: 'ana' } });
+    const retry = await keyed(q.questionId, { resposta: 'EUR' }, 'k-retry-1');
+    expect(retry).toEqual(first);
+    // Without the key, or with another key, the question is simply already answered.
+    expect((await answer(q.questionId, { resposta: 'EUR' })).status).toBe(409);
+    expect((await keyed(q.questionId, { resposta: 'EUR' }, 'k-retry-2')).status).toBe(409);
+    await stack.service('questions').server.outboxRelay!.flush();
+    await waitFor(() => answeredEvents(q.questionId).length > 0);
+    expect(answeredEvents(q.questionId)).toHaveLength(1);
+  });
+
+  it('refuses the key with another request (422), and a malformed key (400), writing nothing', async () => {
+    const { body: q } = await declare('key-reuse');
+    const { body: other } = await declare('key-reuse-other');
+    expect((await keyed(q.questionId, { aceitarSugestao: true }, 'k-reuse')).status).toBe(200);
+    const otherBody = await keyed(q.questionId, { resposta: 'something else' }, 'k-reuse');
+    expect(otherBody).toMatchObject({ status: 422, body: { reason: 'idempotency_key_reutilizada' } });
+    const otherQuestion = await keyed(other.questionId, { aceitarSugestao: true }, 'k-reuse');
+    expect(otherQuestion).toMatchObject({ status: 422, body: { reason: 'idempotency_key_reutilizada' } });
+    for (const bad of ['', 'x'.repeat(129), 'has space', 'ção']) {
+      const r = await stack.http('POST', `/projects/${P}/open-questions/${other.questionId}/answer`, {
+        token: ana(),
+        body: { aceitarSugestao: true },
+        headers: { 'idempotency-key': bad },
+      });
+      expect(r).toMatchObject({ status: 400, body: { reason: 'parametro_invalido' } });
+    }
+    const list = await stack.http('GET', `/projects/${P}/open-questions?status=open&limit=50`, { token: ana() });
+    expect(list.body.items.map((i: { questionId: string }) => i.questionId)).toContain(other.questionId);
+  });
+
+  it('answers 20 concurrent copies of one keyed request with the same decision', async () => {
+    const { body: q } = await declare('key-race');
+    const results = await Promise.all(Array.from({ length: 20 }, () => keyed(q.questionId, { resposta: 'BRL' }, 'k-race')));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(new Set(results.map((r) => r.body.decisionEventId)).size).toBe(1);
+    await stack.service('questions').server.outboxRelay!.flush();
+    await waitFor(() => answeredEvents(q.questionId).length > 0);
+    expect(answeredEvents(q.questionId)).toHaveLength(1);
+  });
+});
+
 describe('answering by agent (ADR 0258)', () => {
   const agentAnswer = (qid: string, b: Record<string, unknown>) =>
     stack.http('POST', `/internal/projects/${P}/open-questions/${qid}/answer`, { service: true, body: b });

@@ -159,6 +159,17 @@ export function IsCursor(): PropertyDecorator {
   return Matches(CURSOR_PATTERN, { message: '$property must be a cursor returned as nextCursor' });
 }
 
+/** [openq] `Idempotency-Key` of a request: 1 to 128 visible ASCII characters (a UUID, say). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,128}$/;
+
+export function isIdempotencyKey(value: unknown): value is string {
+  return typeof value === 'string' && IDEMPOTENCY_KEY_PATTERN.test(value);
+}
+
+export function IsIdempotencyKey(): PropertyDecorator {
+  return Matches(IDEMPOTENCY_KEY_PATTERN, { message: '$property must be 1 to 128 visible ASCII characters' });
+}
+
 /** One of a closed list of words. */
 export function IsOneOf(values: readonly string[], options: ValidationOptions = {}): PropertyDecorator {
   const each = options.each ? ' (each)' : '';

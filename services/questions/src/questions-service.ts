@@ -9,8 +9,9 @@ import {
 import { QuestionLog1764470100000 } from './questions/migrations/1764470100000-question-log';
 import { rejectToolCall } from './questions/questions.messages.controller';
 import { QuestionsModule } from './questions/questions.module';
+import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-answer-keys';
 
-export const QUESTIONS_MIGRATIONS = [QuestionLog1764470100000];
+export const QUESTIONS_MIGRATIONS = [QuestionLog1764470100000, AnswerKeys1764470500000];
 
 /** Read on each /metrics scrape: one row per project in `question_counts`, so the sum is cheap. */
 export const QUESTIONS_GAUGES = [

@@ -15,6 +15,7 @@ import {
   IntRange,
   IsCursor,
   IsEntityId,
+  IsIdempotencyKey,
   IsOneOf,
   IsToolCallId,
   IsUuidString,
@@ -79,6 +80,14 @@ export class AnswerQuestionCommand extends UserAnswerFields {
 
   @IsEntityId()
   userId!: string;
+
+  /**
+   * [openq] The request's `Idempotency-Key`: the same user sending the same answer to the same
+   * question with the same key gets the first reply again (200), not 409.
+   */
+  @IsOptional()
+  @IsIdempotencyKey()
+  idempotencyKey?: string | null;
 }
 
 export class AnswerByAgentCommand extends AgentAnswerFields {

@@ -1,10 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
-import { AnswerQuestionBody, ListOpenQuestionsQuery, QuestionsCommand } from '@openq/contracts';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation } from '@nestjs/swagger';
+import {
+  AnswerQuestionBody,
+  isIdempotencyKey,
+  ListOpenQuestionsQuery,
+  QuestionsCommand,
+} from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
 import type { AuthenticatedUser } from '../auth/roles';
 import { UserApi } from '../http/api-docs.decorators';
+import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
@@ -47,16 +53,28 @@ export class OpenQuestionsController {
   @ApiOperation({
     summary: 'Answer a question: { resposta } or { aceitarSugestao: true } (only the session author)',
   })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      '[openq] 1–128 visible ASCII characters (a UUID). The same request sent again with the same key ' +
+      '(a retry after a lost reply) gets the first answer back with 200 instead of 409; the key with ' +
+      'another request is refused with 422 idempotency_key_reutilizada. Kept 24 hours.',
+  })
   answer(
     @IdParam('projectId') projectId: string,
     @UuidParam('questionId') questionId: string,
     @Body() body: AnswerQuestionBody,
     @CurrentUser() user: AuthenticatedUser,
     @CallHeaders() headers: RpcHeaders,
+    @Headers('idempotency-key') idempotencyKey?: string,
   ) {
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) {
+      throw httpError(400, Reason.badParameter, 'Idempotency-Key must be 1 to 128 visible ASCII characters');
+    }
     return this.services.ask(
       QuestionsCommand.answer,
-      { projectId, questionId, userId: user.id, ...body },
+      { projectId, questionId, userId: user.id, ...body, ...(idempotencyKey ? { idempotencyKey } : {}) },
       headers,
     );
   }

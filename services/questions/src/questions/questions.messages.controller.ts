@@ -15,12 +15,14 @@ import {
   type CountQuestionsCommand,
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
+  type QuestionAnswered,
   type QuestionRejected,
   type ReadinessCommand,
   type Refusal,
 } from '@openq/contracts';
 import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
 import { answerQuestion } from './commands/answer-question/answer-question.handler';
+import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import type { AnswerDecision } from './domain/question';
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
@@ -69,14 +71,18 @@ export class QuestionsMessagesController {
 
   @MessagePattern(Commands.questions.answer.type)
   async answer(@Payload() cmd: AnswerQuestionCommand): Promise<AnswerQuestionReply | Refusal> {
-    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, {
-      by: 'user',
+    const command = {
+      by: 'user' as const,
       userId: cmd.userId,
       resposta: cmd.resposta,
       aceitarSugestao: cmd.aceitarSugestao,
-    });
-    if (isRefusal(decision)) return decision;
-    const a = decision.answered;
+    };
+    const a = cmd.idempotencyKey
+      ? await this.answerWithKey(cmd.projectId, cmd.questionId, command, cmd.idempotencyKey)
+      : await this.answerOnce(cmd.projectId, cmd.questionId, command).then((d) =>
+          isRefusal(d) ? d : d.answered,
+        );
+    if (isRefusal(a)) return a;
     return {
       questionId: a.questionId,
       status: 'answered',
@@ -115,6 +121,22 @@ export class QuestionsMessagesController {
   @MessagePattern(Commands.questions.readiness.type)
   readiness(@Payload() cmd: ReadinessCommand) {
     return readiness(this.dataSource.manager, cmd.projectId, cmd.action);
+  }
+
+  private async answerWithKey(
+    projectId: string,
+    questionId: string,
+    command: Parameters<typeof answerWithKey>[4],
+    key: string,
+  ): Promise<QuestionAnswered | Refusal> {
+    try {
+      return await withOutbox(this.dataSource, {}, (manager, outbox) =>
+        answerWithKey(manager, outbox, projectId, questionId, command, key, new Date()),
+      );
+    } catch (error) {
+      if (error instanceof AnswerKeyTaken) return answerKeyReused();
+      throw error;
+    }
   }
 
   private answerOnce(

@@ -10,7 +10,7 @@ export class ApiError extends Error {
 }
 
 /** JSON in, JSON out; an error body `{ statusCode, reason, message }` becomes an ApiError. */
-export async function api(path, { method = 'GET', body } = {}) {
+export async function api(path, { method = 'GET', body, headers = {} } = {}) {
   let response;
   try {
     response = await fetch(path, {
@@ -18,8 +18,8 @@ export async function api(path, { method = 'GET', body } = {}) {
       credentials: 'same-origin',
       headers:
         body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+          ? { accept: 'application/json', ...headers }
+          : { accept: 'application/json', 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -43,4 +43,10 @@ export async function api(path, { method = 'GET', body } = {}) {
 /** `/projects/<p>/…` with the id encoded. */
 export function projectPath(projectId, rest = '') {
   return `/projects/${encodeURIComponent(projectId)}${rest}`;
+}
+
+/** A random `Idempotency-Key` (getRandomValues: unlike randomUUID, also on plain-http hosts). */
+export function newIdempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

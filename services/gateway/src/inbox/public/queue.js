@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api.js';
+import { api, newIdempotencyKey, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, sentenceFor } from './messages.js';
 import { ErrorLine } from './ui.js';
 
@@ -44,17 +44,24 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const input = useRef(null);
+  // The same answer sent again after a failure (the reply may have been lost, not the answer)
+  // carries the same Idempotency-Key: if the first one was recorded, it comes back, not a 409.
+  const attempt = useRef(null);
   const base = `q-${q.questionId}`;
 
   const send = async (body) => {
     if (busy) return;
     setBusy(true);
     setError(null);
+    const json = JSON.stringify(body);
+    if (attempt.current?.json !== json) attempt.current = { json, key: newIdempotencyKey() };
     try {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/answer`), {
         method: 'POST',
         body,
+        headers: { 'idempotency-key': attempt.current.key },
       });
+      attempt.current = null;
       onAnswered({ question: q, reply, position });
     } catch (e) {
       setBusy(false);
