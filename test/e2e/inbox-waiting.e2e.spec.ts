@@ -2,7 +2,8 @@ import { AgentEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { IdleSweep } from '../../services/gates/src/gates/sweep/idle-sweep';
 import { UserBrowser } from '../support/browser';
-import { Stack } from '../support/stack';
+import { useInboxStack } from '../support/inbox-harness';
+import type { Stack } from '../support/stack';
 
 /**
  * "Waiting for you" in the inbox, driven as the engine would: a QA verdict that needs the
@@ -10,30 +11,14 @@ import { Stack } from '../support/stack';
  * and the answer resumes it live. Idle-parked gates offer "Resume gate" to developers.
  */
 const P = 'waits';
+const harness = useInboxStack();
 let stack: Stack;
-const browsers: UserBrowser[] = [];
-
-beforeAll(async () => {
-  stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
-});
-afterAll(async () => {
-  for (const b of browsers) await b.close();
-  await stack.stop();
-});
-afterEach(async () => {
-  for (const b of browsers.splice(0)) {
-    expect(b.problems).toEqual([]);
-    await b.close();
-  }
+beforeAll(() => {
+  stack = harness.stack;
 });
 
-async function person(user: string, role: 'viewer' | 'developer'): Promise<UserBrowser> {
-  const b = await UserBrowser.open(stack.baseUrl, stack.token(user, P, role));
-  browsers.push(b);
-  await b.inbox(stack.baseUrl, P);
-  await b.page.locator('.live-live').waitFor();
-  return b;
-}
+const person = (user: string, role: 'viewer' | 'developer'): Promise<UserBrowser> =>
+  harness.person(user, P, role);
 
 const startGate = (taskId: string) =>
   stack.publishAgentEvent(AgentEvent.GateStarted, P, {

@@ -1,38 +1,22 @@
 import { waitFor } from '@openq/testing';
 import { UserBrowser } from '../support/browser';
-import { Stack } from '../support/stack';
+import { useInboxStack, type InboxRole } from '../support/inbox-harness';
+import type { Stack } from '../support/stack';
 
 /**
  * The web inbox in real headless Chromium against the whole stack in this process: the cookie
  * holds the token, the page loads its lists and follows the project's live stream.
  */
+const harness = useInboxStack();
 let stack: Stack;
-const browsers: UserBrowser[] = [];
-
-beforeAll(async () => {
-  stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
-});
-afterAll(async () => {
-  for (const b of browsers) await b.close();
-  await stack.stop();
-});
-afterEach(async () => {
-  // A good page logs no error and throws nothing.
-  for (const b of browsers.splice(0)) {
-    expect(b.problems).toEqual([]);
-    await b.close();
-  }
+beforeAll(() => {
+  stack = harness.stack;
 });
 
-type Role = 'viewer' | 'developer';
+type Role = InboxRole;
 
-async function person(user: string, project: string, role: Role = 'developer'): Promise<UserBrowser> {
-  const b = await UserBrowser.open(stack.baseUrl, stack.token(user, project, role));
-  browsers.push(b);
-  await b.inbox(stack.baseUrl, project);
-  await b.page.locator('.live-live').waitFor();
-  return b;
-}
+const person = (user: string, project: string, role: Role = 'developer'): Promise<UserBrowser> =>
+  harness.person(user, project, role);
 
 let calls = 0;
 async function declare(project: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -146,8 +130,7 @@ describe('errors in words', () => {
   it('says why an answer failed, and falls back to the message for a reason it does not know', async () => {
     const P = 'errors';
     const q = await declare(P);
-    const ana = await UserBrowser.open(stack.baseUrl, stack.token('ana', P, 'developer'));
-    browsers.push(ana);
+    const ana = await harness.open('ana', P, 'developer');
     // This page gets no live updates, so it still shows the question once it is answered elsewhere.
     await ana.page.route('**/stream', (route) => route.abort());
     // …and the gates service answers with a reason the page has never heard of.
@@ -187,8 +170,7 @@ describe('errors in words', () => {
   it('sends an answer again with the same Idempotency-Key after a lost reply, and shows it as answered', async () => {
     const P = 'lost-reply';
     const q = await declare(P);
-    const ana = await UserBrowser.open(stack.baseUrl, stack.token('ana', P, 'developer'));
-    browsers.push(ana);
+    const ana = await harness.open('ana', P, 'developer');
     // No live updates: the card must leave because of the retry's reply, not the stream.
     await ana.page.route('**/stream', (route) => route.abort());
     const keys: string[] = [];
@@ -308,8 +290,7 @@ describe('signing in', () => {
   it('shows a sign-in hint without a token, and the development sign-in leads to the inbox', async () => {
     const P = 'signin';
     await declare(P);
-    const visitor = await UserBrowser.open(stack.baseUrl, null);
-    browsers.push(visitor);
+    const visitor = await harness.open(null, 'none');
     await visitor.page.goto(stack.baseUrl);
     await visitor.page.getByRole('heading', { name: 'Sign in to openq' }).waitFor();
     expect(await visitor.page.locator('main').innerText()).toContain('You are not signed in.');

@@ -1,0 +1,57 @@
+import { UserBrowser } from './browser';
+import { Stack } from './stack';
+
+export type InboxRole = 'viewer' | 'developer';
+
+export interface InboxHarness {
+  /** The stack the suite runs against (set once `beforeAll` ran). */
+  readonly stack: Stack;
+  /** A browser whose cookie holds `user`'s token on `project` (none for `null`), closed after the test. */
+  open(user: string | null, project: string, role?: InboxRole): Promise<UserBrowser>;
+  /** `open`, then the inbox of `project`, once its live stream is connected. */
+  person(user: string, project: string, role?: InboxRole): Promise<UserBrowser>;
+}
+
+/**
+ * The inbox suites' lifecycle: the stack (questions, gates, context and the gateway) for the file,
+ * and browsers closed after each test, which must have logged no error and thrown nothing.
+ */
+export function useInboxStack(): InboxHarness {
+  let stack: Stack | undefined;
+  const browsers: UserBrowser[] = [];
+  beforeAll(async () => {
+    stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+  });
+  afterAll(async () => {
+    for (const b of browsers) await b.close();
+    await stack?.stop();
+  });
+  afterEach(async () => {
+    // A good page logs no error and throws nothing.
+    for (const b of browsers.splice(0)) {
+      expect(b.problems).toEqual([]);
+      await b.close();
+    }
+  });
+  const harness: InboxHarness = {
+    get stack() {
+      if (!stack) throw new Error('the stack starts in beforeAll');
+      return stack;
+    },
+    async open(user, project, role = 'developer') {
+      const b = await UserBrowser.open(
+        harness.stack.baseUrl,
+        user === null ? null : harness.stack.token(user, project, role),
+      );
+      browsers.push(b);
+      return b;
+    },
+    async person(user, project, role = 'developer') {
+      const b = await harness.open(user, project, role);
+      await b.inbox(harness.stack.baseUrl, project);
+      await b.page.locator('.live-live').waitFor();
+      return b;
+    },
+  };
+  return harness;
+}
