@@ -9,7 +9,7 @@ import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { messagingMetrics, secondsSince } from './metrics';
-import { ensureEventConsumer, ensureStreams } from './provisioning';
+import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
@@ -81,12 +81,14 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   private async start(): Promise<void> {
     const { nc, service } = this.options;
-    this.jsm = await nc.jetstreamManager();
-    await ensureStreams(this.jsm, this.options.streams);
+    // A JetStream cluster that just started (or lost its meta leader) times out for a few seconds.
+    const jsm = await whileJetStreamSettles(() => nc.jetstreamManager());
+    this.jsm = jsm;
+    await whileJetStreamSettles(() => ensureStreams(jsm, this.options.streams));
     const js = nc.jetstream();
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
-        const { stream, durable } = await ensureEventConsumer(this.jsm, service, pattern, this.options.consumers);
+        const { stream, durable } = await whileJetStreamSettles(() => ensureEventConsumer(jsm, service, pattern, this.options.consumers));
         // Several modules may handle one type: the whole chain runs in the message's transaction.
         const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])), {
           consumer: durable,

@@ -1,4 +1,4 @@
-import type { ConsumerConfig, JetStreamManager, StreamConfig } from 'nats';
+import { ErrorCode, NatsError, type ConsumerConfig, type JetStreamManager, type StreamConfig } from 'nats';
 import { STREAMS, streamOfType, type StreamKey } from '@openq/contracts';
 import { consumerConfig, streamConfig, type ConsumerSettings, type StreamSettings } from './topology';
 
@@ -56,4 +56,30 @@ function isNotFound(error: unknown): boolean {
 
 function needsUpdate(current: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
   return Object.entries(wanted).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v));
+}
+
+/**
+ * Whether the JetStream API is only settling: no answer in time, no responder yet, or "JetStream
+ * system temporarily unavailable" (10008) — what a cluster answers for seconds after it starts or
+ * loses its meta leader. Anything else (a bad configuration, too many replicas) is not retried.
+ */
+export function isJetStreamSettling(error: unknown): boolean {
+  if (error instanceof NatsError && (error.code === ErrorCode.Timeout || error.code === ErrorCode.NoResponders)) return true;
+  return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10008;
+}
+
+/**
+ * Runs an idempotent provisioning step (streams, consumers), again while JetStream is settling,
+ * for at most `budgetMs`; then the last error is thrown (the process reports it and exits).
+ */
+export async function whileJetStreamSettles<T>(step: () => Promise<T>, budgetMs = 30_000): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isJetStreamSettling(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
