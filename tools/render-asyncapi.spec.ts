@@ -17,6 +17,7 @@ import {
 } from '@openq/contracts';
 import { agentEventExamples, commandExamples, openqEventExamples } from '@openq/contracts/testing';
 import { caseInsensitive, type JsonSchema } from './asyncapi/dto-schemas';
+import { requestersOf } from './asyncapi/parties';
 import { buildAsyncapi, renderAsyncapi } from './render-asyncapi';
 
 const CHECKED_IN = join(__dirname, '..', 'docs', 'asyncapi.yaml');
@@ -110,7 +111,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(16);
+    expect(commandRegistry.types()).toHaveLength(17);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -121,9 +122,12 @@ describe('render-asyncapi', () => {
       expect(doc.operations[`${service}.receive.${subject}`]).toMatchObject({
         bindings: { nats: { queue: service } },
       });
-      expect(doc.operations[`gateway.send.${subject}`]).toBeDefined();
+      for (const requester of requestersOf(subject))
+        expect(doc.operations[`${requester}.send.${subject}`]).toBeDefined();
     }
     expect(doc.operations['gates.send.openq.questions.declare']).toBeDefined();
+    expect(doc.operations['context.send.openq.questions.status']).toBeDefined();
+    expect(doc.operations['gateway.send.openq.questions.status']).toBeUndefined();
     const ok = doc.components.messages['openq.gates.list.reply']!.payload as { oneOf: JsonSchema[] };
     expect(prop(ok.oneOf[0]!, 'data')).toMatchObject({ 'x-ts-type': 'GateView[]' });
     expect(Object.keys(okReply(1))).toEqual(ok.oneOf[0]!.required);

@@ -48,6 +48,7 @@ export const OPENQ_EVENT_PUBLISHER: Record<OpenqEventType, Party> = {
   [OpenqEvent.GateRescueParked]: 'gates',
   [OpenqEvent.GateResumed]: 'gates',
   [OpenqEvent.GateRedispatchRequested]: 'gates',
+  [OpenqEvent.GateVerdictRejected]: 'gates',
   [OpenqEvent.PipelineTaskAdmitted]: 'gates',
   [OpenqEvent.PipelineNeedsInput]: 'gates',
   [OpenqEvent.PipelineInReview]: 'gates',
@@ -98,6 +99,7 @@ export const ENGINE_CONSUMES: Partial<Record<OpenqEventType, string>> = {
   [OpenqEvent.GateVerdictRecorded]: 'SPEC §5: `nextAction` (correct, run_secops, done, blocked, parked)',
   [OpenqEvent.GateResumed]: 'SPEC §5: the engine re-runs the gate with the decision in context',
   [OpenqEvent.GateRedispatchRequested]: 'SPEC §5: the engine re-dispatches the stale cycle',
+  [OpenqEvent.GateVerdictRejected]: 'SPEC §11.1: tells the engine its QA round was refused, and why',
   [OpenqEvent.PipelineTaskAdmitted]: 'SPEC §7: the engine may start the analyst',
   [OpenqEvent.PipelineAnalystRelaunch]: 'SPEC §7: the engine relaunches the analyst',
 };
@@ -113,13 +115,19 @@ export function consumersOf(type: EventType): Party[] {
 
 /**
  * Who sends each request (`openq.<service>.<verb>`): the gateway sends every one (for the UI's
- * user routes and the engine's /internal routes); gates also declares the questions of a QA
- * verdict and of the analyst.
+ * user routes and the engine's /internal routes) except those only services send each other;
+ * gates also declares the questions of a QA verdict and of the analyst.
  */
 export const OTHER_REQUESTERS: Readonly<Record<string, readonly Party[]>> = {
   [Commands.questions.declare.type]: ['gates'],
+  // §11.2 read-your-writes: a service asks the owner before refusing on its read model.
+  [Commands.questions.status.type]: ['gates', 'context'],
 };
 
+/** Requests the gateway never sends: between services only. */
+export const SERVICE_ONLY_REQUESTS: ReadonlySet<string> = new Set([Commands.questions.status.type]);
+
 export function requestersOf(subject: string): Party[] {
-  return ['gateway', ...(OTHER_REQUESTERS[subject] ?? [])];
+  const gateway: Party[] = SERVICE_ONLY_REQUESTS.has(subject) ? [] : ['gateway'];
+  return [...gateway, ...(OTHER_REQUESTERS[subject] ?? [])];
 }

@@ -64,3 +64,6 @@ export const CONTEXT_DECISIONS_MAX_CHARS = 1500;
 
 /** [openq] question ids carried by one gate or pipeline event. */
 export const QUESTION_IDS_MAX = 100;
+
+/** [openq] §11.2 question ids one `openq.questions.status` request may ask about. */
+export const QUESTION_STATUS_IDS_MAX = 50;

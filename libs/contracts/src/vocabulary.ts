@@ -22,6 +22,13 @@ export const AUTHORS_BY_ORIGIN: Readonly<Record<QuestionOrigin, readonly Questio
 export const QUESTION_STATUSES = ['open', 'answered'] as const;
 export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
 
+/**
+ * [openq] §11.2 what the question log (the owner of the fact) says of a question id asked about
+ * in a project: `absent` when no question has that id in that project.
+ */
+export const QUESTION_FACT_STATUSES = ['absent', ...QUESTION_STATUSES] as const;
+export type QuestionFactStatus = (typeof QUESTION_FACT_STATUSES)[number];
+
 /** §4 `status` filter of the open-questions list. */
 export const QUESTION_LIST_FILTERS = ['open', 'answered', 'all'] as const;
 export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
@@ -49,6 +56,10 @@ export type GateNextAction = (typeof GATE_NEXT_ACTIONS)[number];
 
 export const RESUME_TRIGGERS = ['answer', 'human'] as const;
 export type ResumeTrigger = (typeof RESUME_TRIGGERS)[number];
+
+/** §11.1 why a QA round was refused (`gate.verdict_rejected.reason`). */
+export const VERDICT_REJECTION_REASONS = ['pergunta_nao_encontrada'] as const;
+export type VerdictRejectionReason = (typeof VERDICT_REJECTION_REASONS)[number];
 
 /** §8 `agent.task.status.status`. */
 export const TASK_STATUSES = ['todo', 'in_progress', 'in_review', 'done', 'cancelled'] as const;

@@ -1,6 +1,13 @@
 import { ErrorCode, NatsError, headers as natsHeaders, type NatsConnection } from 'nats';
-import { requestSubject, type Reply } from '@openq/contracts';
+import {
+  requestSubject,
+  type CommandDefinition,
+  type PayloadOf,
+  type Reply,
+  type ReplyOf,
+} from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
+import { replyFailure } from './retry-later';
 import { propagationHeaders } from './trace-context';
 
 export interface RequestOptions {
@@ -19,7 +26,12 @@ export class RpcClient {
     private readonly defaultTimeoutMs = 5000,
   ) {}
 
-  async request<T>(service: string, verb: string, payload: unknown, options: RequestOptions = {}): Promise<Reply<T>> {
+  async request<T>(
+    service: string,
+    verb: string,
+    payload: unknown,
+    options: RequestOptions = {},
+  ): Promise<Reply<T>> {
     const subject = requestSubject(service, verb);
     const h = natsHeaders();
     // A request made while handling an event or a request carries that work's correlation and trace.
@@ -31,7 +43,11 @@ export class RpcClient {
       });
       const decoded = decodeJson(msg.data);
       if (!decoded.ok || !isReply(decoded.value)) {
-        return failure(502, 'resposta_invalida', `${subject} answered with something that is not a reply envelope`);
+        return failure(
+          502,
+          'resposta_invalida',
+          `${subject} answered with something that is not a reply envelope`,
+        );
       }
       return decoded.value as Reply<T>;
     } catch (error) {
@@ -41,8 +57,28 @@ export class RpcClient {
       if (error instanceof NatsError && error.code === ErrorCode.Timeout) {
         return failure(504, 'servico_sem_resposta', `${subject} did not answer in time`);
       }
-      return failure(503, 'servico_indisponivel', `${subject}: ${error instanceof Error ? error.message : String(error)}`);
+      return failure(
+        503,
+        'servico_indisponivel',
+        `${subject}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
+  }
+
+  /**
+   * A command whose every failure is the caller's failure, not a refusal to pass on (a query
+   * another service must answer before this one can decide): its reply's data, or a thrown
+   * `replyFailure` — 503/504 a `RetryLaterError` (an event is retried while the outage lasts, a
+   * request answers 503), anything else a plain `Error`.
+   */
+  async call<C extends CommandDefinition>(
+    command: C,
+    payload: PayloadOf<C>,
+    options: RequestOptions = {},
+  ): Promise<ReplyOf<C>> {
+    const reply = await this.request<ReplyOf<C>>(command.service, command.verb, payload, options);
+    if (!reply.ok) throw replyFailure(command.type, reply.error);
+    return reply.data;
   }
 }
 

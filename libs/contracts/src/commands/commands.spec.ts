@@ -21,7 +21,7 @@ describe('commands', () => {
       Object.values(verbs).map((p) => requestSubject(p.service, p.verb)),
     );
     expect(new Set(commandRegistry.types())).toEqual(new Set(fromVerb));
-    expect(commandRegistry.types()).toHaveLength(16);
+    expect(commandRegistry.types()).toHaveLength(17);
     expect(Commands.questions.answerByAgent.type).toBe('openq.questions.answer-by-agent');
     expect(Commands.gates.pipelineQueue).toMatchObject({ service: 'gates', verb: 'pipeline-queue' });
   });
@@ -112,6 +112,24 @@ describe('questions.list / readiness', () => {
     expect(readinessNotice(1)).toBe('1 question is still open — answer');
     expect(readinessNotice(4)).toBe('4 questions are still open — answer');
     expect(openQuestionsQueuePath('p1')).toBe('/projects/p1/open-questions');
+  });
+});
+
+describe('questions.status', () => {
+  it('asks about 1 to 50 question ids', () => {
+    const many = Array.from({ length: 51 }, () => '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b');
+    expect(validate('questions', 'status', { projectId: 'p1', questionIds: many.slice(0, 50) }).ok).toBe(
+      true,
+    );
+    expect(failingField(validate('questions', 'status', { projectId: 'p1', questionIds: many }))).toBe(
+      'questionIds',
+    );
+    expect(failingField(validate('questions', 'status', { projectId: 'p1', questionIds: [] }))).toBe(
+      'questionIds',
+    );
+    expect(failingField(validate('questions', 'status', { projectId: 'p1', questionIds: ['q1'] }))).toBe(
+      'questionIds',
+    );
   });
 });
 

@@ -1,5 +1,5 @@
-import { IsOptional } from 'class-validator';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../limits';
+import { ArrayMinSize, IsOptional } from 'class-validator';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, QUESTION_STATUS_IDS_MAX } from '../limits';
 import {
   QUESTION_AUTHORS,
   QUESTION_LIST_FILTERS,
@@ -18,6 +18,7 @@ import {
   IsIdempotencyKey,
   IsOneOf,
   IsToolCallId,
+  IsUuidList,
   IsUuidString,
   Nested,
   isPresent,
@@ -37,6 +38,7 @@ import type {
   DeclareQuestionReply,
   QuestionCountReply,
   QuestionListReply,
+  QuestionStatusReply,
   ReadinessReply,
 } from './questions.views';
 import { Verb } from './verbs';
@@ -121,6 +123,16 @@ export class ReadinessCommand extends ProjectScoped {
   action!: ReadinessAction;
 }
 
+/**
+ * [openq] §11.2 read-your-writes: another service asks the owner of the question log what its
+ * committed state says of these ids, before refusing on the strength of its own read model.
+ */
+export class QuestionStatusCommand extends ProjectScoped {
+  @ArrayMinSize(1)
+  @IsUuidList(QUESTION_STATUS_IDS_MAX)
+  questionIds!: string[];
+}
+
 export const QuestionsCommand = {
   declare: defineCommand<DeclareQuestionCommand, DeclareQuestionReply>(
     Verb.questions.declare,
@@ -140,4 +152,8 @@ export const QuestionsCommand = {
     CountQuestionsCommand,
   ),
   readiness: defineCommand<ReadinessCommand, ReadinessReply>(Verb.questions.readiness, ReadinessCommand),
+  status: defineCommand<QuestionStatusCommand, QuestionStatusReply>(
+    Verb.questions.status,
+    QuestionStatusCommand,
+  ),
 } as const;

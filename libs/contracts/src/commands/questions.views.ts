@@ -1,5 +1,5 @@
 import type { QuestionDeclared } from '../events/openq-payloads';
-import type { AskerRole, QuestionStatus, ReadinessAction } from '../vocabulary';
+import type { AskerRole, QuestionFactStatus, QuestionStatus, ReadinessAction } from '../vocabulary';
 
 /**
  * §4 a question as the list shows it: every field of §3.1 (the declaration and, once answered,
@@ -52,6 +52,21 @@ export interface QuestionListReply {
 
 export interface QuestionCountReply {
   open: number;
+}
+
+/** [openq] §11.2 one id of `openq.questions.status`, from the log's committed state. */
+export interface QuestionStatusItem {
+  questionId: string;
+  /** `absent`: no question with this id in this project (another project's is absent too). */
+  status: QuestionFactStatus;
+  /** The answer's decision, when answered; otherwise null. */
+  decisionEventId: string | null;
+  answeredAt: string | null;
+}
+
+/** [openq] §11.2 one item per id asked, in the order asked (a repeated id once). */
+export interface QuestionStatusReply {
+  items: QuestionStatusItem[];
 }
 
 /** §4 readiness warns and moves on: never blocks. */

@@ -12,6 +12,7 @@ export const Verb = {
     list: pair('questions', 'list'),
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),
+    status: pair('questions', 'status'),
   },
   gates: {
     list: pair('gates', 'list'),

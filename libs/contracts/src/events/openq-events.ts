@@ -4,6 +4,7 @@ import {
   GateRescueParkedDto,
   GateResumedDto,
   GateVerdictRecordedDto,
+  GateVerdictRejectedDto,
 } from './openq-gate.dto';
 import {
   PipelineAdvancedDto,
@@ -39,6 +40,7 @@ export const OpenqEvent = {
   GateRescueParked: 'gate.rescue_parked',
   GateResumed: 'gate.resumed',
   GateRedispatchRequested: 'gate.redispatch_requested',
+  GateVerdictRejected: 'gate.verdict_rejected',
   PipelineTaskAdmitted: 'pipeline.task_admitted',
   PipelineNeedsInput: 'pipeline.needs_input',
   PipelineInReview: 'pipeline.in_review',
@@ -64,6 +66,7 @@ export interface OpenqEventDataMap {
   'gate.rescue_parked': P.GateRescueParked;
   'gate.resumed': P.GateResumed;
   'gate.redispatch_requested': P.GateRedispatchRequested;
+  'gate.verdict_rejected': P.GateVerdictRejected;
   'pipeline.task_admitted': P.PipelineTaskAdmitted;
   'pipeline.needs_input': P.PipelineNeedsInput;
   'pipeline.in_review': P.PipelineInReview;
@@ -86,6 +89,7 @@ export const OpenqEventDefinitions = {
   gateRescueParked: defineMessage(OpenqEvent.GateRescueParked, GateRescueParkedDto),
   gateResumed: defineMessage(OpenqEvent.GateResumed, GateResumedDto),
   gateRedispatchRequested: defineMessage(OpenqEvent.GateRedispatchRequested, GateRedispatchRequestedDto),
+  gateVerdictRejected: defineMessage(OpenqEvent.GateVerdictRejected, GateVerdictRejectedDto),
   pipelineTaskAdmitted: defineMessage(OpenqEvent.PipelineTaskAdmitted, PipelineTaskAdmittedDto),
   pipelineNeedsInput: defineMessage(OpenqEvent.PipelineNeedsInput, PipelineNeedsInputDto),
   pipelineInReview: defineMessage(OpenqEvent.PipelineInReview, PipelineInReviewDto),

@@ -16,17 +16,20 @@ import {
   PARKED_REASONS,
   RESUME_TRIGGERS,
   VEREDITOS,
+  VERDICT_REJECTION_REASONS,
   type Gate,
   type GateNextAction,
   type ParkedReason,
   type ResumeTrigger,
   type Veredito,
+  type VerdictRejectionReason,
 } from '../vocabulary';
 import {
   IntRange,
   IsEntityId,
   IsOneOf,
   IsUuidList,
+  IsUuidString,
   NestedList,
   OptionalTrimmedText,
   TrimmedText,
@@ -38,6 +41,7 @@ import type {
   GatePendingChange,
   GateResumed,
   GateVerdictRecorded,
+  GateVerdictRejected,
 } from './openq-payloads';
 
 const Seconds = () => IntRange(0);
@@ -109,4 +113,16 @@ export class GateResumedDto extends GateCycleRef implements GateResumed {
 export class GateRedispatchRequestedDto extends GateCycleRef implements GateRedispatchRequested {
   @Seconds()
   idadeSegundos!: number;
+}
+
+/** §11.1 a round refused for citing a question that is not in the project. */
+export class GateVerdictRejectedDto extends GateCycleRef implements GateVerdictRejected {
+  @IsEntityId()
+  roundId!: string;
+
+  @IsOneOf(VERDICT_REJECTION_REASONS)
+  reason!: VerdictRejectionReason;
+
+  @IsUuidString()
+  questionId!: string;
 }

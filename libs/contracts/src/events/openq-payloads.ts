@@ -12,6 +12,7 @@ import type {
   QuestionOrigin,
   ResumeTrigger,
   Veredito,
+  VerdictRejectionReason,
 } from '../vocabulary';
 
 /**
@@ -108,6 +109,19 @@ export interface GateResumed {
    * changes_requested, §5), shown to QA again on resume. Absent or empty when there were none.
    */
   pendingChanges?: GatePendingChange[];
+}
+
+/**
+ * §11.1 a QA round was refused: a `needs_user_decision` verdict cited a question that is not in
+ * the project. Nothing was parked, the counter is untouched, the cycle stays as it was.
+ */
+export interface GateVerdictRejected {
+  taskId: string;
+  gate: Gate;
+  roundId: string;
+  reason: VerdictRejectionReason;
+  /** The offending `openQuestionId`. */
+  questionId: string;
 }
 
 /** §5 the sweep asks the engine to re-dispatch a stale (not yet parked) cycle. */

@@ -26,6 +26,7 @@ export const commandExamples: CommandExamples = deepFreeze({
     list: { projectId: I.projectId, userId: I.sessionAuthorId, status: 'open', limit: 50 },
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
+    status: { projectId: I.projectId, questionIds: [I.questionId] },
   },
   gates: {
     list: { projectId: I.projectId, taskId: I.taskId },

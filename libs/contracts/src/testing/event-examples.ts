@@ -150,6 +150,13 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     decisionEventIds: [I.decisionEventId],
   },
   'gate.redispatch_requested': { taskId: I.taskId, gate: 'secops', idadeSegundos: 1200 },
+  'gate.verdict_rejected': {
+    taskId: I.taskId,
+    gate: 'qa',
+    roundId: I.roundId,
+    reason: 'pergunta_nao_encontrada',
+    questionId: I.questionId,
+  },
   'pipeline.task_admitted': { taskId: I.taskId, repo: I.repo },
   'pipeline.needs_input': { taskId: I.taskId, repo: I.repo, questionIds: [I.questionId] },
   'pipeline.in_review': { taskId: I.taskId, repo: I.repo },

@@ -17,6 +17,8 @@ import {
   type ListQuestionsCommand,
   type QuestionAnswered,
   type QuestionRejected,
+  type QuestionStatusCommand,
+  type QuestionStatusReply,
   type ReadinessCommand,
   type Refusal,
 } from '@openq/contracts';
@@ -26,6 +28,7 @@ import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answe
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import type { AnswerDecision } from './domain/question';
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
+import { questionStatuses } from './queries/question-status.query';
 
 @Controller()
 export class QuestionsMessagesController {
@@ -121,6 +124,12 @@ export class QuestionsMessagesController {
   @MessagePattern(Commands.questions.readiness.type)
   readiness(@Payload() cmd: ReadinessCommand) {
     return readiness(this.dataSource.manager, cmd.projectId, cmd.action);
+  }
+
+  /** §11.2 another service asks before refusing on its read model (read-your-writes). */
+  @MessagePattern(Commands.questions.status.type)
+  status(@Payload() cmd: QuestionStatusCommand): Promise<QuestionStatusReply> {
+    return questionStatuses(this.dataSource.manager, cmd.projectId, cmd.questionIds);
   }
 
   private async answerWithKey(
