@@ -45,7 +45,11 @@ function declarerHeldBy(release: Promise<void>) {
       return [Q];
     },
   } as unknown as QaQuestionDeclarer;
-  return { declarer, called: called.promise };
+  // These rounds cite no existing question, so the owner is never asked.
+  const owner = {
+    statusOf: () => Promise.reject(new Error('no question is cited: nothing to ask')),
+  };
+  return { questions: { declarer, owner }, called: called.promise };
 }
 
 const verdict = (taskId: string): AgentQaVerdictDto => ({
@@ -100,8 +104,8 @@ beforeEach(async () => {
 describe("a verdict linking a question and that question's answer, at the same time", () => {
   it('the answer lands while the question is being declared: the cycle never parks', async () => {
     const release = deferred();
-    const { declarer, called } = declarerHeldBy(release.promise);
-    const verdictDone = inTx((_m, tx) => recordVerdict(tx, verdict('T1'), declarer, ctx()));
+    const { questions, called } = declarerHeldBy(release.promise);
+    const verdictDone = inTx((_m, tx) => recordVerdict(tx, verdict('T1'), questions, ctx()));
     await called; // the verdict holds the cycle and waits on the questions service
     await inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
     release.resolve();
@@ -113,9 +117,9 @@ describe("a verdict linking a question and that question's answer, at the same t
   it('the answer lands after the link, before the verdict commits: it waits, then resumes the cycle', async () => {
     const linked = deferred();
     const commit = deferred();
-    const { declarer } = declarerHeldBy(Promise.resolve());
+    const { questions } = declarerHeldBy(Promise.resolve());
     const verdictDone = inTx(async (_m, tx) => {
-      await recordVerdict(tx, verdict('T2'), declarer, ctx());
+      await recordVerdict(tx, verdict('T2'), questions, ctx());
       linked.resolve();
       await commit.promise;
     });

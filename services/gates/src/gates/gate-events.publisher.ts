@@ -1,3 +1,4 @@
+import { v5 as uuidv5 } from 'uuid';
 import { OpenqEvent, type OpenqEventDataMap } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { isPublished, type GateEvent, type PublishedGateEvent } from './domain/gate-cycle';
@@ -31,11 +32,26 @@ function toWire(event: PublishedGateEvent): WireEvent {
     }
     case 'gate.redispatch_requested':
       return { type: OpenqEvent.GateRedispatchRequested, data: { ...event.data } };
+    case 'gate.verdict_rejected':
+      return { type: OpenqEvent.GateVerdictRejected, data: { ...event.data } };
     default: {
       const unknownEvent: never = event;
       return unknownEvent;
     }
   }
+}
+
+/** [openq] The namespace of gates' derived event ids (uuid v5): fixed forever. */
+const GATE_EVENT_ID_NAMESPACE = 'a4f0c1e2-5b7d-4c3a-9e8f-2d6b1a0c7e93';
+
+/**
+ * A rejection is the one published event born of a round and nothing else, so its id is derived
+ * from the round: however often the verdict is delivered, one id, one message on the stream.
+ */
+function eventIdOf(projectId: string, event: PublishedGateEvent): string | undefined {
+  if (event.type !== 'gate.verdict_rejected') return undefined;
+  const { taskId, gate, roundId } = event.data;
+  return uuidv5(JSON.stringify([projectId, event.type, taskId, gate, roundId]), GATE_EVENT_ID_NAMESPACE);
 }
 
 /** Queues the decision's published events on the outbox, in order; the others only change state. */
@@ -47,6 +63,10 @@ export function publishGateEvents(
   for (const event of events) {
     if (!isPublished(event)) continue;
     const wire = toWire(event);
-    outbox.event(wire.type, projectId, wire.data, { occurredAt: event.occurredAt });
+    const eventId = eventIdOf(projectId, event);
+    outbox.event(wire.type, projectId, wire.data, {
+      occurredAt: event.occurredAt,
+      ...(eventId ? { eventId } : {}),
+    });
   }
 }

@@ -24,6 +24,7 @@ import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
 import { CycleTx } from './cycle-tx';
@@ -42,6 +43,7 @@ export class GatesMessagesController {
     private readonly dataSource: DataSource,
     @Inject(OPENQ_CONFIG) private readonly config: OpenqConfig,
     private readonly declarer: QaQuestionDeclarer,
+    private readonly owner: QuestionOwner,
   ) {}
 
   @EventPattern(AgentEvent.GateStarted)
@@ -66,7 +68,8 @@ export class GatesMessagesController {
   @EventPattern(AgentEvent.QaVerdict)
   async onVerdict(@Payload() data: AgentQaVerdictDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
-    const outcome = await recordVerdict(new CycleTx(manager, outbox), data, this.declarer, {
+    const questions = { declarer: this.declarer, owner: this.owner };
+    const outcome = await recordVerdict(new CycleTx(manager, outbox), data, questions, {
       projectId: envelope.projectId,
       correlationId: envelope.correlationId,
       defaultMaxCorrections: this.config.gates.maxCorrections,

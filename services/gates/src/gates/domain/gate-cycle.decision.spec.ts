@@ -1,10 +1,12 @@
 import { isRefusal } from '@openq/contracts';
 import {
   applyAll,
+  citationsToCheck,
   decide,
   gateView,
   isPublished,
   waitingForYou,
+  type CitedQuestion,
   type GateCommand,
   type GateCycle,
   type GateEvent,
@@ -39,9 +41,18 @@ const start: GateCommand = {
   type: 'start',
   data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-exec' },
 };
-const round = (roundId: string, verdicts: SubspecialtyVerdict[]): GateCommand => ({
+/** Every cited question exists and is open, unless the test says otherwise. */
+const existingOpen = (verdicts: SubspecialtyVerdict[]): Record<string, CitedQuestion> =>
+  Object.fromEntries(
+    verdicts.flatMap((v) => (v.openQuestionId ? [[v.openQuestionId, { status: 'open' }]] : [])),
+  );
+const round = (
+  roundId: string,
+  verdicts: SubspecialtyVerdict[],
+  citations: Record<string, CitedQuestion> = existingOpen(verdicts),
+): GateCommand => ({
   type: 'recordRound',
-  data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-qa', roundId, verdicts },
+  data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-qa', roundId, verdicts, citations },
 });
 const ask = (subspecialty: string, pergunta: string, sugestao?: string): SubspecialtyVerdict => ({
   subspecialty,
@@ -205,6 +216,97 @@ describe('needs_user_decision', () => {
   it('ignores answers and activity for a cycle that does not exist', () => {
     expect(when(null, answer('q1', 'd1')).events).toEqual([]);
     expect(when(null, { type: 'activity' }).events).toEqual([]);
+  });
+});
+
+describe('§11.1 a verdict cites only questions of the project', () => {
+  const ghost = 'q-ghost';
+
+  it('refuses a round citing an absent question: nothing parked, counter untouched, the engine told why', () => {
+    const before = given([start, round('r0', [change])]);
+    const { events, state } = when(
+      before,
+      round('r1', [askExisting('rules', 'q-real'), askExisting('ux', ghost), change], {
+        'q-real': { status: 'open' },
+        [ghost]: { status: 'absent' },
+      }),
+    );
+    expect(events).toEqual([
+      {
+        type: 'gate.verdict_rejected',
+        data: {
+          taskId: 't1',
+          gate: 'qa',
+          roundId: 'r1',
+          reason: 'pergunta_nao_encontrada',
+          questionId: ghost,
+        },
+        occurredAt: at(100),
+      },
+    ]);
+    expect(events.every(isPublished)).toBe(true);
+    expect(state).toMatchObject({
+      status: 'changes_requested',
+      parkedReason: null,
+      correctionCount: 1,
+      questionIds: [],
+      pendingQuestionRequest: null,
+      lastActivityAt: at(100),
+    });
+    expect(state && waitingForYou(state)).toBe(false);
+  });
+
+  it('keeps a running cycle running, and the same round again changes nothing', () => {
+    const rejected = when(
+      given([start]),
+      round('r1', [askExisting('rules', ghost)], { [ghost]: { status: 'absent' } }),
+    );
+    expect(rejected.state).toMatchObject({ status: 'running', parkedReason: null, correctionCount: 0 });
+    expect(when(rejected.state, round('r1', [askExisting('rules', ghost)], {})).events).toEqual([]);
+    expect(citationsToCheck(rejected.state, 'r1', [askExisting('rules', ghost)])).toEqual([]);
+  });
+
+  it('a citation nobody looked up counts as absent', () => {
+    const { types } = when(given([start]), round('r1', [askExisting('rules', 'q1')], {}));
+    expect(types).toEqual(['gate.verdict_rejected']);
+  });
+
+  it('a rejected verdict before any start opens the cycle, running', () => {
+    const { types, state } = when(null, round('r1', [askExisting('rules', ghost)], {}));
+    expect(types).toEqual(['gate.cycle_started', 'gate.verdict_rejected']);
+    expect(state).toMatchObject({ status: 'running', processedRoundIds: ['r1'], sessionAuthorId: 'u-qa' });
+  });
+
+  it('an existing question, open or answered, lets the round through', () => {
+    const { types } = when(
+      given([start]),
+      round('r1', [askExisting('rules', 'q1'), askExisting('ux', 'q2')], {
+        q1: { status: 'open' },
+        q2: { status: 'answered', decisionEventId: 'd2' },
+      }),
+    );
+    expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded', 'gate.questions_requested']);
+  });
+
+  it('only a round that parks is checked: a blocked round with a ghost citation is recorded', () => {
+    const blocked: SubspecialtyVerdict = { subspecialty: 'sec', veredito: 'blocked' };
+    const verdicts = [askExisting('rules', ghost), blocked];
+    expect(citationsToCheck(given([start]), 'r1', verdicts)).toEqual([]);
+    const { types, state } = when(given([start]), round('r1', verdicts, {}));
+    expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded']);
+    expect(state?.status).toBe('blocked');
+  });
+
+  it('asks the handler to look up each cited question of a new parking round once', () => {
+    const verdicts = [
+      askExisting('rules', 'q1'),
+      askExisting('ux', 'q1'),
+      askExisting('api', 'q2'),
+      ask('x', 'A?'),
+    ];
+    expect(citationsToCheck(given([start]), 'r1', verdicts)).toEqual(['q1', 'q2']);
+    expect(citationsToCheck(null, 'r1', verdicts)).toEqual(['q1', 'q2']);
+    expect(citationsToCheck(given([start]), 'r1', [ask('x', 'A?')])).toEqual([]);
   });
 });
 

@@ -34,6 +34,14 @@ export interface QuestionRequest {
   link: string[];
 }
 
+/**
+ * §11.1 what the owner of the question log (or, for an answer, this service's own record of
+ * `question.answered`) says of a question a verdict cites; the handler looks it up before the
+ * round is decided.
+ */
+export type CitedQuestion =
+  { status: 'absent' } | { status: 'open' } | { status: 'answered'; decisionEventId: string };
+
 interface DomainEvent<T extends string, D> {
   type: T;
   data: D;
@@ -68,6 +76,11 @@ export type RedispatchRequested = DomainEvent<
   'gate.redispatch_requested',
   CycleRef & { idadeSegundos: number }
 >;
+/** §11.1 the round cited a question that is not in the project: refused, the round spent. */
+export type VerdictRejected = DomainEvent<
+  'gate.verdict_rejected',
+  CycleRef & { roundId: string; reason: 'pergunta_nao_encontrada'; questionId: string }
+>;
 
 // Internal: they change the cycle's state and are not published.
 export type CycleStarted = DomainEvent<
@@ -100,7 +113,8 @@ export type QuestionAnswered = DomainEvent<
   CycleRef & { questionId: string; decisionEventId: string }
 >;
 
-export type PublishedGateEvent = VerdictRecorded | RescueParked | Resumed | RedispatchRequested;
+export type PublishedGateEvent =
+  VerdictRecorded | RescueParked | Resumed | RedispatchRequested | VerdictRejected;
 export type GateEvent =
   | PublishedGateEvent
   | CycleStarted
@@ -115,6 +129,7 @@ const PUBLISHED: ReadonlySet<string> = new Set<PublishedGateEvent['type']>([
   'gate.rescue_parked',
   'gate.resumed',
   'gate.redispatch_requested',
+  'gate.verdict_rejected',
 ]);
 
 /** Which events go to the outbox; the others only change the cycle's state. */

@@ -126,6 +126,13 @@ export function evolve(state: GateCycle | null, event: GateEvent): GateCycle | n
       return { ...next, ...UNPARKED, status: 'running', lastActivityAt: at, lastRedispatchAt: null };
     case 'gate.redispatch_requested':
       return { ...next, lastRedispatchAt: at };
+    case 'gate.verdict_rejected':
+      // The round is spent (the same round again changes nothing) and was activity; nothing else moves.
+      return {
+        ...next,
+        processedRoundIds: [...state.processedRoundIds, event.data.roundId],
+        lastActivityAt: at,
+      };
     case 'gate.verdict_recorded':
       return next;
     default: {

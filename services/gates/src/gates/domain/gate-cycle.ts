@@ -1,11 +1,25 @@
 import { refusal, type Refusal } from '@openq/contracts';
-import type { GateEvent, GateName, PendingChange } from './gate-cycle.events';
+import type { CitedQuestion, GateEvent, GateName, PendingChange } from './gate-cycle.events';
 import { DEFAULT_MAX_CORRECTIONS, evolve, type GateCycle } from './gate-cycle.state';
-import { isValidMaxCorrections, roundEvents, validateRound, type SubspecialtyVerdict } from './record-round';
+import {
+  citedQuestionIds,
+  isValidMaxCorrections,
+  roundEvents,
+  roundParks,
+  unknownCitation,
+  validateRound,
+  type SubspecialtyVerdict,
+} from './record-round';
 
 export * from './gate-cycle.events';
 export * from './gate-cycle.state';
-export { countCorrections, nextAction, type SubspecialtyVerdict } from './record-round';
+export {
+  answeredCitations,
+  citedQuestionIds,
+  countCorrections,
+  nextAction,
+  type SubspecialtyVerdict,
+} from './record-round';
 
 interface CycleKey {
   projectId: string;
@@ -22,10 +36,20 @@ interface Creating extends CycleKey {
   defaultMaxCorrections?: number;
 }
 
+interface RoundData extends Creating {
+  roundId: string;
+  verdicts: readonly SubspecialtyVerdict[];
+  /**
+   * §11.1 what is known of each question the round cites (`citationsToCheck`); a cited question
+   * missing here counts as absent.
+   */
+  citations?: Readonly<Record<string, CitedQuestion>>;
+}
+
 export type GateCommand =
   | { type: 'start'; data: Creating }
   | { type: 'activity' }
-  | { type: 'recordRound'; data: Creating & { roundId: string; verdicts: readonly SubspecialtyVerdict[] } }
+  | { type: 'recordRound'; data: RoundData }
   | {
       type: 'questionsLinked';
       data: { roundId: string; questionIds: readonly string[]; answered?: Readonly<Record<string, string>> };
@@ -81,21 +105,40 @@ function start(data: Creating, state: GateCycle | null, now: Date): GateDecision
   return [started(data, state, now)];
 }
 
-function recordRound(
-  data: Creating & { roundId: string; verdicts: readonly SubspecialtyVerdict[] },
+/**
+ * §11.1 the questions the handler must look up before deciding this round: those a new round
+ * that parks cites. None for a round already processed, or one that does not park (its
+ * citations are not linked).
+ */
+export function citationsToCheck(
   state: GateCycle | null,
-  now: Date,
-): GateDecision {
+  roundId: string,
+  verdicts: readonly SubspecialtyVerdict[],
+): string[] {
+  if (state?.processedRoundIds.includes(roundId) || !roundParks(verdicts)) return [];
+  return citedQuestionIds(verdicts);
+}
+
+function recordRound(data: RoundData, state: GateCycle | null, now: Date): GateDecision {
   if (state?.processedRoundIds.includes(data.roundId)) return [];
   const invalid = validateRound(data.verdicts, data.maxCorrections);
   if (invalid) return invalid;
-  if (state) return roundEvents(state, data.roundId, data.verdicts, data.maxCorrections, now);
   // A verdict for a cycle whose start we never saw opens the cycle (the verdict names its session author).
-  const opening = started(data, null, now);
-  const opened = evolve(null, opening);
-  return opened
-    ? [opening, ...roundEvents(opened, data.roundId, data.verdicts, data.maxCorrections, now)]
-    : [];
+  const opening = state ? [] : [started(data, null, now)];
+  const cycle = state ?? evolve(null, opening[0]!);
+  if (!cycle) return [];
+  // §11.1 a parking round may cite only questions of the project: otherwise it is refused, and
+  // only spent (nothing parked, counter untouched, the cycle as it was); the engine is told.
+  const ghost = roundParks(data.verdicts) ? unknownCitation(data.verdicts, data.citations ?? {}) : null;
+  if (ghost !== null) {
+    const rejected: GateEvent = {
+      type: 'gate.verdict_rejected',
+      data: { ...ref(cycle), roundId: data.roundId, reason: 'pergunta_nao_encontrada', questionId: ghost },
+      occurredAt: now,
+    };
+    return [...opening, rejected];
+  }
+  return [...opening, ...roundEvents(cycle, data.roundId, data.verdicts, data.maxCorrections, now)];
 }
 
 /** Called once every linked question is answered, so the two lists line up. */

@@ -1,6 +1,13 @@
 import { refusal, type Refusal } from '@openq/contracts';
 import { consolidate, isVerdict, type Verdict } from './consolidate';
-import type { GateEvent, GateName, NextAction, PendingChange, QuestionRequest } from './gate-cycle.events';
+import type {
+  CitedQuestion,
+  GateEvent,
+  GateName,
+  NextAction,
+  PendingChange,
+  QuestionRequest,
+} from './gate-cycle.events';
 import { CORRECTION_CYCLE_EXHAUSTED, type GateCycle } from './gate-cycle.state';
 
 /** One subspecialty's verdict as `agent.qa.verdict` carries it (SPEC §8). */
@@ -88,13 +95,49 @@ export function validateRound(
   return null;
 }
 
+/** The existing questions (`openQuestionId`) the round's `needs_user_decision` verdicts cite, once each, in order. */
+export function citedQuestionIds(verdicts: readonly SubspecialtyVerdict[]): string[] {
+  const cited = verdicts.flatMap((v) =>
+    v.veredito === 'needs_user_decision' && v.openQuestionId ? [v.openQuestionId] : [],
+  );
+  return [...new Set(cited)];
+}
+
+/**
+ * §11.1 the first question a parking round cites that is not known to exist in the project
+ * (the owner said absent, or nobody looked it up: a citation is never trusted blindly); null
+ * when every one exists.
+ */
+export function unknownCitation(
+  verdicts: readonly SubspecialtyVerdict[],
+  citations: Readonly<Record<string, CitedQuestion>>,
+): string | null {
+  return citedQuestionIds(verdicts).find((id) => (citations[id]?.status ?? 'absent') === 'absent') ?? null;
+}
+
+/** questionId → decisionEventId of the cited questions known to be answered: the cycle never parks on them. */
+export function answeredCitations(
+  citations: Readonly<Record<string, CitedQuestion>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(citations).flatMap(([id, c]) =>
+      c.status === 'answered' ? [[id, c.decisionEventId]] : [],
+    ),
+  );
+}
+
+/** Whether a round would park on a decision (the only rounds whose citations are linked). */
+export function roundParks(verdicts: readonly SubspecialtyVerdict[]): boolean {
+  return consolidate(verdicts.map((v) => v.veredito)) === 'needs_user_decision';
+}
+
 export function questionRequest(
   state: GateCycle,
   roundId: string,
   verdicts: readonly SubspecialtyVerdict[],
 ): QuestionRequest {
   const asking = verdicts.filter((v) => v.veredito === 'needs_user_decision');
-  const link = [...new Set(asking.flatMap((v) => (v.openQuestionId ? [v.openQuestionId] : [])))];
+  const link = citedQuestionIds(verdicts);
   // Subspecialties are unique within a round (the DTO checks it), so the key names one question.
   const declare = asking.flatMap((v) =>
     v.openQuestionId

@@ -1,7 +1,15 @@
-import { isRefusal, type AgentQaVerdictDto, type Refusal } from '@openq/contracts';
+import { isRefusal, type AgentQaVerdictDto, type QuestionStatusItem, type Refusal } from '@openq/contracts';
 import type { CycleTx, Stepped } from '../../cycle-tx';
-import { applyAll, decide } from '../../domain/gate-cycle';
+import {
+  answeredCitations,
+  applyAll,
+  citationsToCheck,
+  citedQuestionIds,
+  decide,
+  type CitedQuestion,
+} from '../../domain/gate-cycle';
 import type { QaQuestionDeclarer } from './qa-question-declarer';
+import type { QuestionStatusSource } from './question-owner';
 
 export interface VerdictContext {
   projectId: string;
@@ -11,28 +19,37 @@ export interface VerdictContext {
 }
 
 /**
- * `agent.qa.verdict`: one QA round. The round is decided first, in memory; a
- * `needs_user_decision` round then records its new questions through the questions service,
- * links them (with the existing `openQuestionId`s) and parks, unless every one of them is
- * already answered. Only then is anything written, so a refused question leaves the cycle as
- * it was. The same round again changes nothing (`roundId`), and declares nothing twice
- * (its questions' `toolCallId`s are stable).
+ * `agent.qa.verdict`: one QA round. The questions a parking round cites are looked up first
+ * (§11.1): an answer this service heard of is enough; any other is asked of the questions
+ * service, whose log is the truth (§11.2: it may have committed a question or an answer whose
+ * event has not reached us yet). A question not in the project refuses the round
+ * (`gate.verdict_rejected`). Then the round is decided, in memory; a `needs_user_decision`
+ * round records its new questions through the questions service, links them (with the
+ * existing `openQuestionId`s) and parks, unless every one of them is already answered. Only
+ * then is anything written, so a refused question leaves the cycle as it was. The same round
+ * again changes nothing (`roundId`), and declares nothing twice (its questions' `toolCallId`s
+ * are stable).
  */
 export async function recordVerdict(
   tx: CycleTx,
   verdict: AgentQaVerdictDto,
-  declarer: QaQuestionDeclarer,
+  questions: { declarer: QaQuestionDeclarer; owner: QuestionStatusSource },
   ctx: VerdictContext,
 ): Promise<Stepped | Refusal> {
   const { projectId, now } = ctx;
+  const { declarer } = questions;
   const { roundId, taskId, gate, sessionId, sessionAuthorId, maxCorrections, verdicts } = verdict;
   // Existing questions are locked before the cycle, as an answer to one of them locks them:
   // the answer and the link then never miss each other, and never wait on each other in a circle.
-  const existing = verdicts.flatMap((v) =>
-    v.veredito === 'needs_user_decision' && v.openQuestionId ? [v.openQuestionId] : [],
-  );
-  await tx.answers.lock(projectId, existing);
+  await tx.answers.lock(projectId, citedQuestionIds(verdicts));
   const state = await tx.cycles.lock({ projectId, taskId, gate });
+  const citations = await lookUpCitations(
+    tx,
+    questions.owner,
+    projectId,
+    citationsToCheck(state, roundId, verdicts),
+    ctx.correlationId,
+  );
 
   const round = decide(
     {
@@ -46,6 +63,7 @@ export async function recordVerdict(
         defaultMaxCorrections: ctx.defaultMaxCorrections,
         roundId,
         verdicts,
+        citations,
       },
     },
     state,
@@ -65,8 +83,41 @@ export async function recordVerdict(
   // New questions: nobody waits on them yet, so locking them after the cycle cannot deadlock.
   await tx.answers.lock(projectId, declared);
   const questionIds = [...new Set([...request.link, ...declared])];
-  const answered = await tx.answers.decisionsOf(projectId, questionIds);
+  // An answer the owner has committed counts, whether or not its event has reached us (§11.1).
+  const answered = {
+    ...answeredCitations(citations),
+    ...(await tx.answers.decisionsOf(projectId, questionIds)),
+  };
   const link = decide({ type: 'questionsLinked', data: { roundId, questionIds, answered } }, afterRound, now);
   if (isRefusal(link)) return link;
   return tx.commit(state, [...round, ...link]);
+}
+
+/**
+ * What is known of each cited question, under its lock: answered when this service heard the
+ * answer (the common path: no call), otherwise what the owner's log says.
+ */
+async function lookUpCitations(
+  tx: CycleTx,
+  owner: QuestionStatusSource,
+  projectId: string,
+  questionIds: readonly string[],
+  correlationId: string,
+): Promise<Record<string, CitedQuestion>> {
+  if (questionIds.length === 0) return {};
+  const heard = await tx.answers.decisionsOf(projectId, questionIds);
+  const citations: Record<string, CitedQuestion> = Object.fromEntries(
+    Object.entries(heard).map(([id, decisionEventId]) => [id, { status: 'answered', decisionEventId }]),
+  );
+  const unheard = questionIds.filter((id) => !(id in heard));
+  for (const item of await owner.statusOf(projectId, unheard, correlationId)) {
+    citations[item.questionId] = citedQuestion(item);
+  }
+  return citations;
+}
+
+function citedQuestion(item: QuestionStatusItem): CitedQuestion {
+  if (item.status === 'answered' && item.decisionEventId)
+    return { status: 'answered', decisionEventId: item.decisionEventId };
+  return item.status === 'absent' ? { status: 'absent' } : { status: 'open' };
 }
