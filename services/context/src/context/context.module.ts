@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ContextEventsController } from './context.events.controller';
 import { ContextRequestsController } from './context.requests.controller';
+import { QuestionOwner } from './question-owner';
 
 /** Read models fed by events (stories, tasks, decisions, questions) and the `openq.context.*` verbs. */
 const messageControllers = [ContextEventsController, ContextRequestsController];
 
-@Module({ controllers: [...messageControllers] })
+@Module({ controllers: [...messageControllers], providers: [QuestionOwner] })
 export class ContextModule {}

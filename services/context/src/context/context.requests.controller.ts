@@ -16,13 +16,17 @@ import {
 import { withOutbox } from '@openq/messaging';
 import { correctStory } from './commands/correct-story/correct-story.handler';
 import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
+import { QuestionOwner } from './question-owner';
 import { openQuestionsForTurn } from './queries/open-questions.query';
 import { loadTaskFacts } from './queries/task-facts.query';
 
 /** `openq.context.*`: what the agents read (SPEC §6.1–6.3) and the story correction (§6.4). */
 @Controller()
 export class ContextRequestsController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly owner: QuestionOwner,
+  ) {}
 
   @MessagePattern(Commands.context.devContext.type)
   async devContext(@Payload() cmd: TaskContextCommand): Promise<DevContext | Refusal> {
@@ -45,7 +49,7 @@ export class ContextRequestsController {
   @MessagePattern(Commands.context.correctStory.type)
   correctStory(@Payload() cmd: CorrectStoryCommand): Promise<CorrectStoryReply | Refusal> {
     return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      correctStory(manager, outbox, cmd, new Date()),
+      correctStory(manager, outbox, cmd, new Date(), this.owner),
     );
   }
 }

@@ -9,8 +9,14 @@ import {
   type StoryCorrected,
 } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { decideStoryCorrection, type CorrectionActor, type TaskStatus } from '../../domain';
+import {
+  decideStoryCorrection,
+  type CitedQuestion,
+  type CorrectionActor,
+  type TaskStatus,
+} from '../../domain';
 import { versionOf } from '../../projections/fact-version';
+import type { QuestionStatusSource } from '../../question-owner';
 import { writeStoryContent } from '../../projections/story.projector';
 import { findCitedQuestion } from '../../queries/open-questions.query';
 import { findStory } from '../../queries/story-row';
@@ -19,13 +25,15 @@ import { findStory } from '../../queries/story-row';
  * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, let the
  * domain decide, then persist the corrected content and queue `story.corrected` in the same
  * transaction. The content's version becomes the correction's own (`now`, its event id), so an
- * older `agent.story.upserted` delivered afterwards leaves it alone.
+ * older `agent.story.upserted` delivered afterwards leaves it alone. The cited question is read
+ * from this service's read model, and from its owner whenever that model would refuse (§11.2).
  */
 export async function correctStory(
   manager: EntityManager,
   outbox: OutboxWriter,
   cmd: CorrectStoryCommand,
   now: Date,
+  owner: QuestionStatusSource,
 ): Promise<CorrectStoryReply | Refusal> {
   const actor = correctionActor(cmd.actor);
   if (isRefusal(actor)) return actor;
@@ -36,7 +44,7 @@ export async function correctStory(
     {
       story,
       taskStatuses: story ? await taskStatuses(manager, cmd.projectId, story.storyId, story.taskIds) : [],
-      citedQuestion: questionId ? await findCitedQuestion(manager, cmd.projectId, questionId) : null,
+      citedQuestion: questionId ? await citedQuestion(manager, owner, cmd.projectId, questionId) : null,
     },
   );
   if (isRefusal(decision)) return decision;
@@ -48,6 +56,22 @@ export async function correctStory(
     await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, versionOf(envelope));
   }
   return { applied: true, storyId: cmd.storyId };
+}
+
+/**
+ * §11.2 read-your-writes: the read model is enough when it shows the question answered (an answer
+ * is never taken back); unknown or still open here may only mean that `question.declared` /
+ * `question.answered` has not arrived yet, so the owner's log decides before anything is refused.
+ */
+async function citedQuestion(
+  manager: EntityManager,
+  owner: QuestionStatusSource,
+  projectId: string,
+  questionId: string,
+): Promise<CitedQuestion | null> {
+  const local = await findCitedQuestion(manager, projectId, questionId);
+  if (local?.answered) return local;
+  return owner.citedQuestion(projectId, questionId);
 }
 
 /** Only two doors exist: a user, or the PO agent (the internal route). */
