@@ -250,3 +250,65 @@ it(`applies or dead-letters with a reason each of ${PER_AGENT_TYPE} junk message
   printFigures('fuzz: figures', figures);
   saveFigures('fuzz', { figures, deadLetters: reasons });
 }, 600_000);
+
+it('refuses QA verdicts citing a question that is not in the project: nothing parked, gate.verdict_rejected once each', async () => {
+  // Issue #15 item 1 (SPEC §11.1): agents invent ids. Random UUIDs, and a real question of another project.
+  const project = 'fzg';
+  const engine = new Engine(stack);
+  const citations = [...Array.from({ length: 20 }, () => newId()), questions[0]!];
+  const verdicts = citations.map((questionId, i) => ({
+    roundId: `ghost-${i}`,
+    taskId: `TG-${i}`,
+    gate: 'qa',
+    sessionId: 'qa-s',
+    sessionAuthorId: AUTHOR,
+    verdicts: [
+      {
+        subspecialty: 'rules',
+        veredito: 'needs_user_decision',
+        resumo: 'r',
+        itens: [],
+        openQuestionId: questionId,
+      },
+    ],
+  }));
+  for (const data of verdicts) {
+    const envelope = await engine.emit(AgentEvent.QaVerdict, project, data);
+    await engine.publish(envelope, newId()); // redelivered past JetStream's dedupe: changes nothing
+  }
+  await waitQuiet(stack, 120_000);
+
+  // Handled in parallel: compare in one order. Only rejections: nothing recorded, nothing parked.
+  const byTask = (a: { data: unknown }, b: { data: unknown }) =>
+    String((a.data as { taskId: string }).taskId).localeCompare(
+      String((b.data as { taskId: string }).taskId),
+    );
+  const rejected = (
+    await readStream<Record<string, unknown>>(stack.nc, STREAMS.openqEvents.name, `gate.*.${project}`)
+  ).map((m) => ({ type: m.envelope?.type, data: m.envelope?.data }));
+  expect(rejected.sort(byTask)).toEqual(
+    verdicts
+      .map((v, i) => ({
+        type: 'gate.verdict_rejected',
+        data: {
+          taskId: v.taskId,
+          gate: 'qa',
+          roundId: v.roundId,
+          reason: 'pergunta_nao_encontrada',
+          questionId: citations[i],
+        },
+      }))
+      .sort(byTask),
+  );
+  for (const { taskId } of verdicts) {
+    const gates = await http(stack.gatewayUrl, 'GET', `/projects/${project}/tasks/${taskId}/gates`, {
+      token: devToken('vera', project, 'viewer'),
+    });
+    expect(gates.body).toEqual([
+      expect.objectContaining({ gate: 'qa', state: 'running', parkedReason: null, waitingForYou: false }),
+    ]);
+  }
+  expect(
+    await stack.count(`SELECT count(*) AS n FROM gates.dead_letter WHERE subject LIKE $1`, [`%.${project}`]),
+  ).toBe(0);
+}, 300_000);
