@@ -283,6 +283,37 @@ describe('gates: parked on the user decision, resumed by the answer', () => {
     expect(await openQuestionsOf('T3')).toHaveLength(1);
   });
 
+  it('refuses a verdict citing a question that does not exist: nothing parked, counter untouched, the engine told (§11.1)', async () => {
+    await startGate(stack, P, 'T-ghost');
+    await publishVerdict(stack, P, 'T-ghost', 'r1', [changes('api', 'fix route')]);
+    await waitEvent(OpenqEvent.GateVerdictRecorded, 'T-ghost');
+    const ghost = '01890a5d-ac96-774b-bcce-b302099a80ff';
+    await publishVerdict(stack, P, 'T-ghost', 'r2', [askExisting('rules', ghost), changes('ux', 'x')]);
+    const [rejected] = await waitEvent(OpenqEvent.GateVerdictRejected, 'T-ghost');
+    expect(rejected!.data).toEqual({
+      taskId: 'T-ghost',
+      gate: 'qa',
+      roundId: 'r2',
+      reason: 'pergunta_nao_encontrada',
+      questionId: ghost,
+    });
+    await drained(stack, AgentEvent.QaVerdict);
+    expect(await emitted(stack, OpenqEvent.GateRescueParked, P, 'T-ghost')).toHaveLength(0);
+    expect(await emitted(stack, OpenqEvent.GateVerdictRecorded, P, 'T-ghost')).toHaveLength(1);
+    // the counter stays where round r1 left it; nothing waits for the user
+    expect((await gatesOf(stack, P, 'T-ghost')).body[0]).toMatchObject({
+      state: 'changes_requested',
+      parkedReason: null,
+      questionIds: [],
+      correctionCount: 1,
+      waitingForYou: false,
+    });
+    expect(await resume(stack, P, 'T-ghost')).toMatchObject({
+      status: 409,
+      body: { reason: 'gate_nao_estacionado' },
+    });
+  });
+
   it('answers 404 tarefa_nao_encontrada for a task without gate cycles', async () => {
     expect(await gatesOf(stack, P, 'T-none')).toMatchObject({
       status: 404,
