@@ -90,7 +90,7 @@ describe('render-asyncapi', () => {
 
   it('has a channel, a message, a publisher and its consumers for every event type of both streams', () => {
     const types = [...agentEventRegistry.types(), ...openqEventRegistry.types()];
-    expect(types).toHaveLength(26);
+    expect(types).toHaveLength(27);
     for (const type of types) {
       expect(doc.channels[type]).toMatchObject({ address: `${type}.{projectId}` });
       expect(doc.components.messages[type]).toBeDefined();
@@ -213,7 +213,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(16);
+      expect(pairs).toHaveLength(17);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,
