@@ -64,3 +64,11 @@ export const CONTEXT_DECISIONS_MAX_CHARS = 1500;
 
 /** [openq] question ids carried by one gate or pipeline event. */
 export const QUESTION_IDS_MAX = 100;
+
+/** §11.1 `motivo` of a maintainer's override resume: 1–500 characters after trim. */
+export const OVERRIDE_MOTIVO_MIN_LENGTH = 1;
+export const OVERRIDE_MOTIVO_MAX_LENGTH = 500;
+
+/** [openq] a gate's history: `limit` 1..50, default 20, newest first. */
+export const GATE_HISTORY_LIMIT_MAX = 50;
+export const GATE_HISTORY_LIMIT_DEFAULT = 20;

@@ -22,7 +22,33 @@ export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: un
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length === 0) return { ok: true, value };
   const { field, message } = firstFailure(errors);
-  return { ok: false, reason, field, message: `${field}: ${message}` };
+  const own = fieldReasonsOf(cls)[field.split('.')[0]!];
+  return { ok: false, reason: own ?? reason, field, message: `${field}: ${message}` };
+}
+
+const FIELD_REASONS = Symbol('openq:fieldReasons');
+const ABSENT_MEANS_EMPTY = Symbol('openq:absentMeansEmpty');
+
+/**
+ * [openq] Stable reason codes of a DTO's own fields (SPEC §11.1 `motivo_invalido`, …): when the
+ * first failing field is one of them, `validateAs` reports its reason instead of the caller's
+ * generic one (`corpo_invalido`), so a client can tell which rule it broke without parsing text.
+ */
+export function FieldReasons(reasons: Readonly<Record<string, string>>): ClassDecorator {
+  return (target) => Reflect.defineMetadata(FIELD_REASONS, reasons, target);
+}
+
+function fieldReasonsOf(cls: object): Readonly<Record<string, string>> {
+  return (Reflect.getMetadata(FIELD_REASONS, cls) as Record<string, string> | undefined) ?? {};
+}
+
+/** [openq] A request body that may be left out altogether: no body reads as `{}`. */
+export function AbsentMeansEmpty(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(ABSENT_MEANS_EMPTY, true, target);
+}
+
+export function absentMeansEmpty(cls: object): boolean {
+  return Reflect.getMetadata(ABSENT_MEANS_EMPTY, cls) === true;
 }
 
 function firstFailure(errors: ValidationError[], prefix = ''): { field: string; message: string } {

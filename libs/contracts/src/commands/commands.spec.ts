@@ -21,7 +21,7 @@ describe('commands', () => {
       Object.values(verbs).map((p) => requestSubject(p.service, p.verb)),
     );
     expect(new Set(commandRegistry.types())).toEqual(new Set(fromVerb));
-    expect(commandRegistry.types()).toHaveLength(16);
+    expect(commandRegistry.types()).toHaveLength(17);
     expect(Commands.questions.answerByAgent.type).toBe('openq.questions.answer-by-agent');
     expect(Commands.gates.pipelineQueue).toMatchObject({ service: 'gates', verb: 'pipeline-queue' });
   });
@@ -120,6 +120,19 @@ describe('gates and context commands', () => {
     expect(failingField(validate('gates', 'resume', { ...example('gates', 'resume'), gate: 'user' }))).toBe(
       'gate',
     );
+  });
+
+  it('gates.resume carries an override with its motivo, refused with the field\'s reason otherwise', () => {
+    const override = { ...example('gates', 'resume'), override: true, motivo: 'asked the PO' };
+    expect(validate('gates', 'resume', override).ok).toBe(true);
+    expect(validate('gates', 'resume', { ...override, motivo: '' })).toMatchObject({
+      ok: false,
+      reason: 'motivo_invalido',
+    });
+    expect(validate('gates', 'resume', { ...override, override: false })).toMatchObject({
+      ok: false,
+      reason: 'override_invalido',
+    });
   });
 
   it('pipeline-queue accepts no repo', () => {
