@@ -6,6 +6,9 @@ type WireEvent = {
   [T in PublishedGateEvent['type']]: { type: T; data: OpenqEventDataMap[T] };
 }[PublishedGateEvent['type']];
 
+/** A published event as it goes on the wire, with when it happened (the outbox's and the history's row). */
+export type WireGateEvent = WireEvent & { occurredAt: Date };
+
 /** A published domain event as SPEC §5 puts it on the wire (`projectId` travels in the envelope). */
 function toWire(event: PublishedGateEvent): WireEvent {
   switch (event.type) {
@@ -38,15 +41,14 @@ function toWire(event: PublishedGateEvent): WireEvent {
   }
 }
 
+/** The decision's published events as SPEC puts them on the wire, in order; the others are dropped. */
+export function wireEvents(events: readonly GateEvent[]): WireGateEvent[] {
+  return events.filter(isPublished).map((e) => ({ ...toWire(e), occurredAt: e.occurredAt }));
+}
+
 /** Queues the decision's published events on the outbox, in order; the others only change state. */
-export function publishGateEvents(
-  outbox: OutboxWriter,
-  projectId: string,
-  events: readonly GateEvent[],
-): void {
-  for (const event of events) {
-    if (!isPublished(event)) continue;
-    const wire = toWire(event);
-    outbox.event(wire.type, projectId, wire.data, { occurredAt: event.occurredAt });
+export function publishGateEvents(outbox: OutboxWriter, projectId: string, wire: readonly WireGateEvent[]): void {
+  for (const event of wire) {
+    outbox.event(event.type, projectId, event.data, { occurredAt: event.occurredAt });
   }
 }
