@@ -3,14 +3,17 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 
 export type Validated<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: string; field: string; message: string };
+  { ok: true; value: T } | { ok: false; reason: string; field: string; message: string };
 
 /**
  * Validates an untrusted plain value against a DTO class: unknown fields are refused
  * (whitelist + forbid), and the first failing field is named in the result.
  */
-export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: unknown, reason = 'corpo_invalido'): Validated<T> {
+export function validateAs<T extends object>(
+  cls: ClassConstructor<T>,
+  plain: unknown,
+  reason = 'corpo_invalido',
+): Validated<T> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, reason, field: '(body)', message: 'expected a JSON object' };
   }
@@ -19,7 +22,11 @@ export function validateAs<T extends object>(cls: ClassConstructor<T>, plain: un
     return { ok: false, reason, field: '(body)', message: `nested deeper than ${MAX_NESTING} levels` };
   }
   const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
-  const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = validateSync(value, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
   if (errors.length === 0) return { ok: true, value };
   const { field, message } = firstFailure(errors);
   const own = fieldReasonsOf(cls)[field.split('.')[0]!];
@@ -72,7 +79,8 @@ function nestedDeeperThan(root: object, max: number): boolean {
     const [value, depth] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > max) return true;
-    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Object.values(value))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }

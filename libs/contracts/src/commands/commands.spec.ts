@@ -122,7 +122,7 @@ describe('gates and context commands', () => {
     );
   });
 
-  it('gates.resume carries an override with its motivo, refused with the field\'s reason otherwise', () => {
+  it("gates.resume carries an override with its motivo, refused with the field's reason otherwise", () => {
     const override = { ...example('gates', 'resume'), override: true, motivo: 'asked the PO' };
     expect(validate('gates', 'resume', override).ok).toBe(true);
     expect(validate('gates', 'resume', { ...override, motivo: '' })).toMatchObject({

@@ -50,10 +50,7 @@ export type GateHistoryEntry = {
 }[GateHistoryEventType];
 
 export type GateHistoryEventType =
-  | 'gate.verdict_recorded'
-  | 'gate.rescue_parked'
-  | 'gate.resumed'
-  | 'gate.redispatch_requested';
+  'gate.verdict_recorded' | 'gate.rescue_parked' | 'gate.resumed' | 'gate.redispatch_requested';
 
 /** [openq] A gate's history, newest first: `total` counts every entry, `items` is the slice. */
 export interface GateHistoryReply {

@@ -61,6 +61,9 @@ export const httpExamples = deepFreeze({
   turnContextQuery: { role: 'criativo' },
   pipelineQueueQuery: { repo: I.repo },
   readinessParams: { action: 'confirm_architecture_ready' },
-  resumeGateOverrideBody: { override: true, motivo: 'Customer confirmed 410 by phone; recorded in the ticket' },
+  resumeGateOverrideBody: {
+    override: true,
+    motivo: 'Customer confirmed 410 by phone; recorded in the ticket',
+  },
   gateHistoryQuery: { limit: '10' },
 });

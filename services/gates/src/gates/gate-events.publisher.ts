@@ -47,7 +47,11 @@ export function wireEvents(events: readonly GateEvent[]): WireGateEvent[] {
 }
 
 /** Queues the decision's published events on the outbox, in order; the others only change state. */
-export function publishGateEvents(outbox: OutboxWriter, projectId: string, wire: readonly WireGateEvent[]): void {
+export function publishGateEvents(
+  outbox: OutboxWriter,
+  projectId: string,
+  wire: readonly WireGateEvent[],
+): void {
   for (const event of wire) {
     outbox.event(event.type, projectId, event.data, { occurredAt: event.occurredAt });
   }
