@@ -110,7 +110,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(16);
+    expect(commandRegistry.types()).toHaveLength(17);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -209,7 +209,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(16);
+      expect(pairs).toHaveLength(17);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,
