@@ -57,7 +57,8 @@ describe('waiting for you', () => {
     await ana.page.waitForFunction(() => document.querySelector('.waiting .task-questions a'));
     expect((await waiting.innerText()).replace(/\s+/g, ' ')).toBe(
       'T-77 QA gate parked just now Resumes by itself once this question is answered: ' +
-        'Is a lowercase código the same product as its upper-case form? — ana decides',
+        'Is a lowercase código the same product as its upper-case form? — ana decides ' +
+        'Resume without the answer…', // inert for a developer (§11.1: maintainer)
     );
     expect(await ana.page.locator('#waiting-title .count').innerText()).toContain('1');
     await ana.screenshot('inbox-waiting-for-you');

@@ -67,3 +67,11 @@ export const QUESTION_IDS_MAX = 100;
 
 /** [openq] §11.2 question ids one `openq.questions.status` request may ask about. */
 export const QUESTION_STATUS_IDS_MAX = 50;
+
+/** §11.1 `motivo` of a maintainer's override resume: 1–500 characters after trim. */
+export const OVERRIDE_MOTIVO_MIN_LENGTH = 1;
+export const OVERRIDE_MOTIVO_MAX_LENGTH = 500;
+
+/** [openq] a gate's history: `limit` 1..50, default 20, newest first. */
+export const GATE_HISTORY_LIMIT_MAX = 50;
+export const GATE_HISTORY_LIMIT_DEFAULT = 20;

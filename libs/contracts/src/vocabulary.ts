@@ -54,7 +54,8 @@ export type ParkedReason = (typeof PARKED_REASONS)[number];
 export const GATE_NEXT_ACTIONS = ['correct', 'run_secops', 'done', 'blocked', 'parked'] as const;
 export type GateNextAction = (typeof GATE_NEXT_ACTIONS)[number];
 
-export const RESUME_TRIGGERS = ['answer', 'human'] as const;
+/** §5 / §11.1 what resumed a parked cycle: the last answer, a person (idle park), a maintainer's override. */
+export const RESUME_TRIGGERS = ['answer', 'human', 'override'] as const;
 export type ResumeTrigger = (typeof RESUME_TRIGGERS)[number];
 
 /** §11.1 why a QA round was refused (`gate.verdict_rejected.reason`). */

@@ -10,7 +10,7 @@ import {
   StoryCorrectionsController,
 } from './context/story-corrections.controller';
 import { GatesController } from './gates/gates.controller';
-import { WaitingController } from './gates/waiting.controller';
+import { GateHistoryController, WaitingController } from './gates/waiting.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
@@ -32,6 +32,7 @@ const userControllers = [
   TaskContextController,
   StoryCorrectionsController,
   PipelineController,
+  GateHistoryController,
 ];
 
 /** The engine's routes under `/internal` (service token). */

@@ -310,6 +310,86 @@ describe('user routes', () => {
     ).toMatchObject({ status: 400, body: { reason: 'parametro_invalido' } });
   });
 
+  it('resumes without the answer only for a maintainer or above, with a valid motivo (§11.1)', async () => {
+    const path = '/projects/p1/tasks/t1/gates/qa/resume';
+    const owner = await tokenFor({ p1: 'owner' }, 'o1');
+    const body = { override: true, motivo: '  Customer confirmed 410 by phone  ' };
+    await gates.answer('resume', fail(500, 'should_not_be_called', 'a refused override reached the service'));
+    const before = gates.count('resume');
+    for (const token of [viewer, developer]) {
+      expect(await call('POST', path, { token, body })).toMatchObject({
+        status: 403,
+        body: { statusCode: 403, reason: 'papel_insuficiente' },
+      });
+    }
+    const bad: [unknown, string][] = [
+      [{ override: true }, 'motivo_invalido'],
+      [{ override: true, motivo: '' }, 'motivo_invalido'],
+      [{ override: true, motivo: '   ' }, 'motivo_invalido'],
+      [{ override: true, motivo: 'x'.repeat(501) }, 'motivo_invalido'],
+      [{ override: false, motivo: 'why' }, 'override_invalido'],
+      [{ override: 'yes', motivo: 'why' }, 'override_invalido'],
+      [{ motivo: 'why' }, 'override_invalido'],
+      [{ override: true, motivo: 'why', by: 'someone-else' }, 'corpo_invalido'],
+    ];
+    for (const [sent, reason] of bad) {
+      const answer = await call('POST', path, { token: maintainer, body: sent });
+      expect({ sent, status: answer.status, reason: answer.body.reason }).toEqual({
+        sent,
+        status: 400,
+        reason,
+      });
+    }
+    expect(gates.count('resume')).toBe(before);
+
+    await gates.answer('resume', ok({ ok: true }));
+    for (const [token, userId] of [
+      [maintainer, 'u1'],
+      [owner, 'o1'],
+    ] as const) {
+      expect(await call('POST', path, { token, body })).toMatchObject({ status: 200, body: { ok: true } });
+      expect(gates.last('resume')?.payload).toEqual({
+        projectId: 'p1',
+        taskId: 't1',
+        gate: 'qa',
+        userId,
+        override: true,
+        motivo: 'Customer confirmed 410 by phone',
+      });
+    }
+    // Without override (no body, or {}) the §4 resume stands, for a developer too.
+    for (const sent of [undefined, {}]) {
+      expect(await call('POST', path, { token: developer, body: sent })).toMatchObject({ status: 200 });
+      expect(gates.last('resume')?.payload).toEqual({
+        projectId: 'p1',
+        taskId: 't1',
+        gate: 'qa',
+        userId: 'u1',
+      });
+    }
+  });
+
+  it("reads a gate's history and the project's, newest first, with a bounded limit", async () => {
+    await gates.answer('history', ok({ items: [], total: 0 }));
+    expect(
+      await call('GET', '/projects/p1/tasks/t1/gates/secops/history?limit=5', { token: viewer }),
+    ).toMatchObject({ status: 200, body: { items: [], total: 0 } });
+    expect(gates.last('history')?.payload).toEqual({
+      projectId: 'p1',
+      taskId: 't1',
+      gate: 'secops',
+      limit: 5,
+    });
+    expect(await call('GET', '/projects/p1/gate-history', { token: viewer })).toMatchObject({ status: 200 });
+    expect(gates.last('history')?.payload).toEqual({ projectId: 'p1', limit: 20 });
+    for (const path of ['/projects/p1/gate-history?limit=51', '/projects/p1/tasks/t1/gates/user/history']) {
+      expect(await call('GET', path, { token: viewer })).toMatchObject({
+        status: 400,
+        body: { reason: 'parametro_invalido' },
+      });
+    }
+  });
+
   it('needs maintainer to pause a pipeline task', async () => {
     await gates.answer(
       'pipeline-pause',

@@ -140,6 +140,19 @@ describe('gates and context commands', () => {
     );
   });
 
+  it("gates.resume carries an override with its motivo, refused with the field's reason otherwise", () => {
+    const override = { ...example('gates', 'resume'), override: true, motivo: 'asked the PO' };
+    expect(validate('gates', 'resume', override).ok).toBe(true);
+    expect(validate('gates', 'resume', { ...override, motivo: '' })).toMatchObject({
+      ok: false,
+      reason: 'motivo_invalido',
+    });
+    expect(validate('gates', 'resume', { ...override, override: false })).toMatchObject({
+      ok: false,
+      reason: 'override_invalido',
+    });
+  });
+
   it('pipeline-queue accepts no repo', () => {
     expect(validate('gates', 'pipelineQueue', { projectId: 'p1' }).ok).toBe(true);
   });

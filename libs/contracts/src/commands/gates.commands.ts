@@ -1,8 +1,12 @@
 import { IsOptional } from 'class-validator';
 import { GATES, type Gate } from '../vocabulary';
-import { IsEntityId, IsOneOf } from '../validators';
+import { OVERRIDE_REASONS, OverrideFlag, OverrideMotivo } from '../dto/override-fields.dto';
+import { FieldReasons } from '../validation';
+import { GATE_HISTORY_LIMIT_MAX } from '../limits';
+import { IntRange, IsEntityId, IsOneOf } from '../validators';
 import { defineCommand } from './command';
 import type {
+  GateHistoryReply,
   GateResumeReply,
   GateView,
   GatesWaitingReply,
@@ -14,13 +18,38 @@ import { Verb } from './verbs';
 
 export class ListGatesCommand extends TaskScoped {}
 
-/** §5 a person resumes an idle-parked cycle (`gate.resumed`, trigger `human`). */
+/**
+ * §5 a person resumes an idle-parked cycle (`gate.resumed`, trigger `human`); §11.1 with
+ * `override: true` and a `motivo`, a maintainer resumes a cycle parked on a user decision
+ * (trigger `override`, `by` = `userId`). The gateway checks the role before it asks.
+ */
+@FieldReasons(OVERRIDE_REASONS)
 export class ResumeGateCommand extends TaskScoped {
   @IsOneOf(GATES)
   gate!: Gate;
 
   @IsEntityId()
   userId!: string;
+
+  @OverrideFlag()
+  override?: true;
+
+  @OverrideMotivo()
+  motivo?: string;
+}
+
+/** [openq] a gate's history (newest first); one gate, the task's gates, or the whole project. */
+export class GateHistoryCommand extends ProjectScoped {
+  @IsOptional()
+  @IsEntityId()
+  taskId?: string;
+
+  @IsOptional()
+  @IsOneOf(GATES)
+  gate?: Gate;
+
+  @IntRange(1, GATE_HISTORY_LIMIT_MAX)
+  limit!: number;
 }
 
 export class WaitingGatesCommand extends ProjectScoped {}
@@ -41,6 +70,7 @@ export const GatesCommand = {
   list: defineCommand<ListGatesCommand, GateView[]>(Verb.gates.list, ListGatesCommand),
   resume: defineCommand<ResumeGateCommand, GateResumeReply>(Verb.gates.resume, ResumeGateCommand),
   waiting: defineCommand<WaitingGatesCommand, GatesWaitingReply>(Verb.gates.waiting, WaitingGatesCommand),
+  history: defineCommand<GateHistoryCommand, GateHistoryReply>(Verb.gates.history, GateHistoryCommand),
   pipelineQueue: defineCommand<PipelineQueueCommand, PipelineQueueSnapshot>(
     Verb.gates.pipelineQueue,
     PipelineQueueCommand,

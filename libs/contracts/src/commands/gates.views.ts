@@ -1,3 +1,4 @@
+import type { OpenqEventDataMap } from '../events/openq-events';
 import type {
   BlockingReason,
   Gate,
@@ -35,6 +36,26 @@ export interface GatesWaitingReply {
 
 export interface GateResumeReply {
   ok: true;
+}
+
+/** [openq] One published event of a gate cycle, as it went on the wire (`data` is its payload). */
+export type GateHistoryEntry = {
+  [T in GateHistoryEventType]: {
+    taskId: string;
+    gate: Gate;
+    type: T;
+    occurredAt: string;
+    data: OpenqEventDataMap[T];
+  };
+}[GateHistoryEventType];
+
+export type GateHistoryEventType =
+  'gate.verdict_recorded' | 'gate.rescue_parked' | 'gate.resumed' | 'gate.redispatch_requested';
+
+/** [openq] A gate's history, newest first: `total` counts every entry, `items` is the slice. */
+export interface GateHistoryReply {
+  items: GateHistoryEntry[];
+  total: number;
 }
 
 /** §7 one task in the per-repo queue, judged by the one admission predicate. */

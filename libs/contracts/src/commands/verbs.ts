@@ -21,6 +21,7 @@ export const Verb = {
     pipelineQueue: pair('gates', 'pipeline-queue'),
     pipelinePause: pair('gates', 'pipeline-pause'),
     pipelineResume: pair('gates', 'pipeline-resume'),
+    history: pair('gates', 'history'),
   },
   context: {
     devContext: pair('context', 'dev-context'),

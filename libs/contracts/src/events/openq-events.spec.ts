@@ -131,6 +131,25 @@ describe('gate.* events', () => {
     expect(failingField(validate(OpenqEvent.GateResumed, bad))).toBe('pendingChanges.0.itens');
   });
 
+  it('gate.resumed by override names who and why, and only an override does', () => {
+    const override = {
+      ...eventExample(OpenqEvent.GateResumed),
+      trigger: 'override',
+      decisionEventIds: [],
+      by: 'maria',
+      motivo: 'Customer confirmed by phone',
+    };
+    expect(validate(OpenqEvent.GateResumed, override).ok).toBe(true);
+    const { by: _by, ...withoutBy } = override;
+    expect(failingField(validate(OpenqEvent.GateResumed, withoutBy))).toBe('by');
+    expect(failingField(validate(OpenqEvent.GateResumed, { ...override, motivo: ' ' }))).toBe('motivo');
+    expect(failingField(validate(OpenqEvent.GateResumed, { ...override, motivo: 'x'.repeat(501) }))).toBe(
+      'motivo',
+    );
+    const answered = { ...eventExample(OpenqEvent.GateResumed), by: 'maria', motivo: 'why' };
+    expect(failingField(validate(OpenqEvent.GateResumed, answered))).toBe('by|motivo');
+  });
+
   it('gate.verdict_recorded refuses an unknown nextAction', () => {
     const data = { ...eventExample(OpenqEvent.GateVerdictRecorded), nextAction: 'merge' };
     expect(failingField(validate(OpenqEvent.GateVerdictRecorded, data))).toBe('nextAction');

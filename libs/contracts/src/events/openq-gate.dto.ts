@@ -1,8 +1,10 @@
-import { IsOptional } from 'class-validator';
+import { IsOptional, ValidateIf } from 'class-validator';
 import {
   MAX_CORRECTIONS_MAX,
   MAX_CORRECTIONS_MIN,
   MESSAGE_MAX_LENGTH,
+  OVERRIDE_MOTIVO_MAX_LENGTH,
+  OVERRIDE_MOTIVO_MIN_LENGTH,
   QUESTION_IDS_MAX,
   RESUMO_MAX_LENGTH,
   SUBSPECIALTY_MAX_LENGTH,
@@ -25,6 +27,7 @@ import {
   type VerdictRejectionReason,
 } from '../vocabulary';
 import {
+  ClassRule,
   IntRange,
   IsEntityId,
   IsOneOf,
@@ -95,6 +98,14 @@ export class GatePendingChangeDto implements GatePendingChange {
   itens!: string[];
 }
 
+const isOverride = (o: GateResumed) => o.trigger === 'override';
+
+/** §11.1 `by` and `motivo` come with an override, and only with it. */
+@ClassRule<GateResumed>(
+  'by|motivo',
+  (o) => isOverride(o) || (o.by === undefined && o.motivo === undefined),
+  'by and motivo are sent only with trigger override',
+)
 export class GateResumedDto extends GateCycleRef implements GateResumed {
   @IsOneOf(RESUME_TRIGGERS)
   trigger!: ResumeTrigger;
@@ -108,6 +119,14 @@ export class GateResumedDto extends GateCycleRef implements GateResumed {
   @IsOptional()
   @NestedList(() => GatePendingChangeDto, 0, VERDICTS_MAX)
   pendingChanges?: GatePendingChange[];
+
+  @ValidateIf(isOverride)
+  @IsEntityId()
+  by?: string;
+
+  @ValidateIf(isOverride)
+  @TrimmedText(OVERRIDE_MOTIVO_MIN_LENGTH, OVERRIDE_MOTIVO_MAX_LENGTH)
+  motivo?: string;
 }
 
 export class GateRedispatchRequestedDto extends GateCycleRef implements GateRedispatchRequested {

@@ -97,7 +97,11 @@ export interface GatePendingChange {
   itens: string[];
 }
 
-/** §5 a parked cycle runs again: by the last answer, or by a person's resume gesture. */
+/**
+ * §5 a parked cycle runs again: by the last answer, or by a person's resume gesture; §11.1 or by
+ * a maintainer's override of a decision park (`by`, `motivo`; `questionIds` = the questions it
+ * leaves open, `decisionEventIds` = the answers the park had already got).
+ */
 export interface GateResumed {
   taskId: string;
   gate: Gate;
@@ -109,6 +113,10 @@ export interface GateResumed {
    * changes_requested, §5), shown to QA again on resume. Absent or empty when there were none.
    */
   pendingChanges?: GatePendingChange[];
+  /** §11.1 trigger `override` only: the maintainer who resumed without the answer. */
+  by?: string;
+  /** §11.1 trigger `override` only: why, in their words (1–500 characters). */
+  motivo?: string;
 }
 
 /**

@@ -7,6 +7,9 @@ import { PipelineQueueQuery, ReadinessParams, TurnContextQuery } from './context
 import { DeclareQuestionBody } from './declare-question.dto';
 import { ListOpenQuestionsQuery } from './list-open-questions.dto';
 import { StoryCorrectionBody } from './story-correction.dto';
+import { GateHistoryQuery } from './gate-history.dto';
+import { ResumeGateBody } from './resume-gate.dto';
+import { absentMeansEmpty } from '../validation';
 
 describe('HTTP examples', () => {
   it.each([
@@ -19,6 +22,8 @@ describe('HTTP examples', () => {
     ['TurnContextQuery', TurnContextQuery, httpExamples.turnContextQuery],
     ['PipelineQueueQuery', PipelineQueueQuery, httpExamples.pipelineQueueQuery],
     ['ReadinessParams', ReadinessParams, httpExamples.readinessParams],
+    ['ResumeGateBody (override)', ResumeGateBody, httpExamples.resumeGateOverrideBody],
+    ['GateHistoryQuery', GateHistoryQuery, httpExamples.gateHistoryQuery],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });
@@ -116,5 +121,40 @@ describe('context queries', () => {
     expect(failingField(validateAs(TurnContextQuery, { role: 'qa-agent' }))).toBe('role');
     expect(failingField(validateAs(PipelineQueueQuery, { repo: 'a b' }))).toBe('repo');
     expect(failingField(validateAs(ReadinessParams, { action: 'go' }))).toBe('action');
+  });
+});
+
+describe('ResumeGateBody: nothing (§4) or { override: true, motivo } (§11.1)', () => {
+  const reasonOf = (body: unknown) => {
+    const result = validateAs(ResumeGateBody, body);
+    return result.ok ? null : result.reason;
+  };
+
+  it('may be left out: no body reads as {}, the §4 resume', () => {
+    expect(absentMeansEmpty(ResumeGateBody)).toBe(true);
+    expect(validateAs(ResumeGateBody, {})).toMatchObject({ ok: true, value: {} });
+  });
+
+  it('trims the motivo of an override', () => {
+    const result = validateAs(ResumeGateBody, { override: true, motivo: '  asked the PO  ' });
+    expect(result.ok && result.value).toMatchObject({ override: true, motivo: 'asked the PO' });
+  });
+
+  it.each([
+    ['override without motivo', { override: true }, 'motivo_invalido'],
+    ['an empty motivo', { override: true, motivo: '' }, 'motivo_invalido'],
+    ['a blank motivo', { override: true, motivo: '   ' }, 'motivo_invalido'],
+    ['a motivo of 501 characters', { override: true, motivo: 'x'.repeat(501) }, 'motivo_invalido'],
+    ['a motivo that is not text', { override: true, motivo: 42 }, 'motivo_invalido'],
+    ['override false', { override: false, motivo: 'why' }, 'override_invalido'],
+    ['override "true"', { override: 'true', motivo: 'why' }, 'override_invalido'],
+    ['a motivo without override', { motivo: 'why' }, 'override_invalido'],
+    ['an unknown field', { override: true, motivo: 'why', force: true }, 'corpo_invalido'],
+  ])('refuses %s with its own reason', (_name, body, reason) => {
+    expect(reasonOf(body)).toBe(reason);
+  });
+
+  it('takes a motivo of exactly 500 characters (emoji count as one)', () => {
+    expect(reasonOf({ override: true, motivo: '🙂'.repeat(500) })).toBeNull();
   });
 });

@@ -4,3 +4,5 @@ export * from './context-queries.dto';
 export * from './declare-question.dto';
 export * from './list-open-questions.dto';
 export * from './story-correction.dto';
+export * from './resume-gate.dto';
+export * from './gate-history.dto';

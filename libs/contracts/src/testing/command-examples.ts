@@ -32,6 +32,7 @@ export const commandExamples: CommandExamples = deepFreeze({
     list: { projectId: I.projectId, taskId: I.taskId },
     resume: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', userId: I.sessionAuthorId },
     waiting: { projectId: I.projectId },
+    history: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', limit: 20 },
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
     pipelineResume: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
@@ -61,4 +62,9 @@ export const httpExamples = deepFreeze({
   turnContextQuery: { role: 'criativo' },
   pipelineQueueQuery: { repo: I.repo },
   readinessParams: { action: 'confirm_architecture_ready' },
+  resumeGateOverrideBody: {
+    override: true,
+    motivo: 'Customer confirmed 410 by phone; recorded in the ticket',
+  },
+  gateHistoryQuery: { limit: '10' },
 });

@@ -2,9 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { isRefusal, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { applyAll, decide, type GateCommand, type GateCycle, type GateEvent } from './domain/gate-cycle';
-import { publishGateEvents } from './gate-events.publisher';
+import { publishGateEvents, wireEvents } from './gate-events.publisher';
 import { AnsweredQuestions } from './store/answered-questions';
 import { GateCycleStore } from './store/gate-cycle.store';
+import { GateHistory } from './store/gate-history';
 
 export interface Stepped {
   state: GateCycle | null;
@@ -19,6 +20,7 @@ export interface Stepped {
 export class CycleTx {
   readonly cycles: GateCycleStore;
   readonly answers: AnsweredQuestions;
+  readonly history: GateHistory;
 
   constructor(
     readonly manager: EntityManager,
@@ -26,6 +28,7 @@ export class CycleTx {
   ) {
     this.cycles = new GateCycleStore(manager);
     this.answers = new AnsweredQuestions(manager);
+    this.history = new GateHistory(manager);
   }
 
   async step(state: GateCycle | null, command: GateCommand, now: Date): Promise<Stepped | Refusal> {
@@ -39,7 +42,10 @@ export class CycleTx {
     const next = applyAll(state, events);
     if (events.length > 0 && next) {
       await this.cycles.save(next);
-      publishGateEvents(this.outbox, next.projectId, events);
+      // What leaves the service is also the gate's history ([openq] §11.1), in the same transaction.
+      const wire = wireEvents(events);
+      publishGateEvents(this.outbox, next.projectId, wire);
+      await this.history.append(next.projectId, wire);
     }
     return { state: next, events };
   }

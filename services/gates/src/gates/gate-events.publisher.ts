@@ -7,6 +7,9 @@ type WireEvent = {
   [T in PublishedGateEvent['type']]: { type: T; data: OpenqEventDataMap[T] };
 }[PublishedGateEvent['type']];
 
+/** A published event as it goes on the wire, with when it happened (the outbox's and the history's row). */
+export type WireGateEvent = WireEvent & { occurredAt: Date };
+
 /** A published domain event as SPEC §5 puts it on the wire (`projectId` travels in the envelope). */
 function toWire(event: PublishedGateEvent): WireEvent {
   switch (event.type) {
@@ -48,23 +51,26 @@ const GATE_EVENT_ID_NAMESPACE = 'a4f0c1e2-5b7d-4c3a-9e8f-2d6b1a0c7e93';
  * A rejection is the one published event born of a round and nothing else, so its id is derived
  * from the round: however often the verdict is delivered, one id, one message on the stream.
  */
-function eventIdOf(projectId: string, event: PublishedGateEvent): string | undefined {
-  if (event.type !== 'gate.verdict_rejected') return undefined;
+function eventIdOf(projectId: string, event: WireGateEvent): string | undefined {
+  if (event.type !== OpenqEvent.GateVerdictRejected) return undefined;
   const { taskId, gate, roundId } = event.data;
   return uuidv5(JSON.stringify([projectId, event.type, taskId, gate, roundId]), GATE_EVENT_ID_NAMESPACE);
+}
+
+/** The decision's published events as SPEC puts them on the wire, in order; the others are dropped. */
+export function wireEvents(events: readonly GateEvent[]): WireGateEvent[] {
+  return events.filter(isPublished).map((e) => ({ ...toWire(e), occurredAt: e.occurredAt }));
 }
 
 /** Queues the decision's published events on the outbox, in order; the others only change state. */
 export function publishGateEvents(
   outbox: OutboxWriter,
   projectId: string,
-  events: readonly GateEvent[],
+  wire: readonly WireGateEvent[],
 ): void {
-  for (const event of events) {
-    if (!isPublished(event)) continue;
-    const wire = toWire(event);
+  for (const event of wire) {
     const eventId = eventIdOf(projectId, event);
-    outbox.event(wire.type, projectId, wire.data, {
+    outbox.event(event.type, projectId, event.data, {
       occurredAt: event.occurredAt,
       ...(eventId ? { eventId } : {}),
     });

@@ -9,6 +9,8 @@ import {
   type AgentGateActivityDto,
   type AgentGateStartedDto,
   type AgentQaVerdictDto,
+  type GateHistoryCommand,
+  type GateHistoryReply,
   type GateResumeReply,
   type GatesWaitingReply,
   type GateView,
@@ -28,7 +30,7 @@ import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
 import { CycleTx } from './cycle-tx';
-import { listGates, waitingGates } from './queries/list-gates.query';
+import { gateHistory, listGates, waitingGates } from './queries/list-gates.query';
 import { deadLetter } from './store/dead-letters';
 
 /**
@@ -92,6 +94,11 @@ export class GatesMessagesController {
   @MessagePattern(Commands.gates.waiting.type)
   waiting(@Payload() cmd: WaitingGatesCommand): Promise<GatesWaitingReply> {
     return waitingGates(this.dataSource.manager, cmd);
+  }
+
+  @MessagePattern(Commands.gates.history.type)
+  history(@Payload() cmd: GateHistoryCommand): Promise<GateHistoryReply> {
+    return gateHistory(this.dataSource.manager, cmd);
   }
 
   @MessagePattern(Commands.gates.resume.type)

@@ -67,14 +67,21 @@ export async function authorizeUser(
     throw httpError(400, Reason.badParameter, 'projectId must match ^[A-Za-z0-9_-]{1,64}$');
   const role = identity.roles.get(projectId);
   if (!role) throw httpError(403, Reason.noRoleOnProject, `you have no role on project ${projectId}`);
-  if (!roleAtLeast(role, minimum)) {
-    throw httpError(
-      403,
-      Reason.roleTooLow,
-      `this needs the ${minimum} role on project ${projectId}; you are ${role}`,
-    );
-  }
+  requireRole(role, minimum, projectId);
   return { ...identity, projectId, role };
+}
+
+/**
+ * 403 `papel_insuficiente` below `minimum`: the guard's check against the route's `@MinRole`, and
+ * a handler's when what the body asks needs more than the route (§11.1 a resume with override).
+ */
+export function requireRole(role: Role, minimum: Role, projectId: string): void {
+  if (roleAtLeast(role, minimum)) return;
+  throw httpError(
+    403,
+    Reason.roleTooLow,
+    `this needs the ${minimum} role on project ${projectId}; you are ${role}`,
+  );
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -87,7 +94,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function refuseCrossSiteWrite(request: Pick<FastifyRequest, 'method' | 'headers'>): void {
   if (SAFE_METHODS.has((request.method ?? 'GET').toUpperCase()) || request.headers.authorization) return;
-  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type === 'application/json' || type === '') return;
-  throw httpError(403, 'origem_nao_confiavel', 'a write authenticated by the session cookie must send a JSON body');
+  throw httpError(
+    403,
+    'origem_nao_confiavel',
+    'a write authenticated by the session cookie must send a JSON body',
+  );
 }

@@ -1,15 +1,16 @@
-import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { GATES, GatesCommand, type Gate } from '@openq/contracts';
+import { GATES, GateHistoryQuery, GatesCommand, ResumeGateBody, type Gate } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
 import type { AuthenticatedUser } from '../auth/roles';
+import { requireRole } from '../auth/user-auth.guard';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam, OneOfParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
 
-/** Gate cycles of a task (SPEC §4, §5): see them, resume an idle-parked one. */
+/** Gate cycles of a task (SPEC §4, §5, §11.1): see them and their history, resume a parked one. */
 @UserApi('gates')
 @Controller('projects/:projectId/tasks/:taskId/gates')
 export class GatesController {
@@ -29,14 +30,39 @@ export class GatesController {
   @Post(':gate/resume')
   @HttpCode(200)
   @MinRole('developer')
-  @ApiOperation({ summary: 'Resume an idle-parked cycle (409 gate_nao_estacionado / gate_aguarda_decisao)' })
+  @ApiOperation({
+    summary:
+      'Resume an idle-parked cycle (developer; 409 gate_nao_estacionado / gate_aguarda_decisao), or with ' +
+      '{ override: true, motivo } a cycle parked on a user decision (maintainer; the questions stay open)',
+  })
   resume(
     @IdParam('projectId') projectId: string,
     @IdParam('taskId') taskId: string,
     @OneOfParam('gate', GATES) gate: Gate,
+    @Body() body: ResumeGateBody,
     @CurrentUser() user: AuthenticatedUser,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.ask(GatesCommand.resume, { projectId, taskId, gate, userId: user.id }, headers);
+    const override = body.override === true && body.motivo !== undefined;
+    // §11.1 only a maintainer or owner resumes without the answer; a developer keeps the §4 resume.
+    if (override) requireRole(user.role, 'maintainer', projectId);
+    return this.services.ask(
+      GatesCommand.resume,
+      { projectId, taskId, gate, userId: user.id, ...(override ? { override, motivo: body.motivo } : {}) },
+      headers,
+    );
+  }
+
+  @Get(':gate/history')
+  @MinRole('viewer')
+  @ApiOperation({ summary: "The gate's history, newest first: verdicts, parks, resumes (who and why)" })
+  history(
+    @IdParam('projectId') projectId: string,
+    @IdParam('taskId') taskId: string,
+    @OneOfParam('gate', GATES) gate: Gate,
+    @Query() query: GateHistoryQuery,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(GatesCommand.history, { projectId, taskId, gate, limit: query.limit }, headers);
   }
 }

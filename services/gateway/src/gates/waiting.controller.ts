@@ -1,6 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { GatesCommand } from '@openq/contracts';
+import { GateHistoryQuery, GatesCommand } from '@openq/contracts';
 import { MinRole } from '../auth/route-access';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam } from '../http/params';
@@ -18,5 +18,25 @@ export class WaitingController {
   @ApiOperation({ summary: 'Gate cycles parked on the user (waiting for you)' })
   waiting(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
     return this.services.ask(GatesCommand.waiting, { projectId }, headers);
+  }
+}
+
+/** [openq] The project's gate history, newest first (the inbox's "Gate history"). */
+@UserApi('gates')
+@Controller('projects/:projectId/gate-history')
+export class GateHistoryController {
+  constructor(private readonly services: ServicesClient) {}
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: "The project's gate history, newest first: verdicts, parks, resumes (who and why)",
+  })
+  history(
+    @IdParam('projectId') projectId: string,
+    @Query() query: GateHistoryQuery,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(GatesCommand.history, { projectId, limit: query.limit }, headers);
   }
 }

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AnswerQuestionBody, ListOpenQuestionsQuery } from '@openq/contracts';
+import { AnswerQuestionBody, ListOpenQuestionsQuery, ResumeGateBody } from '@openq/contracts';
 import { ContractValidationPipe } from './contract-validation.pipe';
 
 const pipe = new ContractValidationPipe();
@@ -40,6 +40,15 @@ describe('ContractValidationPipe', () => {
     expect(
       refusal(() => pipe.transform(undefined, { type: 'body', metatype: AnswerQuestionBody })),
     ).toMatchObject({ reason: 'corpo_invalido' });
+  });
+
+  it('reads a missing body as {} where the DTO allows leaving it out, and gives a field its own reason', () => {
+    expect(pipe.transform(undefined, { type: 'body', metatype: ResumeGateBody })).toEqual({});
+    expect(
+      refusal(() =>
+        pipe.transform({ override: true, motivo: '' }, { type: 'body', metatype: ResumeGateBody }),
+      ),
+    ).toMatchObject({ statusCode: 400, reason: 'motivo_invalido' });
   });
 
   it('refuses a bad query with 400 parametro_invalido and fills defaults', () => {

@@ -1,5 +1,5 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { validateAs } from '@openq/contracts';
+import { absentMeansEmpty, validateAs } from '@openq/contracts';
 import { httpError, Reason } from './http-error';
 
 const PLAIN = new Set<unknown>([String, Number, Boolean, Array, Object, undefined]);
@@ -20,9 +20,11 @@ export class ContractValidationPipe implements PipeTransform {
       return value;
     }
     const isBody = metadata.type === 'body';
+    // A body that may be left out (`@AbsentMeansEmpty()`) reads as `{}` when none was sent.
+    const sent = isBody && value === undefined && absentMeansEmpty(cls) ? {} : value;
     const result = validateAs(
       cls as new () => object,
-      isBody ? value : { ...(value as object) },
+      isBody ? sent : { ...(value as object) },
       isBody ? Reason.badBody : Reason.badParameter,
     );
     if (!result.ok) throw httpError(400, result.reason, result.message);

@@ -5,7 +5,7 @@ export const GATES: readonly GateName[] = ['qa', 'secops'];
 
 export type NextAction = 'correct' | 'run_secops' | 'done' | 'blocked' | 'parked';
 export type ParkedReason = 'idle' | 'user_decision';
-export type ResumeTrigger = 'answer' | 'human';
+export type ResumeTrigger = 'answer' | 'human' | 'override';
 
 /** What a subspecialty asked to change; kept on a cycle parked on a decision, shown to QA on resume. */
 export interface PendingChange {
@@ -70,6 +70,9 @@ export type Resumed = DomainEvent<
     questionIds: string[];
     decisionEventIds: string[];
     pendingChanges: PendingChange[];
+    /** §11.1 trigger `override` only: who resumed without the answer, and why. */
+    by?: string;
+    motivo?: string;
   }
 >;
 export type RedispatchRequested = DomainEvent<

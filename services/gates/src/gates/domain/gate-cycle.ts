@@ -56,6 +56,7 @@ export type GateCommand =
     }
   | { type: 'questionAnswered'; data: { questionId: string; decisionEventId: string } }
   | { type: 'humanResume' }
+  | { type: 'overrideResume'; data: { by: string; motivo: string } }
   | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
 
 export type GateDecision = GateEvent[] | Refusal;
@@ -74,6 +75,8 @@ export function decide(command: GateCommand, state: GateCycle | null, now: Date)
       return questionAnswered(command.data, state, now);
     case 'humanResume':
       return humanResume(state, now);
+    case 'overrideResume':
+      return overrideResume(command.data, state, now);
     case 'sweep':
       return sweep(command.data, state, now);
     default: {
@@ -221,6 +224,46 @@ function humanResume(state: GateCycle | null, now: Date): GateDecision {
     {
       type: 'gate.resumed',
       data: { ...ref(state), trigger: 'human', questionIds: [], decisionEventIds: [], pendingChanges: [] },
+      occurredAt: now,
+    },
+  ];
+}
+
+/**
+ * §11.1 a maintainer's way out of a decision park: the cycle runs again without the answer, the
+ * questions stay open (a later answer no longer resumes anything: the cycle is not waiting). The
+ * event names the questions left open and the decisions the park had already got.
+ */
+function overrideResume(
+  data: { by: string; motivo: string },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  if (!state) return refusal(404, 'gate_nao_encontrado', 'this task has no such gate cycle');
+  if (state.status !== 'parked')
+    return refusal(409, 'gate_nao_estacionado', `the gate is ${state.status}, not parked`);
+  if (state.parkedReason !== 'user_decision') {
+    return refusal(
+      409,
+      'gate_nao_aguarda_decisao',
+      'the gate is parked for inactivity, not on a decision: resume it without override',
+    );
+  }
+  const decisionEventIds = state.linkedQuestionIds
+    .map((id) => state.answeredQuestions[id])
+    .filter((id): id is string => id !== undefined);
+  return [
+    {
+      type: 'gate.resumed',
+      data: {
+        ...ref(state),
+        trigger: 'override',
+        questionIds: [...state.questionIds],
+        decisionEventIds,
+        pendingChanges: [...state.pendingChanges],
+        by: data.by,
+        motivo: data.motivo,
+      },
       occurredAt: now,
     },
   ];

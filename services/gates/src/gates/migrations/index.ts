@@ -1,3 +1,4 @@
 import { GateCycles1764470200000 } from './1764470200000-gate-cycles';
+import { GateHistory1764480000000 } from './1764480000000-gate-history';
 
-export const GATES_MIGRATIONS: (new () => unknown)[] = [GateCycles1764470200000];
+export const GATES_MIGRATIONS: (new () => unknown)[] = [GateCycles1764470200000, GateHistory1764480000000];

@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import {
   refusal,
+  type GateHistoryCommand,
+  type GateHistoryReply,
   type GatesWaitingReply,
   type GateView,
   type ListGatesCommand,
@@ -9,6 +11,7 @@ import {
 } from '@openq/contracts';
 import { gateView } from '../domain/gate-cycle';
 import { GateCycleStore } from '../store/gate-cycle.store';
+import { GateHistory } from '../store/gate-history';
 
 /** [openq] At most this many parked cycles per `gates.waiting` reply (with the `total`). */
 export const WAITING_LIMIT = 100;
@@ -35,4 +38,9 @@ export async function waitingGates(
 ): Promise<GatesWaitingReply> {
   const { cycles, total } = await new GateCycleStore(manager).listParked(cmd.projectId, WAITING_LIMIT);
   return { items: cycles.map((c) => ({ taskId: c.taskId, ...gateView(c) })), total };
+}
+
+/** [openq] §11.1 the gate's history: what its cycles published (parks, resumes and who, verdicts). */
+export function gateHistory(manager: EntityManager, cmd: GateHistoryCommand): Promise<GateHistoryReply> {
+  return new GateHistory(manager).list(cmd);
 }

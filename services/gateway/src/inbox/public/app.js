@@ -8,6 +8,7 @@ import { useLiveStream } from './live.js';
 import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel } from './panels.js';
 import { OpenQueue } from './queue.js';
+import { GateHistoryPanel } from './gates.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -18,10 +19,11 @@ const STORED_PROJECT = 'openq.project';
 const REFRESH = {
   'question.declared': ['queue', 'readiness', 'waiting'],
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
-  'gate.rescue_parked': ['waiting'],
-  'gate.resumed': ['waiting'],
-  'gate.verdict_recorded': ['waiting'],
-  ready: ['queue', 'count', 'history', 'readiness', 'waiting'],
+  'gate.rescue_parked': ['waiting', 'gateHistory'],
+  'gate.resumed': ['waiting', 'gateHistory'],
+  'gate.verdict_recorded': ['waiting', 'gateHistory'],
+  'gate.redispatch_requested': ['gateHistory'],
+  ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'gateHistory'],
 };
 
 const LIVE_LABELS = {
@@ -90,12 +92,14 @@ function Inbox({ me, onSignedOut }) {
   const count = useResource(() => api(projectPath(projectId, '/open-questions/count')), projectId);
   const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
+  const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: answered.reload,
     count: count.reload,
     readiness: readiness.reload,
     waiting: waiting.reload,
+    gateHistory: gateHistory.reload,
   };
 
   // Bursts of events reload each list once.
@@ -176,9 +180,10 @@ function Inbox({ me, onSignedOut }) {
     (next ?? queueHeading.current)?.focus();
   }, [queue.items, queue.loading]);
 
-  const onResumed = (cycle) => {
-    setAnnouncement(`${cycle.gate === 'qa' ? 'QA' : 'SecOps'} gate of ${cycle.taskId} resumed.`);
-    refresh(['waiting']);
+  const onResumed = (cycle, how = {}) => {
+    const without = how.override ? ' without the answer; its questions stay open' : '';
+    setAnnouncement(`${cycle.gate === 'qa' ? 'QA' : 'SecOps'} gate of ${cycle.taskId} resumed${without}.`);
+    refresh(['waiting', 'gateHistory']);
   };
 
   useEffect(() => setQueueNote(null), [projectId]);
@@ -221,6 +226,7 @@ function Inbox({ me, onSignedOut }) {
           onGoToQuestion=${goToQuestion}
           onResumed=${onResumed}
         />
+        <${GateHistoryPanel} history=${gateHistory} now=${now} />
         <${HistoryPanel} list=${answered} now=${now} />
       </div>
     </main>

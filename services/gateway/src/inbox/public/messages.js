@@ -13,6 +13,9 @@ const SENTENCES = {
   gate_nao_estacionado: 'This gate is not parked any more — there is nothing to resume.',
   gate_aguarda_decisao:
     'This gate waits for answers to its open questions. Answer them and it resumes by itself.',
+  gate_nao_aguarda_decisao: 'This gate is parked for inactivity, not on a decision: use “Resume gate”.',
+  motivo_invalido: 'Write why you resume without the answer (1 to 500 characters).',
+  override_invalido: 'The resume without the answer could not be sent as written.',
   servico_indisponivel: 'This part of openq is not answering right now.',
   servico_sem_resposta: 'openq took too long to answer. Try again in a moment.',
   resposta_invalida: 'openq gave an answer that could not be read. Try again in a moment.',

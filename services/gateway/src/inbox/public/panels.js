@@ -5,6 +5,7 @@ import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
 import { ErrorLine } from './ui.js';
+import { gateName, OverrideResume } from './gates.js';
 
 const html = htm.bind(h);
 
@@ -70,9 +71,6 @@ export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
   </section>`;
 }
 
-const GATE_NAMES = { qa: 'QA gate', secops: 'SecOps gate' };
-const gateName = (gate) => GATE_NAMES[gate] ?? `${gate} gate`;
-
 /** A parked gate's questions, linked to their card in the queue when it is on screen. */
 function WaitingQuestions({ ids, questionsById, onGoToQuestion }) {
   return html`<ul class="task-questions">
@@ -137,6 +135,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
   const idle = items.filter((c) => c.parkedReason === 'idle');
   const total = waiting.data?.total ?? items.length;
   const canResume = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('developer');
+  const canOverride = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('maintainer');
   return html`<section class="panel waiting" aria-labelledby="waiting-title">
     <div class="panel-head">
       <h2 id="waiting-title">
@@ -151,7 +150,8 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
         ? html`<p class="empty" role="status">Loading…</p>`
         : decisions.length === 0
           ? waiting.data && html`<p class="empty">No task is waiting on a decision.</p>`
-          : html`<ul class="tasks">
+          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>Resuming a gate without the answer needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`}
+            <ul class="tasks">
               ${decisions.map(
                 (c) =>
                   html`<li class="task" key=${`${c.taskId}/${c.gate}`} data-task-id=${c.taskId}>
@@ -165,6 +165,13 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
                       ids=${c.questionIds}
                       questionsById=${questionsById}
                       onGoToQuestion=${onGoToQuestion}
+                    />
+                    <${OverrideResume}
+                      cycle=${c}
+                      projectId=${projectId}
+                      allowed=${canOverride}
+                      reasonId="override-reason"
+                      onResumed=${onResumed}
                     />
                   </li>`,
               )}

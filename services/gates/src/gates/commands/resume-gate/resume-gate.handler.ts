@@ -1,11 +1,15 @@
 import type { GateResumeReply, Refusal, ResumeGateCommand } from '@openq/contracts';
 import { isRefusal } from '@openq/contracts';
+import type { GateCommand } from '../../domain/gate-cycle';
 import type { CycleTx } from '../../cycle-tx';
 
 /**
  * A person resumes an idle-parked cycle (`gate.resumed`, trigger `human`; the counter is not
  * touched). 409 `gate_nao_estacionado` when it is not parked; 409 `gate_aguarda_decisao` with
  * the open `questionIds` when it waits on the user's decision: only the answers resume it.
+ * §11.1 with `override` (the gateway let only a maintainer or owner through), a decision park
+ * resumes without the answer: trigger `override`, `by` the caller, their `motivo`; 409
+ * `gate_nao_aguarda_decisao` for an idle park.
  */
 export async function resumeGate(
   tx: CycleTx,
@@ -13,6 +17,10 @@ export async function resumeGate(
   now: Date,
 ): Promise<GateResumeReply | Refusal> {
   const state = await tx.cycles.lock({ projectId: cmd.projectId, taskId: cmd.taskId, gate: cmd.gate });
-  const stepped = await tx.step(state, { type: 'humanResume' }, now);
+  const command: GateCommand =
+    cmd.override === true && cmd.motivo !== undefined
+      ? { type: 'overrideResume', data: { by: cmd.userId, motivo: cmd.motivo } }
+      : { type: 'humanResume' };
+  const stepped = await tx.step(state, command, now);
   return isRefusal(stepped) ? stepped : { ok: true };
 }
