@@ -17,6 +17,7 @@ export const openQuestionViewExample: OpenQuestionView = deepFreeze({
   decisionEventId: null,
   respondidaPor: null,
   viaAgente: null,
+  agentSessionId: null,
   answeredAt: null,
   canAnswer: true,
   inertReason: null,
