@@ -110,5 +110,7 @@ export const turnContextExample: TurnContext = deepFreeze({
   answerRule: ANSWER_RULE,
   openQuestions: [{ questionId: I.questionId, pergunta: declared.pergunta, sugestao: declared.sugestao }],
   openQuestionsTotal: 1,
+  decisoes: [],
+  decisoesTotal: 0,
   text: `${CENTRAL_INSTRUCTION}\n${ANSWER_RULE}`,
 });
