@@ -1,6 +1,22 @@
-import { ANSWER_RULE, CENTRAL_INSTRUCTION, DECISIONS_HEADING, QA_CUT_RULE } from '@openq/contracts';
+import {
+  AgentEvent,
+  ANSWER_RULE,
+  CENTRAL_INSTRUCTION,
+  DECISIONS_HEADING,
+  OpenqEvent,
+  QA_CUT_RULE,
+  type DecisionRecorded,
+  type QuestionAnswered,
+} from '@openq/contracts';
 import { waitFor } from '@openq/testing';
-import { AUTHOR, answer, declare, taskStatus, upsertStory } from '../support/context-helpers';
+import {
+  AUTHOR,
+  answer,
+  consumedByContext,
+  declare,
+  taskStatus,
+  upsertStory,
+} from '../support/context-helpers';
 import { Stack } from '../support/stack';
 
 const P = 'proj-ctx';
@@ -139,7 +155,11 @@ describe("context: the askers' turn (SPEC §6.3)", () => {
         openQuestionsTotal: 0,
       },
     });
-    expect(empty.body.text).toBe(`${CENTRAL_INSTRUCTION}\n${ANSWER_RULE}\nOpen questions: none.`);
+    expect(empty.body).toMatchObject({ decisoes: [], decisoesTotal: 0 });
+    expect(empty.body.text).toBe(
+      `${CENTRAL_INSTRUCTION}\n${ANSWER_RULE}\nOpen questions: none.\n\n` +
+        `${DECISIONS_HEADING}\nNo user decisions in this project yet.`,
+    );
 
     const first = await declare(stack, Q, 'Which currency on the invoice?', {}, 'BRL');
     const second = await declare(stack, Q, 'Round half up or half even?');
@@ -171,6 +191,122 @@ describe("context: the askers' turn (SPEC §6.3)", () => {
     );
     expect(one).toMatchObject({ role: 'criativo', openQuestions: [{ questionId: second }] });
     expect(one.text).not.toContain(first);
+  });
+
+  it('an agent answers with its session: kept on both events and in the index, and the next turn shows the decision', async () => {
+    const R = 'proj-turn-audit';
+    const turnOf = (role: string) =>
+      stack.http('GET', `/internal/projects/${R}/turn-context?role=${role}`, { service: true });
+    const byRoute = await declare(
+      stack,
+      R,
+      'Keep the legacy /v1 routes?',
+      { historias: ['S-1'] },
+      'Until 2.4',
+    );
+    const byEvent = await declare(stack, R, 'Which currency on invoices?');
+    const byClick = await declare(stack, R, 'Round half up?');
+
+    // ADR 0258 through the internal route: the arquiteto records the user's chat answer
+    const routed = await stack.http('POST', `/internal/projects/${R}/open-questions/${byRoute}/answer`, {
+      service: true,
+      body: { viaAgente: 'arquiteto', agentSessionId: 'sess-arq-42' },
+    });
+    expect(routed).toMatchObject({ status: 200, body: { status: 'answered' } });
+    // and through the agent event (answer_open_question published by the engine)
+    await stack.publishAgentEvent(AgentEvent.QuestionAnswer, R, {
+      toolCallId: 'tc-audit-1',
+      questionId: byEvent,
+      resposta: 'BRL',
+      viaAgente: 'po',
+      agentSessionId: 'sess-po-7',
+    });
+
+    // on the stream: both events of each answer carry the session; the click's carry none
+    const eventsOf = (questionId: string) => {
+      const answered = stack.events
+        .ofType<QuestionAnswered>(OpenqEvent.QuestionAnswered)
+        .find((e) => e.projectId === R && e.data.questionId === questionId);
+      const recorded = stack.events
+        .ofType<DecisionRecorded>(OpenqEvent.DecisionRecorded)
+        .find((e) => e.projectId === R && e.data.questionId === questionId);
+      return answered && recorded ? [answered.data, recorded.data] : null;
+    };
+    // the event is handled asynchronously: let it land before the click, so the order is known
+    await waitFor(() => eventsOf(byEvent) !== null, { what: 'the agent event’s answer on OPENQ_EVENTS' });
+    const clicked = await answer(stack, R, byClick, 'Half even');
+
+    const stream = await waitFor(
+      () => {
+        const all = [byRoute, byEvent, byClick].map(eventsOf);
+        return all.every((pair) => pair !== null) ? all : false;
+      },
+      { what: 'question.answered and decision.recorded of the three answers on OPENQ_EVENTS' },
+    );
+    expect(stream[0]).toEqual([
+      expect.objectContaining({
+        viaAgente: 'arquiteto',
+        agentSessionId: 'sess-arq-42',
+        respondidaPor: AUTHOR,
+      }),
+      expect.objectContaining({
+        viaAgente: 'arquiteto',
+        agentSessionId: 'sess-arq-42',
+        actor: { kind: 'user', id: AUTHOR },
+      }),
+    ]);
+    expect(stream[1]).toEqual([
+      expect.objectContaining({ viaAgente: 'po', agentSessionId: 'sess-po-7', resposta: 'BRL' }),
+      expect.objectContaining({ viaAgente: 'po', agentSessionId: 'sess-po-7', choice: 'BRL' }),
+    ]);
+    for (const data of stream[2]!) expect(data).not.toHaveProperty('agentSessionId');
+
+    // in the context read model (the decision index)
+    const recordedIds = stream.map((pair) => (pair![1] as DecisionRecorded).decisionEventId);
+    expect(recordedIds[2]).toBe(clicked);
+    for (const id of recordedIds) {
+      await consumedByContext(stack, { type: OpenqEvent.DecisionRecorded, eventId: id });
+    }
+    const indexed = await stack
+      .service('context')
+      .dataSource.query(
+        `SELECT question_id, via_agente, agent_session_id FROM context_decision WHERE project_id = $1 ORDER BY decided_at`,
+        [R],
+      );
+    expect(indexed).toEqual([
+      { question_id: byRoute, via_agente: 'arquiteto', agent_session_id: 'sess-arq-42' },
+      { question_id: byEvent, via_agente: 'po', agent_session_id: 'sess-po-7' },
+      { question_id: byClick, via_agente: null, agent_session_id: null },
+    ]);
+
+    // the next turn of any asker carries the decisions, newest first, without consuming decision.recorded
+    const turn = await waitFor(
+      async () => {
+        const res = await turnOf('criativo');
+        return res.status === 200 && res.body.decisoesTotal === 3 && res.body.openQuestionsTotal === 0
+          ? res.body
+          : false;
+      },
+      { what: 'three decisions in the turn' },
+    );
+    expect(turn.decisoes).toEqual([
+      {
+        decisionEventId: clicked,
+        questionId: byClick,
+        pergunta: 'Round half up?',
+        resposta: 'Half even',
+        viaAgente: null,
+        decidedAt: expect.any(String),
+      },
+      expect.objectContaining({ questionId: byEvent, resposta: 'BRL', viaAgente: 'po' }),
+      expect.objectContaining({ questionId: byRoute, resposta: 'Until 2.4', viaAgente: 'arquiteto' }),
+    ]);
+    expect(turn.text.split('\n\n')[1]!.split('\n')).toEqual([
+      DECISIONS_HEADING,
+      '- Round half up? → Half even',
+      '- Which currency on invoices? → BRL',
+      '- Keep the legacy /v1 routes? → Until 2.4',
+    ]);
   });
 
   it('refuses a role that is not an asker', async () => {

@@ -45,6 +45,16 @@ export interface TurnOpenQuestion {
   sugestao: string | null;
 }
 
+/** §11.2 one of the project's decisions as an asker's turn carries it (no `respondidaPor`: always the session author). */
+export interface TurnDecision {
+  decisionEventId: string;
+  questionId: string;
+  pergunta: string;
+  resposta: string;
+  viaAgente: AskerRole | null;
+  decidedAt: string;
+}
+
 /** §6.3 what every asker's turn carries. */
 export interface TurnContext {
   role: AskerRole;
@@ -52,9 +62,15 @@ export interface TurnContext {
   instruction: string;
   /** `ANSWER_RULE` (ADR 0258). */
   answerRule: string;
-  /** The project's open questions, oldest first, up to the ceiling. */
+  /** The project's open questions, newest first, up to the ceiling. */
   openQuestions: TurnOpenQuestion[];
   openQuestionsTotal: number;
+  /**
+   * §11.2 the project's newest decisions (one per question), newest first, at most 10 and 1,500
+   * rendered characters; `decisoesTotal` counts them all ("showing N of M" in `text`).
+   */
+  decisoes: TurnDecision[];
+  decisoesTotal: number;
   text: string;
 }
 

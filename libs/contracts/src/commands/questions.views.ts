@@ -13,6 +13,8 @@ export interface OpenQuestionView extends QuestionDeclared {
   decisionEventId: string | null;
   respondidaPor: string | null;
   viaAgente: AskerRole | null;
+  /** §11.2 the recording agent's chat session (audit trail); `null` for a click, an open question, or none given. */
+  agentSessionId: string | null;
   answeredAt: string | null;
   /** True only for the session author on an open question (§3.3). */
   canAnswer: boolean;

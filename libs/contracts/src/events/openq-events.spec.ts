@@ -83,6 +83,28 @@ describe('question.answered / decision.recorded', () => {
     ).toBe(field);
   });
 
+  describe.each([OpenqEvent.QuestionAnswered, OpenqEvent.DecisionRecorded] as const)(
+    '%s keeps the agent session for the audit (SPEC §11.2)',
+    (type) => {
+      it('accepts it from an agent, and an event without it (a click, an older event) stays valid', () => {
+        const withSession = { ...eventExample(type), viaAgente: 'arquiteto', agentSessionId: 'sess-arq-9' };
+        expect(validate(type, withSession)).toMatchObject({
+          ok: true,
+          value: { agentSessionId: 'sess-arq-9' },
+        });
+        expect('agentSessionId' in eventExample(type)).toBe(false);
+        expect(validate(type, eventExample(type)).ok).toBe(true);
+        expect(validate(type, { ...eventExample(type), agentSessionId: null }).ok).toBe(true);
+      });
+
+      it.each([['a/b'], [''], ['x'.repeat(65)], [42]])('refuses the session id %p', (agentSessionId) => {
+        expect(failingField(validate(type, { ...eventExample(type), agentSessionId }))).toBe(
+          'agentSessionId',
+        );
+      });
+    },
+  );
+
   it('decision.recorded: the actor is always the user', () => {
     const data = { ...eventExample(OpenqEvent.DecisionRecorded), actor: { kind: 'agent', id: 'po' } };
     expect(failingField(validate(OpenqEvent.DecisionRecorded, data))).toBe('actor.kind');

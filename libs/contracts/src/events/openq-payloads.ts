@@ -42,6 +42,11 @@ export interface QuestionAnswered {
   decisionEventId: string;
   respondidaPor: string;
   viaAgente: AskerRole | null;
+  /**
+   * §11.2 the recording agent's own chat session (ADR 0258 §4, the audit trail), when it gave one;
+   * absent for a click and for an agent that gave none (events written before it existed lack it too).
+   */
+  agentSessionId?: string | null;
   answeredAt: string;
 }
 
@@ -64,6 +69,8 @@ export interface DecisionRecorded {
   consequences: Afeta;
   questionId: string;
   viaAgente: AskerRole | null;
+  /** §11.2 as in `QuestionAnswered`: the recording agent's chat session, when it gave one. */
+  agentSessionId?: string | null;
   decidedAt: string;
 }
 

@@ -1,4 +1,4 @@
-import { IsBoolean } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
 import {
   MESSAGE_MAX_LENGTH,
   PERGUNTA_MAX_LENGTH,
@@ -76,6 +76,11 @@ export class QuestionAnsweredDto implements QuestionAnswered {
   @IsOneOf(ASKER_ROLES)
   viaAgente!: AskerRole | null;
 
+  /** §11.2 optional: an answer without it (a click, an older event) stays valid. */
+  @IsOptional()
+  @IsEntityId()
+  agentSessionId?: string | null;
+
   @IsTimestamp()
   answeredAt!: string;
 }
@@ -113,6 +118,11 @@ export class DecisionRecordedDto implements DecisionRecorded {
   @Nullable()
   @IsOneOf(ASKER_ROLES)
   viaAgente!: AskerRole | null;
+
+  /** §11.2 optional: a decision without it (a click, an older event) stays valid. */
+  @IsOptional()
+  @IsEntityId()
+  agentSessionId?: string | null;
 
   @IsTimestamp()
   decidedAt!: string;

@@ -17,6 +17,7 @@ export const openQuestionViewExample: OpenQuestionView = deepFreeze({
   decisionEventId: null,
   respondidaPor: null,
   viaAgente: null,
+  agentSessionId: null,
   answeredAt: null,
   canAnswer: true,
   inertReason: null,
@@ -109,5 +110,7 @@ export const turnContextExample: TurnContext = deepFreeze({
   answerRule: ANSWER_RULE,
   openQuestions: [{ questionId: I.questionId, pergunta: declared.pergunta, sugestao: declared.sugestao }],
   openQuestionsTotal: 1,
+  decisoes: [],
+  decisoesTotal: 0,
   text: `${CENTRAL_INSTRUCTION}\n${ANSWER_RULE}`,
 });

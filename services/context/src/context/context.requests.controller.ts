@@ -18,6 +18,7 @@ import { correctStory } from './commands/correct-story/correct-story.handler';
 import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
 import { QuestionOwner } from './question-owner';
 import { openQuestionsForTurn } from './queries/open-questions.query';
+import { recentDecisionsForTurn } from './queries/recent-decisions.query';
 import { loadTaskFacts } from './queries/task-facts.query';
 
 /** `openq.context.*`: what the agents read (SPEC §6.1–6.3) and the story correction (§6.4). */
@@ -42,8 +43,14 @@ export class ContextRequestsController {
 
   @MessagePattern(Commands.context.turnContext.type)
   async turnContext(@Payload() cmd: TurnContextCommand): Promise<TurnContext> {
-    const open = await openQuestionsForTurn(this.dataSource.manager, cmd.projectId);
-    return buildTurnContext(cmd.role, open.newest, open.total);
+    // One snapshot for both reads, so they agree with each other. (Closing a question and indexing
+    // its decision are two events, applied by two consumers: for a moment an answered question can
+    // be in neither list — the next turn has it.)
+    const [open, decisions] = await this.dataSource.transaction('REPEATABLE READ', async (manager) => [
+      await openQuestionsForTurn(manager, cmd.projectId),
+      await recentDecisionsForTurn(manager, cmd.projectId),
+    ]);
+    return buildTurnContext(cmd.role, open.newest, open.total, decisions);
   }
 
   @MessagePattern(Commands.context.correctStory.type)

@@ -53,7 +53,12 @@ export class QuestionsMessagesController {
       outbox,
       envelope.projectId,
       data.questionId,
-      { by: 'agent', viaAgente: data.viaAgente, resposta: data.resposta ?? null },
+      {
+        by: 'agent',
+        viaAgente: data.viaAgente,
+        resposta: data.resposta ?? null,
+        agentSessionId: data.agentSessionId,
+      },
       new Date(),
     );
     if (isRefusal(decision)) {
@@ -102,6 +107,7 @@ export class QuestionsMessagesController {
       by: 'agent',
       viaAgente: cmd.viaAgente,
       resposta: cmd.resposta ?? null,
+      agentSessionId: cmd.agentSessionId,
     });
     if (isRefusal(decision)) return decision;
     return {

@@ -79,8 +79,11 @@ export function newestFirst(
   return a.decisionEventId < b.decisionEventId ? 1 : -1;
 }
 
-function latestPerQuestion(candidates: readonly CandidateDecision[]): CandidateDecision[] {
-  const latest = new Map<string, CandidateDecision>();
+/** One decision per question, the newest: a newer decision on a question supersedes the older. */
+export function latestPerQuestion<
+  T extends Pick<CandidateDecision, 'questionId' | 'decidedAt' | 'decisionEventId'>,
+>(candidates: readonly T[]): T[] {
+  const latest = new Map<string, T>();
   for (const decision of candidates) {
     const kept = latest.get(decision.questionId);
     if (!kept || newestFirst(decision, kept) < 0) latest.set(decision.questionId, decision);

@@ -43,6 +43,19 @@ describe('renderDecisionsBlock', () => {
     });
   });
 
+  it('takes the caller’s own "none" line and a total larger than what it passed (cut in SQL)', () => {
+    expect(renderDecisionsBlock([], { none: 'Nothing decided yet.' }).text).toBe(
+      `${DECISIONS_HEADING}\nNothing decided yet.`,
+    );
+    const newest = views(10);
+    const cut = renderDecisionsBlock(newest, { total: 14 });
+    expect([cut.shown.length, cut.total]).toEqual([10, 14]);
+    expect(lastLine(cut.text)).toBe('showing 10 of 14');
+    // a total below what was passed is not believed
+    expect(renderDecisionsBlock(views(3), { total: 1 }).total).toBe(3);
+    expect(renderDecisionsBlock(views(3), { total: 1 }).text).not.toMatch(/showing/);
+  });
+
   it('shows up to 10 decisions and declares nothing when nothing is cut', () => {
     const { text, shown, total } = renderDecisionsBlock(views(10));
     expect([shown.length, total]).toEqual([10, 10]);

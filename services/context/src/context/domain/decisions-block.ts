@@ -9,11 +9,24 @@ export const MAX_DECISIONS = 10;
 /** Of the whole rendered block: heading, decision lines and the "showing N of M" line. */
 export const MAX_BLOCK_CHARS = 1500;
 
-export interface DecisionsBlock {
+/** What a line of the block needs of a decision. */
+export type RenderableDecision = Pick<DecisionView, 'pergunta' | 'resposta'>;
+
+export interface DecisionsBlock<T extends RenderableDecision = DecisionView> {
   text: string;
   /** The decisions the text shows, in order (a prefix of the input). */
-  shown: DecisionView[];
+  shown: T[];
   total: number;
+}
+
+export interface DecisionsBlockOptions {
+  /** The line under the heading when there are no decisions (default: the task's wording). */
+  none?: string;
+  /**
+   * How many decisions there are when the caller passes only the newest ones (a read model that
+   * cuts in SQL); defaults to all of them, and is never below what was passed.
+   */
+  total?: number;
 }
 
 /**
@@ -26,12 +39,20 @@ export interface DecisionsBlock {
  * - Anything cut is declared on a last line "showing N of M".
  * - Should even the newest decision alone not fit (a very long answer), it is clipped with "…"
  *   rather than dropped, and the last line says "(clipped)": the newest decision is never lost.
- * - No decisions: the heading and "No user decisions linked to this task.", so the text always
- *   opens with the heading and an agent can tell "none" from "not sent".
+ * - No decisions: the heading and "No user decisions linked to this task." (or `options.none`), so
+ *   the text always opens with the heading and an agent can tell "none" from "not sent".
+ *
+ * The dev kickoff, the QA cut and the askers' turn all render their decisions here.
  */
-export function renderDecisionsBlock(decisions: readonly DecisionView[]): DecisionsBlock {
-  const total = decisions.length;
-  if (total === 0) return { text: `${DECISIONS_HEADING}\n${NO_DECISIONS_LINE}`, shown: [], total };
+export function renderDecisionsBlock<T extends RenderableDecision = DecisionView>(
+  decisions: readonly T[],
+  options: DecisionsBlockOptions = {},
+): DecisionsBlock<T> {
+  const total = Math.max(options.total ?? 0, decisions.length);
+  if (decisions.length === 0) {
+    const none = total === 0 ? (options.none ?? NO_DECISIONS_LINE) : showingLine(0, total);
+    return { text: `${DECISIONS_HEADING}\n${none}`, shown: [], total };
+  }
 
   const lines = decisions.slice(0, MAX_DECISIONS).map(decisionLine);
   for (let n = lines.length; n >= 1; n -= 1) {
@@ -45,7 +66,7 @@ export function renderDecisionsBlock(decisions: readonly DecisionView[]): Decisi
   return { text, shown: decisions.slice(0, 1), total };
 }
 
-function decisionLine(decision: DecisionView): string {
+function decisionLine(decision: RenderableDecision): string {
   return `- ${oneLine(decision.pergunta)} → ${oneLine(decision.resposta)}`;
 }
 

@@ -1,9 +1,31 @@
 import { ANSWER_RULE, CENTRAL_INSTRUCTION, TURN_INSTRUCTION, type AskerRole } from '@openq/agent-sdk';
+import { latestPerQuestion, newestFirst as newestDecisionFirst } from './decision-selection';
+import { renderDecisionsBlock } from './decisions-block';
 import { compareInstantsDesc } from './instants';
 import { oneLine, showingLine } from './text';
 
 /** How many open questions an asker's turn lists; `openQuestionsTotal` says how many there are. */
 export const MAX_TURN_OPEN_QUESTIONS = 20;
+
+/** The decisions block of a turn with no decision in the project yet (under the usual heading). */
+export const NO_PROJECT_DECISIONS_LINE = 'No user decisions in this project yet.';
+
+/** SPEC §11.2: one of the project's decisions, as an asker's turn carries it. */
+export interface TurnDecision {
+  decisionEventId: string;
+  questionId: string;
+  pergunta: string;
+  resposta: string;
+  viaAgente: AskerRole | null;
+  /** ISO-8601 instant. */
+  decidedAt: string;
+}
+
+/** The project's newest decisions, and how many there are when the caller cut them (in SQL). */
+export interface RecentDecisions {
+  newest: readonly TurnDecision[];
+  total?: number;
+}
 
 export interface OpenQuestionFacts {
   questionId: string;
@@ -28,6 +50,9 @@ export interface TurnContext {
   answerRule: string;
   openQuestions: OpenQuestionView[];
   openQuestionsTotal: number;
+  /** §11.2 the decisions the text shows, newest first; `decisoesTotal` counts the project's all. */
+  decisoes: TurnDecision[];
+  decisoesTotal: number;
   text: string;
 }
 
@@ -38,25 +63,42 @@ export interface TurnContext {
  *
  * `total` is how many questions are open when the caller passes only the newest ones (a read model
  * that cuts in SQL); it defaults to all of them, and is never below what was passed.
+ *
+ * Then the project's newest decisions (SPEC §11.2, ADR 0214 §8 "the PO receives the answer"), so an
+ * asker learns the user's answer without consuming `decision.recorded`: one per question, newest
+ * first, in the same block as the dev kickoff's (10 decisions and 1,500 characters, "showing N of M").
  */
 export function buildTurnContext(
   role: AskerRole,
   openQuestions: readonly OpenQuestionFacts[],
   total: number = openQuestions.length,
+  decisions: RecentDecisions = { newest: [] },
 ): TurnContext {
   const shown = [...openQuestions]
     .sort(newestFirst)
     .slice(0, MAX_TURN_OPEN_QUESTIONS)
     .map(({ questionId, pergunta, sugestao }) => ({ questionId, pergunta, sugestao }));
   const openTotal = Math.max(total, openQuestions.length);
+  const block = renderDecisionsBlock(latestPerQuestion(decisions.newest).sort(newestDecisionFirst), {
+    none: NO_PROJECT_DECISIONS_LINE,
+    total: decisions.total,
+  });
   return {
     role,
     instruction: CENTRAL_INSTRUCTION,
     answerRule: ANSWER_RULE,
     openQuestions: shown,
     openQuestionsTotal: openTotal,
-    text: renderTurn(shown, openTotal),
+    decisoes: block.shown.map(toTurnDecision),
+    decisoesTotal: block.total,
+    text: `${renderTurn(shown, openTotal)}\n\n${block.text}`,
   };
+}
+
+/** Exactly the fields of SPEC §11.2, whatever else the caller's facts carry. */
+function toTurnDecision(decision: TurnDecision): TurnDecision {
+  const { decisionEventId, questionId, pergunta, resposta, viaAgente, decidedAt } = decision;
+  return { decisionEventId, questionId, pergunta, resposta, viaAgente, decidedAt };
 }
 
 /** Newest first; equal instants by questionId descending (UUID v7: still time order). */

@@ -3,8 +3,9 @@ import type { DecisionRecorded } from '@openq/contracts';
 
 /**
  * `decision.recorded` into the decision index: the record is self-contained (context = the
- * pergunta, choice = the resposta, consequences = the afeta, actor = who answered), so the index
- * needs no join with the question. Records never change: a second delivery inserts nothing.
+ * pergunta, choice = the resposta, consequences = the afeta, actor = who answered, and the
+ * recording agent's session when there was one), so the index needs no join with the question.
+ * Records never change: a second delivery inserts nothing.
  */
 export async function projectDecisionRecorded(
   manager: EntityManager,
@@ -14,8 +15,8 @@ export async function projectDecisionRecorded(
   const { consequences } = decision;
   await manager.query(
     `INSERT INTO context_decision (decision_event_id, project_id, question_id, pergunta, resposta, respondida_por,
-                                   via_agente, decided_at, tarefas, historias, regras)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb)
+                                   via_agente, decided_at, tarefas, historias, regras, agent_session_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12)
      ON CONFLICT (decision_event_id) DO NOTHING`,
     [
       decision.decisionEventId,
@@ -29,6 +30,7 @@ export async function projectDecisionRecorded(
       JSON.stringify(consequences.tarefas),
       JSON.stringify(consequences.historias),
       JSON.stringify(consequences.regras),
+      decision.agentSessionId ?? null,
     ],
   );
 }

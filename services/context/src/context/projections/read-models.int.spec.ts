@@ -4,6 +4,7 @@ import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { CONTEXT_MIGRATIONS } from '../migrations';
 import { findCitedQuestion, openQuestionsForTurn } from '../queries/open-questions.query';
+import { recentDecisionsForTurn } from '../queries/recent-decisions.query';
 import { findStory } from '../queries/story-row';
 import { loadTaskFacts } from '../queries/task-facts.query';
 import { projectDecisionRecorded } from './decision.projector';
@@ -146,6 +147,65 @@ describe('context read models are order-safe and idempotent (real PostgreSQL)', 
     expect(facts?.candidates.map((c) => c.decisionEventId).sort()).toEqual(
       [byTask, byStory, byRule].map((d) => d.decisionEventId).sort(),
     );
+  });
+
+  it('keeps the recording agent’s session with the decision (SPEC §11.2); none for a click', async () => {
+    const byAgent = {
+      ...decision(newId(), ['T8'], 1),
+      viaAgente: 'arquiteto' as const,
+      agentSessionId: 'sess-arq-9',
+    };
+    const byClick = decision(newId(), ['T8'], 2);
+    for (const d of [byAgent, byClick, byAgent]) await projectDecisionRecorded(ds.manager, P, d);
+    const rows = await ds.query(
+      `SELECT decision_event_id, via_agente, agent_session_id FROM context_decision WHERE decision_event_id = ANY($1)`,
+      [[byAgent.decisionEventId, byClick.decisionEventId]],
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        {
+          decision_event_id: byAgent.decisionEventId,
+          via_agente: 'arquiteto',
+          agent_session_id: 'sess-arq-9',
+        },
+        { decision_event_id: byClick.decisionEventId, via_agente: null, agent_session_id: null },
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+  });
+
+  it('gives a turn the project’s newest decisions: one per question, by instant, 10 of the total', async () => {
+    const T = 'p-turn';
+    expect(await recentDecisionsForTurn(ds.manager, T)).toEqual({ newest: [], total: 0 });
+    const byMinute = Array.from({ length: 12 }, (_, i) => decision(newId(), [], i + 1));
+    // a newer decision on the question of minute 1 supersedes it (one per question)
+    const superseding = { ...decision(byMinute[0]!.questionId, [], 20), choice: 'changed my mind' };
+    // 07:30-03:00 is 10:30Z: the newest instant, though the oldest text
+    const offset = {
+      ...decision(newId(), [], 0),
+      decidedAt: '2026-11-05T07:30:00-03:00',
+      viaAgente: 'po' as const,
+    };
+    for (const d of [...byMinute, superseding, offset]) await projectDecisionRecorded(ds.manager, T, d);
+    await projectDecisionRecorded(ds.manager, 'p-other', decision(newId(), [], 59));
+
+    const page = await recentDecisionsForTurn(ds.manager, T);
+    expect(page.total).toBe(13);
+    expect(page.newest.map((d) => d.decisionEventId)).toEqual(
+      [offset, superseding, ...byMinute.slice(4).reverse()].map((d) => d.decisionEventId),
+    );
+    expect(page.newest[0]).toEqual({
+      decisionEventId: offset.decisionEventId,
+      questionId: offset.questionId,
+      pergunta: offset.context,
+      resposta: 'yes',
+      viaAgente: 'po',
+      decidedAt: '2026-11-05T07:30:00-03:00',
+    });
+    expect(page.newest[1]).toMatchObject({
+      questionId: byMinute[0]!.questionId,
+      resposta: 'changed my mind',
+    });
   });
 
   it('keeps a question answered whichever of declared/answered lands first', async () => {

@@ -205,6 +205,18 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
   </section>`;
 }
 
+/**
+ * How an agent recorded the user's chat answer (ADR 0258): which agent and, for the audit, in which
+ * of its chat sessions when it said (SPEC §11.2) — "via Arquiteto, in session sess-42 (from the chat)".
+ */
+function AgentProvenance({ q }) {
+  const agent = html`<span class="agent">${agentName(q.viaAgente)}</span>`;
+  // Pieces of the .meta line (a wrapping flex row); the comma stays with the agent's name.
+  return q.agentSessionId
+    ? html` via <span>${agent},</span> in session <code class="session">${q.agentSessionId}</code> (from the chat)`
+    : html` via ${agent} (from the chat)`;
+}
+
 /** Who decided, how (click or an agent recording the chat answer), when, and what. */
 export function HistoryPanel({ list, now }) {
   const cut = list.items.length < list.total;
@@ -230,7 +242,7 @@ export function HistoryPanel({ list, now }) {
                   </p>
                   <p class="meta">
                     Answered by <strong>${q.respondidaPor}</strong>
-                    ${q.viaAgente ? html` via <span class="agent">${agentName(q.viaAgente)}</span> (from the chat)` : ' by click'}
+                    ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ' by click'}
                     <span class="sep" aria-hidden="true">·</span>
                     <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
                   </p>

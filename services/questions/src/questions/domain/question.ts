@@ -61,7 +61,11 @@ export function decideDeclare(input: DeclareInput, now: Date): QuestionDeclared 
     autor: input.autor,
     pergunta: input.pergunta,
     sugestao: input.sugestao ?? null,
-    afeta: { regras: [...input.afeta.regras], historias: [...input.afeta.historias], tarefas: [...input.afeta.tarefas] },
+    afeta: {
+      regras: [...input.afeta.regras],
+      historias: [...input.afeta.historias],
+      tarefas: [...input.afeta.tarefas],
+    },
     origin: input.origin,
     toolCallId: input.toolCallId ?? null,
     declaredAt: now.toISOString(),
@@ -71,14 +75,15 @@ export function decideDeclare(input: DeclareInput, now: Date): QuestionDeclared 
 /** The two doors of ADR 0214 §3 and ADR 0258: a click by a user, or an agent recording a chat answer. */
 export type AnswerCommand =
   | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
-  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null };
+  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
 export type AnswerDecision =
   | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
   | { kind: 'already_answered'; answered: QuestionAnswered }
   | Refusal;
 
-export const NOT_FOUND = (): Refusal => refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
+export const NOT_FOUND = (): Refusal =>
+  refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
 
 /**
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
@@ -96,7 +101,11 @@ export function decideAnswer(
   if (!question || question.projectId !== projectId) return NOT_FOUND();
   const { declared } = question;
   if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
-    return refusal(403, 'so_o_autor_da_sessao', 'only the author of the session where this question was born can answer it');
+    return refusal(
+      403,
+      'so_o_autor_da_sessao',
+      'only the author of the session where this question was born can answer it',
+    );
   }
   if (question.answered) {
     if (command.by === 'agent') return { kind: 'already_answered', answered: question.answered };
@@ -111,6 +120,9 @@ export function decideAnswer(
   }
   const resposta = wantsSuggestion ? declared.sugestao! : explicit!;
   const viaAgente = command.by === 'agent' ? command.viaAgente : null;
+  // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
+  const session =
+    command.by === 'agent' && command.agentSessionId ? { agentSessionId: command.agentSessionId } : {};
   const at = now.toISOString();
   const answered: QuestionAnswered = {
     questionId: declared.questionId,
@@ -119,6 +131,7 @@ export function decideAnswer(
     decisionEventId,
     respondidaPor: declared.sessionAuthorId,
     viaAgente,
+    ...session,
     answeredAt: at,
   };
   const decision: DecisionRecorded = {
@@ -129,13 +142,17 @@ export function decideAnswer(
     consequences: declared.afeta,
     questionId: declared.questionId,
     viaAgente,
+    ...session,
     decidedAt: at,
   };
   return { kind: 'answered', answered, decision };
 }
 
 /** §3.3 whether `userId` may answer here, and if not, why (said once, in words). */
-export function answerability(question: Question, userId: string): { canAnswer: boolean; inertReason: string | null } {
+export function answerability(
+  question: Question,
+  userId: string,
+): { canAnswer: boolean; inertReason: string | null } {
   if (question.answered) return { canAnswer: false, inertReason: 'Already answered.' };
   if (userId !== question.declared.sessionAuthorId) {
     return {

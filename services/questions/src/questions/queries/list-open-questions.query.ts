@@ -125,6 +125,7 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
     decisionEventId: a?.decisionEventId ?? null,
     respondidaPor: a?.respondidaPor ?? null,
     viaAgente: a?.viaAgente ?? null,
+    agentSessionId: a?.agentSessionId ?? null,
     answeredAt: a?.answeredAt ?? null,
     canAnswer,
     inertReason,
