@@ -64,3 +64,7 @@ export const CONTEXT_DECISIONS_MAX_CHARS = 1500;
 
 /** [openq] question ids carried by one gate or pipeline event. */
 export const QUESTION_IDS_MAX = 100;
+
+/** §11.3 `motivo` of a repo freeze (a person's words: why no task of the repo may enter). */
+export const FREEZE_MOTIVO_MIN_LENGTH = 1;
+export const FREEZE_MOTIVO_MAX_LENGTH = 500;

@@ -20,12 +20,15 @@ export const Verb = {
     pipelineQueue: pair('gates', 'pipeline-queue'),
     pipelinePause: pair('gates', 'pipeline-pause'),
     pipelineResume: pair('gates', 'pipeline-resume'),
+    pipelineFreeze: pair('gates', 'pipeline-freeze'),
+    pipelineUnfreeze: pair('gates', 'pipeline-unfreeze'),
   },
   context: {
     devContext: pair('context', 'dev-context'),
     qaCut: pair('context', 'qa-cut'),
     turnContext: pair('context', 'turn-context'),
     correctStory: pair('context', 'correct-story'),
+    archiveStory: pair('context', 'archive-story'),
   },
 } as const;
 

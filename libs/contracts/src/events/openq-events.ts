@@ -11,6 +11,8 @@ import {
   PipelineAnalystRelaunchDto,
   PipelineInReviewDto,
   PipelineNeedsInputDto,
+  PipelineRepoFrozenDto,
+  PipelineRepoUnfrozenDto,
   PipelineTaskAdmittedDto,
   PipelineTaskPausedDto,
   PipelineTaskUnpausedDto,
@@ -20,6 +22,7 @@ import {
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
+  StoryArchivedDto,
   StoryCorrectedDto,
 } from './openq-question.dto';
 import type * as P from './openq-payloads';
@@ -48,6 +51,9 @@ export const OpenqEvent = {
   PipelineTaskUnpaused: 'pipeline.task_unpaused',
   PipelineAnalystRelaunch: 'pipeline.analyst_relaunch',
   StoryCorrected: 'story.corrected',
+  PipelineRepoFrozen: 'pipeline.repo_frozen',
+  PipelineRepoUnfrozen: 'pipeline.repo_unfrozen',
+  StoryArchived: 'story.archived',
 } as const;
 
 export type OpenqEventType = (typeof OpenqEvent)[keyof typeof OpenqEvent];
@@ -73,6 +79,9 @@ export interface OpenqEventDataMap {
   'pipeline.task_unpaused': P.PipelineTaskUnpaused;
   'pipeline.analyst_relaunch': P.PipelineAnalystRelaunch;
   'story.corrected': P.StoryCorrected;
+  'pipeline.repo_frozen': P.PipelineRepoFrozen;
+  'pipeline.repo_unfrozen': P.PipelineRepoUnfrozen;
+  'story.archived': P.StoryArchived;
 }
 
 export type OpenqEventData<T extends OpenqEventType> = OpenqEventDataMap[T];
@@ -98,6 +107,9 @@ export const OpenqEventDefinitions = {
   pipelineTaskUnpaused: defineMessage(OpenqEvent.PipelineTaskUnpaused, PipelineTaskUnpausedDto),
   pipelineAnalystRelaunch: defineMessage(OpenqEvent.PipelineAnalystRelaunch, PipelineAnalystRelaunchDto),
   storyCorrected: defineMessage(OpenqEvent.StoryCorrected, StoryCorrectedDto),
+  pipelineRepoFrozen: defineMessage(OpenqEvent.PipelineRepoFrozen, PipelineRepoFrozenDto),
+  pipelineRepoUnfrozen: defineMessage(OpenqEvent.PipelineRepoUnfrozen, PipelineRepoUnfrozenDto),
+  storyArchived: defineMessage(OpenqEvent.StoryArchived, StoryArchivedDto),
 } as const;
 
 export const openqEventRegistry = new MessageRegistry(Object.values(OpenqEventDefinitions));

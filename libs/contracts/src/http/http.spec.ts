@@ -3,7 +3,7 @@ import { RESPOSTA_MAX_LENGTH } from '../limits';
 import { clone, failingField, httpExamples } from '../testing/examples';
 import { AgentAnswerBody } from './agent-answer.dto';
 import { AnswerQuestionBody } from './answer-question.dto';
-import { PipelineQueueQuery, ReadinessParams, TurnContextQuery } from './context-queries.dto';
+import { PipelineQueueQuery, ReadinessParams, RepoFreezeBody, TurnContextQuery } from './context-queries.dto';
 import { DeclareQuestionBody } from './declare-question.dto';
 import { ListOpenQuestionsQuery } from './list-open-questions.dto';
 import { StoryCorrectionBody } from './story-correction.dto';
@@ -19,6 +19,7 @@ describe('HTTP examples', () => {
     ['TurnContextQuery', TurnContextQuery, httpExamples.turnContextQuery],
     ['PipelineQueueQuery', PipelineQueueQuery, httpExamples.pipelineQueueQuery],
     ['ReadinessParams', ReadinessParams, httpExamples.readinessParams],
+    ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });
@@ -116,5 +117,24 @@ describe('context queries', () => {
     expect(failingField(validateAs(TurnContextQuery, { role: 'qa-agent' }))).toBe('role');
     expect(failingField(validateAs(PipelineQueueQuery, { repo: 'a b' }))).toBe('repo');
     expect(failingField(validateAs(ReadinessParams, { action: 'go' }))).toBe('action');
+  });
+});
+
+describe('RepoFreezeBody (§11.3): a freeze says why', () => {
+  const check = (body: unknown) => failingField(validateAs(RepoFreezeBody, body));
+
+  it('trims motivo', () => {
+    const result = validateAs(RepoFreezeBody, { motivo: '  release week ' });
+    expect(result.ok && result.value.motivo).toBe('release week');
+  });
+
+  it.each([
+    ['no motivo', {}, 'motivo'],
+    ['a blank motivo', { motivo: '   ' }, 'motivo'],
+    ['a motivo over 500 characters', { motivo: 'm'.repeat(501) }, 'motivo'],
+    ['a motivo that is not text', { motivo: 3 }, 'motivo'],
+    ['an unknown field', { motivo: 'x', by: 'someone-else' }, 'by'],
+  ])('refuses %s', (_name, body, field) => {
+    expect(check(body)).toBe(field);
   });
 });

@@ -34,6 +34,8 @@ export const commandExamples: CommandExamples = deepFreeze({
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
     pipelineResume: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
+    pipelineFreeze: { projectId: I.projectId, repo: I.repo, userId: 'user-maintainer', motivo: 'Release week' },
+    pipelineUnfreeze: { projectId: I.projectId, repo: I.repo, userId: 'user-maintainer' },
   },
   context: {
     devContext: { projectId: I.projectId, taskId: I.taskId },
@@ -46,6 +48,7 @@ export const commandExamples: CommandExamples = deepFreeze({
       questionId: I.questionId,
       changes: { dor: ['Archived behaviour: 410 Gone (user decision)'] },
     },
+    archiveStory: { projectId: I.projectId, storyId: I.storyId, actor: { kind: 'agent', id: 'po' } },
   },
 });
 
@@ -60,4 +63,5 @@ export const httpExamples = deepFreeze({
   turnContextQuery: { role: 'criativo' },
   pipelineQueueQuery: { repo: I.repo },
   readinessParams: { action: 'confirm_architecture_ready' },
+  repoFreezeBody: { motivo: 'Release week' },
 });
