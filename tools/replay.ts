@@ -82,6 +82,7 @@ export function describeContextReplay(result: ContextReplayResult): string {
   return (
     `replayed the context read models from ${streams}: ${types}; ` +
     `${result.correctionsFromOutbox > 0 ? `${result.correctionsFromOutbox} story.corrected from the outbox; ` : ''}` +
+    `${result.archivesFromOutbox > 0 ? `${result.archivesFromOutbox} story.archived from the outbox; ` : ''}` +
     `skipped ${totals.invalid} invalid, ${totals.duplicates} duplicate, ${totals.failed} failed (${result.ms} ms)`
   );
 }

@@ -9,6 +9,7 @@ import {
   AgentStoryCorrectionsController,
   StoryCorrectionsController,
 } from './context/story-corrections.controller';
+import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
 import { GatesController } from './gates/gates.controller';
 import { WaitingController } from './gates/waiting.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -32,6 +33,7 @@ const userControllers = [
   TaskContextController,
   StoryCorrectionsController,
   PipelineController,
+  StoryArchiveController,
 ];
 
 /** The engine's routes under `/internal` (service token). */
@@ -39,6 +41,7 @@ const internalControllers = [
   AgentQuestionsController,
   AgentContextController,
   AgentStoryCorrectionsController,
+  AgentStoryArchiveController,
 ];
 
 /** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */

@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   Commands,
   refusal,
+  type ArchiveStoryCommand,
+  type ArchiveStoryReply,
   type CorrectStoryCommand,
   type CorrectStoryReply,
   type DevContext,
@@ -14,12 +16,13 @@ import {
   type TurnContextCommand,
 } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
+import { archiveStory } from './commands/archive-story/archive-story.handler';
 import { correctStory } from './commands/correct-story/correct-story.handler';
 import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
 import { openQuestionsForTurn } from './queries/open-questions.query';
 import { loadTaskFacts } from './queries/task-facts.query';
 
-/** `openq.context.*`: what the agents read (SPEC §6.1–6.3) and the story correction (§6.4). */
+/** `openq.context.*`: what the agents read (SPEC §6.1–6.3), the story correction (§6.4) and archive (§11.3). */
 @Controller()
 export class ContextRequestsController {
   constructor(private readonly dataSource: DataSource) {}
@@ -47,6 +50,11 @@ export class ContextRequestsController {
     return withOutbox(this.dataSource, {}, (manager, outbox) =>
       correctStory(manager, outbox, cmd, new Date()),
     );
+  }
+
+  @MessagePattern(Commands.context.archiveStory.type)
+  archiveStory(@Payload() cmd: ArchiveStoryCommand): Promise<ArchiveStoryReply | Refusal> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) => archiveStory(manager, outbox, cmd, new Date()));
   }
 }
 
