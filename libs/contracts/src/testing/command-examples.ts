@@ -34,7 +34,12 @@ export const commandExamples: CommandExamples = deepFreeze({
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
     pipelineResume: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
-    pipelineFreeze: { projectId: I.projectId, repo: I.repo, userId: 'user-maintainer', motivo: 'Release week' },
+    pipelineFreeze: {
+      projectId: I.projectId,
+      repo: I.repo,
+      userId: 'user-maintainer',
+      motivo: 'Release week',
+    },
     pipelineUnfreeze: { projectId: I.projectId, repo: I.repo, userId: 'user-maintainer' },
   },
   context: {

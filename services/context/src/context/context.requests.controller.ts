@@ -54,7 +54,9 @@ export class ContextRequestsController {
 
   @MessagePattern(Commands.context.archiveStory.type)
   archiveStory(@Payload() cmd: ArchiveStoryCommand): Promise<ArchiveStoryReply | Refusal> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) => archiveStory(manager, outbox, cmd, new Date()));
+    return withOutbox(this.dataSource, {}, (manager, outbox) =>
+      archiveStory(manager, outbox, cmd, new Date()),
+    );
   }
 }
 

@@ -53,11 +53,16 @@ export class PipelineRequestsController {
   @MessagePattern(Commands.gates.pipelineFreeze.type)
   freeze(@Payload() cmd: RepoFreezeCommand, @Ctx() ctx: JetStreamRequestContext): Promise<RepoFreezeReply> {
     const { repo, userId: by, motivo } = cmd;
-    return this.inPipeline(cmd.projectId, ctx, (tx) => freezeOrUnfreeze(tx, { type: 'freeze', repo, by, motivo }));
+    return this.inPipeline(cmd.projectId, ctx, (tx) =>
+      freezeOrUnfreeze(tx, { type: 'freeze', repo, by, motivo }),
+    );
   }
 
   @MessagePattern(Commands.gates.pipelineUnfreeze.type)
-  unfreeze(@Payload() cmd: RepoUnfreezeCommand, @Ctx() ctx: JetStreamRequestContext): Promise<RepoFreezeReply> {
+  unfreeze(
+    @Payload() cmd: RepoUnfreezeCommand,
+    @Ctx() ctx: JetStreamRequestContext,
+  ): Promise<RepoFreezeReply> {
     const { repo, userId: by } = cmd;
     return this.inPipeline(cmd.projectId, ctx, (tx) => freezeOrUnfreeze(tx, { type: 'unfreeze', repo, by }));
   }

@@ -28,21 +28,34 @@ describe('archiving a story (ADR 0214 §8, SPEC §11.3): drafts only, both doors
     });
   });
 
-  it.each<StoryStatus>(['ready', 'in_progress', 'done'])('a %s story is refused: historia_nao_draft', (status) => {
-    const decision = decideStoryArchive({ storyId: 'S1', actor: user }, story({ status }));
-    expect(isRefusal(decision) && decision).toMatchObject({ statusCode: 409, reason: 'historia_nao_draft' });
-  });
+  it.each<StoryStatus>(['ready', 'in_progress', 'done'])(
+    'a %s story is refused: historia_nao_draft',
+    (status) => {
+      const decision = decideStoryArchive({ storyId: 'S1', actor: user }, story({ status }));
+      expect(isRefusal(decision) && decision).toMatchObject({
+        statusCode: 409,
+        reason: 'historia_nao_draft',
+      });
+    },
+  );
 
   it('an unknown story is 404 historia_nao_encontrada', () => {
     const decision = decideStoryArchive({ storyId: 'S9', actor: po }, null);
-    expect(isRefusal(decision) && decision).toMatchObject({ statusCode: 404, reason: 'historia_nao_encontrada' });
+    expect(isRefusal(decision) && decision).toMatchObject({
+      statusCode: 404,
+      reason: 'historia_nao_encontrada',
+    });
     const other = decideStoryArchive({ storyId: 'S9', actor: po }, story());
     expect(isRefusal(other) && other.reason).toBe('historia_nao_encontrada');
   });
 
   it('archiving an archived story again succeeds without a second event (also once it left draft)', () => {
-    expect(decideStoryArchive({ storyId: 'S1', actor: user }, story({ archived: true }))).toEqual({ event: null });
-    expect(decideStoryArchive({ storyId: 'S1', actor: po }, story({ archived: true, status: 'ready' }))).toEqual({
+    expect(decideStoryArchive({ storyId: 'S1', actor: user }, story({ archived: true }))).toEqual({
+      event: null,
+    });
+    expect(
+      decideStoryArchive({ storyId: 'S1', actor: po }, story({ archived: true, status: 'ready' })),
+    ).toEqual({
       event: null,
     });
   });

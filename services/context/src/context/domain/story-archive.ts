@@ -28,7 +28,11 @@ export function decideStoryArchive(
   }
   if (story.archived) return { event: null };
   if (!canArchive(story)) {
-    return refusal(409, 'historia_nao_draft', `only a draft story may be archived; this one is ${story.status}`);
+    return refusal(
+      409,
+      'historia_nao_draft',
+      `only a draft story may be archived; this one is ${story.status}`,
+    );
   }
   return { event: { storyId: story.storyId, actor: request.actor } };
 }

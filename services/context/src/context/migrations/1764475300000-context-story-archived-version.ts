@@ -11,8 +11,12 @@ export class ContextStoryArchivedVersion1764475300000 implements MigrationInterf
   name = 'ContextStoryArchivedVersion1764475300000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE context_story ADD COLUMN archived_at timestamptz, ADD COLUMN archived_event_id uuid`);
-    await q.query(`UPDATE context_story SET archived_at = snapshot_at, archived_event_id = snapshot_event_id`);
+    await q.query(
+      `ALTER TABLE context_story ADD COLUMN archived_at timestamptz, ADD COLUMN archived_event_id uuid`,
+    );
+    await q.query(
+      `UPDATE context_story SET archived_at = snapshot_at, archived_event_id = snapshot_event_id`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

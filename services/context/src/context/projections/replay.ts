@@ -221,7 +221,11 @@ export async function replayContextReadModels(
     for (const [type, replay] of replays) {
       types[type] = replay.counts;
       const outboxRead =
-        type === OpenqEvent.StoryCorrected ? fromOutbox : type === OpenqEvent.StoryArchived ? archivesFromOutbox : 0;
+        type === OpenqEvent.StoryCorrected
+          ? fromOutbox
+          : type === OpenqEvent.StoryArchived
+            ? archivesFromOutbox
+            : 0;
       streams.get(streamNameOf(type))!.messages += replay.counts.read - outboxRead;
     }
     for (const c of streams.values()) {

@@ -32,7 +32,15 @@ export async function projectStoryUpserted(
     `UPDATE context_story SET status = $3, regras = $4::jsonb, task_ids = $5::jsonb,
             snapshot_at = $6, snapshot_event_id = $7
       WHERE project_id = $1 AND story_id = $2 AND ${olderThan('snapshot_at', 'snapshot_event_id', 6, 7)}`,
-    [projectId, story.storyId, story.status, json(story.regras), json(story.taskIds), version.at, version.eventId],
+    [
+      projectId,
+      story.storyId,
+      story.status,
+      json(story.regras),
+      json(story.taskIds),
+      version.at,
+      version.eventId,
+    ],
   );
   await writeStoryArchived(manager, projectId, story.storyId, story.archived, version);
   await writeStoryContent(manager, projectId, story.storyId, story, version);

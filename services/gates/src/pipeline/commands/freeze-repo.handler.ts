@@ -37,11 +37,14 @@ export async function freezeOrUnfreeze(
   if (events.length > 0) {
     await tx.store.saveFreeze(tx.projectId, command.repo, next);
     for (const event of events) tx.publish(event);
-    logger.log(`project ${tx.projectId}: ${command.by} ${command.type === 'freeze' ? 'froze' : 'unfroze'} ${command.repo}`);
+    logger.log(
+      `project ${tx.projectId}: ${command.by} ${command.type === 'freeze' ? 'froze' : 'unfroze'} ${command.repo}`,
+    );
   }
   if (liftsFreeze(events)) {
     const admitted = await admitNext(tx);
-    if (admitted.length > 0) logger.log(`project ${tx.projectId}: admitted ${admitted.join(', ')} on unfreeze`);
+    if (admitted.length > 0)
+      logger.log(`project ${tx.projectId}: admitted ${admitted.join(', ')} on unfreeze`);
   }
   return {
     repo: command.repo,

@@ -29,7 +29,11 @@ describe('repo freeze (SPEC §11.3)', () => {
   it('freezing records who and why, trimmed, and publishes pipeline.repo_frozen', () => {
     const events = decideRepoFreeze(freeze('alice', '  release week '), null, at(5));
     expect(events).toEqual([
-      { type: 'pipeline.repo_frozen', data: { repo: 'api', by: 'alice', motivo: 'release week' }, occurredAt: at(5) },
+      {
+        type: 'pipeline.repo_frozen',
+        data: { repo: 'api', by: 'alice', motivo: 'release week' },
+        occurredAt: at(5),
+      },
     ]);
     expect(events.reduce(evolveRepoFreeze, null)).toEqual({
       repo: 'api',

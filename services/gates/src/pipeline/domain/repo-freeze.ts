@@ -40,7 +40,9 @@ export function decideRepoFreeze(
   if (command.type === 'freeze') {
     if (current !== null) return [];
     const motivo = command.motivo.trim();
-    return [{ type: 'pipeline.repo_frozen', data: { repo: command.repo, by: command.by, motivo }, occurredAt: now }];
+    return [
+      { type: 'pipeline.repo_frozen', data: { repo: command.repo, by: command.by, motivo }, occurredAt: now },
+    ];
   }
   if (current === null) return [];
   return [{ type: 'pipeline.repo_unfrozen', data: { repo: command.repo, by: command.by }, occurredAt: now }];

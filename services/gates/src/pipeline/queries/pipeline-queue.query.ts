@@ -81,7 +81,8 @@ export async function pipelineQueue(
     const frozen = 'repos' in freezes ? freezes.repos : [...new Set(tasks.map((t) => t.repo))].sort();
     const frozenRepos = frozen.filter((r) => repo === null || r === repo);
     // Who froze each repo and why (none when the read failed: `frozenRepos` says all are frozen).
-    const freezeViews = 'records' in freezes ? freezes.records.filter((f) => repo === null || f.repo === repo) : [];
+    const freezeViews =
+      'records' in freezes ? freezes.records.filter((f) => repo === null || f.repo === repo) : [];
     return { repo, tasks, total: tasks.length, frozenRepos, freezes: freezeViews.map(freezeView) };
   });
 }
