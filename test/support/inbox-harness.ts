@@ -1,7 +1,7 @@
 import { UserBrowser } from './browser';
 import { Stack } from './stack';
 
-export type InboxRole = 'viewer' | 'developer';
+export type InboxRole = 'viewer' | 'developer' | 'maintainer';
 
 export interface InboxHarness {
   /** The stack the suite runs against (set once `beforeAll` ran). */

@@ -7,6 +7,7 @@ import { useNow, usePagedList, useResource } from './hooks.js';
 import { useLiveStream } from './live.js';
 import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel } from './panels.js';
+import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 
 const html = htm.bind(h);
@@ -21,7 +22,10 @@ const REFRESH = {
   'gate.rescue_parked': ['waiting'],
   'gate.resumed': ['waiting'],
   'gate.verdict_recorded': ['waiting'],
-  ready: ['queue', 'count', 'history', 'readiness', 'waiting'],
+  ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'pipeline'],
+  'pipeline.repo_frozen': ['pipeline'],
+  'pipeline.repo_unfrozen': ['pipeline'],
+  'pipeline.task_admitted': ['pipeline'],
 };
 
 const LIVE_LABELS = {
@@ -90,12 +94,14 @@ function Inbox({ me, onSignedOut }) {
   const count = useResource(() => api(projectPath(projectId, '/open-questions/count')), projectId);
   const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
+  const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: answered.reload,
     count: count.reload,
     readiness: readiness.reload,
     waiting: waiting.reload,
+    pipeline: pipeline.reload,
   };
 
   // Bursts of events reload each list once.
@@ -181,6 +187,11 @@ function Inbox({ me, onSignedOut }) {
     refresh(['waiting']);
   };
 
+  const onPipelineChanged = (sentence) => {
+    setAnnouncement(sentence);
+    refresh(['pipeline']);
+  };
+
   useEffect(() => setQueueNote(null), [projectId]);
 
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
@@ -220,6 +231,13 @@ function Inbox({ me, onSignedOut }) {
           now=${now}
           onGoToQuestion=${goToQuestion}
           onResumed=${onResumed}
+        />
+        <${PipelinePanel}
+          pipeline=${pipeline}
+          role=${role}
+          projectId=${projectId}
+          now=${now}
+          onChanged=${onPipelineChanged}
         />
         <${HistoryPanel} list=${answered} now=${now} />
       </div>
