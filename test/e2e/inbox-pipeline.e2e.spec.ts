@@ -1,5 +1,4 @@
 import { AgentEvent, OpenqEvent } from '@openq/contracts';
-import { waitFor } from '@openq/testing';
 import { useInboxStack } from '../support/inbox-harness';
 import { PipelineDriver } from '../support/pipeline';
 
