@@ -24,7 +24,7 @@ describe('frozen repos in the inbox', () => {
     const dev = await harness.person('dave', P, 'developer');
     const panel = (b: typeof mara) => b.page.locator('.pipeline');
     await panel(dev).getByText('No repo is frozen.').waitFor();
-    expect(await text(panel(dev).locator('.inert-note'))).toBe(
+    expect(await text(panel(dev).locator('.freeze-note'))).toBe(
       'i Freezing a repo needs the maintainer role on this project; you are a developer.',
     );
     expect(await panel(dev).getByRole('button', { name: 'Freeze', exact: true }).count()).toBe(0);
@@ -79,7 +79,7 @@ describe('frozen repos in the inbox', () => {
     expect(await text(frozen)).toBe(
       'billing Frozen Frozen by the engine just now “Incident 42: hold new analysis” No task waits on it.',
     );
-    expect(await text(viewer.page.locator('.pipeline .inert-note'))).toContain('you are a viewer');
+    expect(await text(viewer.page.locator('.pipeline .freeze-note'))).toContain('you are a viewer');
     await viewer.screenshot('inbox-frozen-repo-engine');
   });
 });

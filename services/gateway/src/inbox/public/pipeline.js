@@ -151,7 +151,7 @@ export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
         ? pipeline.data &&
           html`<${FreezeForm} projectId=${projectId} repos=${repos} onChanged=${onChanged} />`
         : pipeline.data &&
-          html`<p class="inert-note"><span class="icon" aria-hidden="true">i</span>Freezing a repo needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`
+          html`<p class="freeze-note"><span class="icon" aria-hidden="true">i</span>Freezing a repo needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`
     }
   </section>`;
 }
