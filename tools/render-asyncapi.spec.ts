@@ -91,6 +91,7 @@ describe('render-asyncapi', () => {
   it('has a channel, a message, a publisher and its consumers for every event type of both streams', () => {
     const types = [...agentEventRegistry.types(), ...openqEventRegistry.types()];
     expect(types).toHaveLength(27);
+    expect(types).toHaveLength(30);
     for (const type of types) {
       expect(doc.channels[type]).toMatchObject({ address: `${type}.{projectId}` });
       expect(doc.components.messages[type]).toBeDefined();
@@ -112,6 +113,7 @@ describe('render-asyncapi', () => {
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
     expect(commandRegistry.types()).toHaveLength(17);
+    expect(commandRegistry.types()).toHaveLength(19);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -214,6 +216,7 @@ describe('render-asyncapi', () => {
         })),
       );
       expect(pairs).toHaveLength(17);
+      expect(pairs).toHaveLength(19);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,

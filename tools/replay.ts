@@ -32,7 +32,11 @@ export async function replay(args: string[] = []): Promise<number> {
 
 async function replayQuestions(): Promise<void> {
   const config = loadConfig(process.env, { authSecrets: false });
-  const dataSource = await openDatabase({ url: config.database.url, schema: 'questions', migrations: QUESTIONS_MIGRATIONS });
+  const dataSource = await openDatabase({
+    url: config.database.url,
+    schema: 'questions',
+    migrations: QUESTIONS_MIGRATIONS,
+  });
   try {
     const result = await replayQuestionProjection(dataSource);
     process.stdout.write(
@@ -47,11 +51,16 @@ async function replayContext(allowPartial: boolean): Promise<number> {
   const config = loadConfig(process.env, { authSecrets: false });
   const nc = await connectNats(config.nats.url, 'openq-replay');
   try {
-    const dataSource = await openDatabase({ url: config.database.url, schema: 'context', migrations: CONTEXT_MIGRATIONS as never });
+    const dataSource = await openDatabase({
+      url: config.database.url,
+      schema: 'context',
+      migrations: CONTEXT_MIGRATIONS as never,
+    });
     try {
       const result = await replayContextReadModels(dataSource, nc, {
         allowPartial,
-        onSkip: (s) => process.stderr.write(`skipped ${s.stream} #${s.seq} ${s.type}: ${s.reason}: ${s.message}\n`),
+        onSkip: (s) =>
+          process.stderr.write(`skipped ${s.stream} #${s.seq} ${s.type}: ${s.reason}: ${s.message}\n`),
       });
       process.stdout.write(`${describeContextReplay(result)}\n`);
       return 0;
@@ -76,12 +85,17 @@ export function describeContextReplay(result: ContextReplayResult): string {
     .map(([type, c]) => `${c.applied} ${type}`)
     .join(', ');
   const totals = Object.values(result.types).reduce(
-    (t, c) => ({ invalid: t.invalid + c.invalid, duplicates: t.duplicates + c.duplicates, failed: t.failed + c.failed }),
+    (t, c) => ({
+      invalid: t.invalid + c.invalid,
+      duplicates: t.duplicates + c.duplicates,
+      failed: t.failed + c.failed,
+    }),
     { invalid: 0, duplicates: 0, failed: 0 },
   );
   return (
     `replayed the context read models from ${streams}: ${types}; ` +
     `${result.correctionsFromOutbox > 0 ? `${result.correctionsFromOutbox} story.corrected from the outbox; ` : ''}` +
+    `${result.archivesFromOutbox > 0 ? `${result.archivesFromOutbox} story.archived from the outbox; ` : ''}` +
     `skipped ${totals.invalid} invalid, ${totals.duplicates} duplicate, ${totals.failed} failed (${result.ms} ms)`
   );
 }

@@ -36,6 +36,7 @@ export const AGENT_EVENT_PUBLISHER: Record<AgentEventType, Party> = {
   [AgentEvent.TaskStatus]: 'engine',
   [AgentEvent.StoryUpserted]: 'engine',
   [AgentEvent.AnalysisFinished]: 'engine',
+  [AgentEvent.RepoFreeze]: 'engine',
 };
 
 /** OPENQ_EVENTS: each type has one owning service, which publishes it through its outbox. */
@@ -58,6 +59,9 @@ export const OPENQ_EVENT_PUBLISHER: Record<OpenqEventType, Party> = {
   [OpenqEvent.PipelineTaskUnpaused]: 'gates',
   [OpenqEvent.PipelineAnalystRelaunch]: 'gates',
   [OpenqEvent.StoryCorrected]: 'context',
+  [OpenqEvent.PipelineRepoFrozen]: 'gates',
+  [OpenqEvent.PipelineRepoUnfrozen]: 'gates',
+  [OpenqEvent.StoryArchived]: 'context',
 };
 
 export function publisherOf(type: EventType): Party {
@@ -77,6 +81,7 @@ export const DURABLE_CONSUMERS: Record<ConsumingService, readonly EventType[]> =
     AgentEvent.TaskStatus,
     AgentEvent.AnalysisFinished,
     OpenqEvent.QuestionAnswered,
+    AgentEvent.RepoFreeze,
   ],
   context: [
     AgentEvent.StoryUpserted,

@@ -28,6 +28,7 @@ export type TaskCreatedEvent = AgentEventDataMap['agent.task.created'];
 export type TaskStatusEvent = AgentEventDataMap['agent.task.status'];
 export type StoryUpsertedEvent = AgentEventDataMap['agent.story.upserted'];
 export type AnalysisFinishedEvent = AgentEventDataMap['agent.analysis.finished'];
+export type RepoFreezeEvent = AgentEventDataMap['agent.repo.freeze'];
 
 /** [openq] The namespace of agent event ids (uuid v5): fixed forever, or dedupe breaks across versions. */
 export const AGENT_EVENT_ID_NAMESPACE = '3b5d83d8-2e20-4a9b-bcb6-217b7ba64308';
@@ -139,6 +140,11 @@ export class AgentEventPublisher {
 
   analysisFinished(projectId: string, data: AnalysisFinishedEvent, options?: PublishOptions) {
     return this.publish(AgentEvent.AnalysisFinished, projectId, data, options?.idempotencyKey, options);
+  }
+
+  /** §11.3 freeze (`frozen: true`, with `motivo`) or unfreeze a repo of the project. */
+  repoFreeze(projectId: string, data: RepoFreezeEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.RepoFreeze, projectId, data, options?.idempotencyKey, options);
   }
 
   /** Any agent event by type: validated, enveloped, published, acknowledged. */

@@ -142,6 +142,7 @@ describe('OpenqHttpClient', () => {
     await client.qaCut('p1', 't1');
     await client.turnContext('p1', 'arquiteto');
     await client.correctStory('p1', 'st1', { questionId: QUESTION_ID, changes: { title: 'New title' } });
+    await client.archiveStory('p1', 'st1');
     expect(gateway.seen.map(({ method, url, body }) => [method, url, body])).toEqual([
       [
         'POST',
@@ -156,6 +157,7 @@ describe('OpenqHttpClient', () => {
         '/internal/projects/p1/stories/st1/corrections',
         { questionId: QUESTION_ID, changes: { title: 'New title' } },
       ],
+      ['POST', '/internal/projects/p1/stories/st1/archive', undefined],
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type {
   AnswerByAgentReply,
+  ArchiveStoryReply,
   AskerRole,
   CorrectStoryReply,
   DevContext,
@@ -120,6 +121,12 @@ export class OpenqHttpClient {
   ): Promise<CorrectStoryReply> {
     const path = `/internal/projects/${segment(projectId)}/stories/${segment(storyId)}/corrections`;
     return (await this.call<CorrectStoryReply>('POST', path, body)).body;
+  }
+
+  /** §11.3 archive a draft story as `agent/po` (already archived: the same reply again). */
+  async archiveStory(projectId: string, storyId: string): Promise<ArchiveStoryReply> {
+    const path = `/internal/projects/${segment(projectId)}/stories/${segment(storyId)}/archive`;
+    return (await this.call<ArchiveStoryReply>('POST', path)).body;
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {

@@ -75,3 +75,6 @@ export const OVERRIDE_MOTIVO_MAX_LENGTH = 500;
 /** [openq] a gate's history: `limit` 1..50, default 20, newest first. */
 export const GATE_HISTORY_LIMIT_MAX = 50;
 export const GATE_HISTORY_LIMIT_DEFAULT = 20;
+/** §11.3 `motivo` of a repo freeze (a person's words: why no task of the repo may enter). */
+export const FREEZE_MOTIVO_MIN_LENGTH = 1;
+export const FREEZE_MOTIVO_MAX_LENGTH = 500;

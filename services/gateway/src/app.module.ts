@@ -9,6 +9,7 @@ import {
   AgentStoryCorrectionsController,
   StoryCorrectionsController,
 } from './context/story-corrections.controller';
+import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
 import { GatesController } from './gates/gates.controller';
 import { GateHistoryController, WaitingController } from './gates/waiting.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -33,6 +34,7 @@ const userControllers = [
   StoryCorrectionsController,
   PipelineController,
   GateHistoryController,
+  StoryArchiveController,
 ];
 
 /** The engine's routes under `/internal` (service token). */
@@ -40,6 +42,7 @@ const internalControllers = [
   AgentQuestionsController,
   AgentContextController,
   AgentStoryCorrectionsController,
+  AgentStoryArchiveController,
 ];
 
 /** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */

@@ -17,7 +17,7 @@ export type Role = 'viewer' | 'developer' | 'maintainer';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   zone: Zone;
   minRole?: Role;
   /** A fresh question per call when the path needs one (`:qid`). */
@@ -231,6 +231,39 @@ export const ROUTES: Route[] = [
     minRole: 'viewer',
     path: () => `/projects/${P}/gate-history`,
     allowed: [200],
+  },
+  // SPEC §11.3: a repo without tasks (idempotent: every allowed call is 200), an unknown story.
+  {
+    name: 'repo freeze',
+    method: 'POST',
+    zone: 'user',
+    minRole: 'maintainer',
+    path: () => `/projects/${P}/pipeline/repos/acl-frozen/freeze`,
+    body: { motivo: 'access table' },
+    allowed: [200],
+  },
+  {
+    name: 'repo unfreeze',
+    method: 'DELETE',
+    zone: 'user',
+    minRole: 'maintainer',
+    path: () => `/projects/${P}/pipeline/repos/acl-frozen/freeze`,
+    allowed: [200],
+  },
+  {
+    name: 'story archive',
+    method: 'POST',
+    zone: 'user',
+    minRole: 'developer',
+    path: () => `/projects/${P}/stories/S-unknown/archive`,
+    allowed: [404, 'historia_nao_encontrada'],
+  },
+  {
+    name: 'story archive (agent/po)',
+    method: 'POST',
+    zone: 'internal',
+    path: () => `/internal/projects/${P}/stories/S-unknown/archive`,
+    allowed: [404, 'historia_nao_encontrada'],
   },
   { name: 'healthz', method: 'GET', zone: 'public', path: () => '/healthz', allowed: [200] },
   { name: 'readyz', method: 'GET', zone: 'public', path: () => '/readyz', allowed: [200] },

@@ -4,7 +4,7 @@ import { IsEntityId, IsOneOf, IsUuidString, Nested } from '../validators';
 import { ActorDto } from '../dto/actor.dto';
 import { StoryChangesDto } from '../dto/story-changes.dto';
 import { defineCommand } from './command';
-import type { CorrectStoryReply, DevContext, QaCut, TurnContext } from './context.views';
+import type { ArchiveStoryReply, CorrectStoryReply, DevContext, QaCut, TurnContext } from './context.views';
 import { ProjectScoped, TaskScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
 
@@ -36,6 +36,15 @@ export class CorrectStoryCommand extends ProjectScoped {
   changes!: StoryChangesDto;
 }
 
+/** §11.3 archive a draft story; the two doors of §6.4 (actor `user`, or `agent/po`). */
+export class ArchiveStoryCommand extends ProjectScoped {
+  @IsEntityId()
+  storyId!: string;
+
+  @Nested(() => ActorDto)
+  actor!: ActorDto;
+}
+
 export const ContextCommand = {
   devContext: defineCommand<TaskContextCommand, DevContext>(Verb.context.devContext, TaskContextCommand),
   qaCut: defineCommand<TaskContextCommand, QaCut>(Verb.context.qaCut, TaskContextCommand),
@@ -43,5 +52,9 @@ export const ContextCommand = {
   correctStory: defineCommand<CorrectStoryCommand, CorrectStoryReply>(
     Verb.context.correctStory,
     CorrectStoryCommand,
+  ),
+  archiveStory: defineCommand<ArchiveStoryCommand, ArchiveStoryReply>(
+    Verb.context.archiveStory,
+    ArchiveStoryCommand,
   ),
 } as const;

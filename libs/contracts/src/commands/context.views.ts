@@ -78,3 +78,9 @@ export interface CorrectStoryReply {
   applied: true;
   storyId: string;
 }
+
+/** §11.3 a story archived (or already archived: the call is idempotent, no second event). */
+export interface ArchiveStoryReply {
+  archived: true;
+  storyId: string;
+}

@@ -1,9 +1,10 @@
 import { IsOptional } from 'class-validator';
+import { FREEZE_MOTIVO_MAX_LENGTH, FREEZE_MOTIVO_MIN_LENGTH } from '../limits';
 import { GATES, type Gate } from '../vocabulary';
 import { OVERRIDE_REASONS, OverrideFlag, OverrideMotivo } from '../dto/override-fields.dto';
 import { FieldReasons } from '../validation';
 import { GATE_HISTORY_LIMIT_MAX } from '../limits';
-import { IntRange, IsEntityId, IsOneOf } from '../validators';
+import { IntRange, IsEntityId, IsOneOf, TrimmedText } from '../validators';
 import { defineCommand } from './command';
 import type {
   GateHistoryReply,
@@ -12,6 +13,7 @@ import type {
   GatesWaitingReply,
   PipelinePauseReply,
   PipelineQueueSnapshot,
+  RepoFreezeReply,
 } from './gates.views';
 import { ProjectScoped, TaskScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
@@ -66,6 +68,21 @@ export class PipelineTaskCommand extends TaskScoped {
   userId!: string;
 }
 
+/** §11.3 a maintainer (`userId`) lifts the freeze of a repo. */
+export class RepoUnfreezeCommand extends ProjectScoped {
+  @IsEntityId()
+  repo!: string;
+
+  @IsEntityId()
+  userId!: string;
+}
+
+/** §11.3 a maintainer (`userId`) freezes a repo, saying why. */
+export class RepoFreezeCommand extends RepoUnfreezeCommand {
+  @TrimmedText(FREEZE_MOTIVO_MIN_LENGTH, FREEZE_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+}
+
 export const GatesCommand = {
   list: defineCommand<ListGatesCommand, GateView[]>(Verb.gates.list, ListGatesCommand),
   resume: defineCommand<ResumeGateCommand, GateResumeReply>(Verb.gates.resume, ResumeGateCommand),
@@ -82,5 +99,13 @@ export const GatesCommand = {
   pipelineResume: defineCommand<PipelineTaskCommand, PipelinePauseReply>(
     Verb.gates.pipelineResume,
     PipelineTaskCommand,
+  ),
+  pipelineFreeze: defineCommand<RepoFreezeCommand, RepoFreezeReply>(
+    Verb.gates.pipelineFreeze,
+    RepoFreezeCommand,
+  ),
+  pipelineUnfreeze: defineCommand<RepoUnfreezeCommand, RepoFreezeReply>(
+    Verb.gates.pipelineUnfreeze,
+    RepoUnfreezeCommand,
   ),
 } as const;

@@ -86,6 +86,8 @@ export interface PipelineQueueSnapshot {
   tasks: PipelineQueueTask[];
   total: number;
   frozenRepos: string[];
+  /** §11.3 who froze each frozen repo (of `repo` when asked), and why; by repo. */
+  freezes: RepoFreezeView[];
 }
 
 /** §4 pause / resume of a pipeline task by an operator. */
@@ -94,5 +96,25 @@ export interface PipelinePauseReply {
   pausedAt: string | null;
   pauseSource: PauseSource | null;
   /** False when the task was already in the asked state (the call is idempotent). */
+  changed: boolean;
+}
+
+/** §11.3 a frozen repo: who froze it, why, since when. */
+export interface RepoFreezeView {
+  repo: string;
+  /** A user id, or `agent` (the engine's `agent.repo.freeze`). */
+  by: string;
+  /** Null only for a freeze written by hand in the table before the freeze routes existed. */
+  motivo: string | null;
+  frozenAt: string;
+}
+
+/** §11.3 freeze / unfreeze of a repo by a maintainer (or the engine's `agent.repo.freeze`). */
+export interface RepoFreezeReply {
+  repo: string;
+  frozen: boolean;
+  /** The freeze in force after the call (the first one, when the repo was already frozen); null when unfrozen. */
+  freeze: RepoFreezeView | null;
+  /** False when the repo was already in the asked state: nothing was written, no event went out. */
   changed: boolean;
 }

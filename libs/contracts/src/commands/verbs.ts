@@ -22,12 +22,15 @@ export const Verb = {
     pipelinePause: pair('gates', 'pipeline-pause'),
     pipelineResume: pair('gates', 'pipeline-resume'),
     history: pair('gates', 'history'),
+    pipelineFreeze: pair('gates', 'pipeline-freeze'),
+    pipelineUnfreeze: pair('gates', 'pipeline-unfreeze'),
   },
   context: {
     devContext: pair('context', 'dev-context'),
     qaCut: pair('context', 'qa-cut'),
     turnContext: pair('context', 'turn-context'),
     correctStory: pair('context', 'correct-story'),
+    archiveStory: pair('context', 'archive-story'),
   },
 } as const;
 

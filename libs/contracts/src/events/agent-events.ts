@@ -2,6 +2,7 @@ import { MessageRegistry, defineMessage } from '../registry';
 import { AgentGateActivityDto, AgentGateStartedDto, AgentQaVerdictDto } from './agent-gate.dto';
 import {
   AgentAnalysisFinishedDto,
+  AgentRepoFreezeDto,
   AgentStoryUpsertedDto,
   AgentTaskCreatedDto,
   AgentTaskStatusDto,
@@ -23,6 +24,7 @@ export const AgentEvent = {
   TaskStatus: 'agent.task.status',
   StoryUpserted: 'agent.story.upserted',
   AnalysisFinished: 'agent.analysis.finished',
+  RepoFreeze: 'agent.repo.freeze',
 } as const;
 
 export type AgentEventType = (typeof AgentEvent)[keyof typeof AgentEvent];
@@ -40,6 +42,7 @@ export interface AgentEventDataMap {
   'agent.task.status': AgentTaskStatusDto;
   'agent.story.upserted': AgentStoryUpsertedDto;
   'agent.analysis.finished': AgentAnalysisFinishedDto;
+  'agent.repo.freeze': AgentRepoFreezeDto;
 }
 
 export type AgentEventData<T extends AgentEventType> = AgentEventDataMap[T];
@@ -54,6 +57,7 @@ export const AgentEventDefinitions = {
   taskStatus: defineMessage(AgentEvent.TaskStatus, AgentTaskStatusDto),
   storyUpserted: defineMessage(AgentEvent.StoryUpserted, AgentStoryUpsertedDto),
   analysisFinished: defineMessage(AgentEvent.AnalysisFinished, AgentAnalysisFinishedDto),
+  repoFreeze: defineMessage(AgentEvent.RepoFreeze, AgentRepoFreezeDto),
 } as const;
 
 export const agentEventRegistry = new MessageRegistry(Object.values(AgentEventDefinitions));

@@ -144,3 +144,21 @@ describe('agent.analysis.finished', () => {
     expect(failingField(validate(AgentEvent.AnalysisFinished, { ...base(), ...patch }))).toBe(field);
   });
 });
+
+describe('agent.repo.freeze (§11.3)', () => {
+  it('accepts a freeze with motivo, and an unfreeze with or without one', () => {
+    expect(validate(AgentEvent.RepoFreeze, eventExample(AgentEvent.RepoFreeze)).ok).toBe(true);
+    expect(validate(AgentEvent.RepoFreeze, { repo: 'api', frozen: false }).ok).toBe(true);
+    expect(validate(AgentEvent.RepoFreeze, { repo: 'api', frozen: false, motivo: 'released' }).ok).toBe(true);
+  });
+
+  it.each([
+    ['a freeze without motivo', { repo: 'api', frozen: true }, 'frozen|motivo'],
+    ['a freeze with a null motivo', { repo: 'api', frozen: true, motivo: null }, 'frozen|motivo'],
+    ['a blank motivo', { repo: 'api', frozen: true, motivo: '  ' }, 'motivo'],
+    ['frozen as text', { repo: 'api', frozen: 'true', motivo: 'x' }, 'frozen'],
+    ['a bad repo', { repo: 'a b', frozen: false }, 'repo'],
+  ])('refuses %s', (_name, data, field) => {
+    expect(failingField(validate(AgentEvent.RepoFreeze, data))).toBe(field);
+  });
+});

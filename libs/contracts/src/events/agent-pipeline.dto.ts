@@ -1,6 +1,8 @@
 import { IsBoolean, IsObject, IsOptional, ValidateBy } from 'class-validator';
 import {
   ANALYST_QUESTIONS_MAX,
+  FREEZE_MOTIVO_MAX_LENGTH,
+  FREEZE_MOTIVO_MIN_LENGTH,
   LABELS_MAX,
   LABEL_MAX_LENGTH,
   PERGUNTA_MAX_LENGTH,
@@ -173,4 +175,25 @@ export class AgentAnalysisFinishedDto {
 
   @NestedList(() => AnalystQuestionDto, 0, ANALYST_QUESTIONS_MAX)
   questions!: AnalystQuestionDto[];
+}
+
+/**
+ * `agent.repo.freeze` (§11.3): the engine freezes (`frozen: true`, with `motivo`) or unfreezes a
+ * repo. `motivo` is required to freeze [openq]: a freeze always says why; optional to unfreeze.
+ */
+@ClassRule<AgentRepoFreezeDto>(
+  'frozen|motivo',
+  (o) => o.frozen !== true || isPresent(o.motivo),
+  'motivo is required to freeze a repo',
+)
+export class AgentRepoFreezeDto {
+  @IsEntityId()
+  repo!: string;
+
+  @IsBoolean()
+  frozen!: boolean;
+
+  @IsOptional()
+  @TrimmedText(FREEZE_MOTIVO_MIN_LENGTH, FREEZE_MOTIVO_MAX_LENGTH)
+  motivo?: string | null;
 }

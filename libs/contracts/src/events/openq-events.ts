@@ -12,6 +12,8 @@ import {
   PipelineAnalystRelaunchDto,
   PipelineInReviewDto,
   PipelineNeedsInputDto,
+  PipelineRepoFrozenDto,
+  PipelineRepoUnfrozenDto,
   PipelineTaskAdmittedDto,
   PipelineTaskPausedDto,
   PipelineTaskUnpausedDto,
@@ -21,6 +23,7 @@ import {
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
+  StoryArchivedDto,
   StoryCorrectedDto,
 } from './openq-question.dto';
 import type * as P from './openq-payloads';
@@ -50,6 +53,9 @@ export const OpenqEvent = {
   PipelineTaskUnpaused: 'pipeline.task_unpaused',
   PipelineAnalystRelaunch: 'pipeline.analyst_relaunch',
   StoryCorrected: 'story.corrected',
+  PipelineRepoFrozen: 'pipeline.repo_frozen',
+  PipelineRepoUnfrozen: 'pipeline.repo_unfrozen',
+  StoryArchived: 'story.archived',
 } as const;
 
 export type OpenqEventType = (typeof OpenqEvent)[keyof typeof OpenqEvent];
@@ -76,6 +82,9 @@ export interface OpenqEventDataMap {
   'pipeline.task_unpaused': P.PipelineTaskUnpaused;
   'pipeline.analyst_relaunch': P.PipelineAnalystRelaunch;
   'story.corrected': P.StoryCorrected;
+  'pipeline.repo_frozen': P.PipelineRepoFrozen;
+  'pipeline.repo_unfrozen': P.PipelineRepoUnfrozen;
+  'story.archived': P.StoryArchived;
 }
 
 export type OpenqEventData<T extends OpenqEventType> = OpenqEventDataMap[T];
@@ -102,6 +111,9 @@ export const OpenqEventDefinitions = {
   pipelineTaskUnpaused: defineMessage(OpenqEvent.PipelineTaskUnpaused, PipelineTaskUnpausedDto),
   pipelineAnalystRelaunch: defineMessage(OpenqEvent.PipelineAnalystRelaunch, PipelineAnalystRelaunchDto),
   storyCorrected: defineMessage(OpenqEvent.StoryCorrected, StoryCorrectedDto),
+  pipelineRepoFrozen: defineMessage(OpenqEvent.PipelineRepoFrozen, PipelineRepoFrozenDto),
+  pipelineRepoUnfrozen: defineMessage(OpenqEvent.PipelineRepoUnfrozen, PipelineRepoUnfrozenDto),
+  storyArchived: defineMessage(OpenqEvent.StoryArchived, StoryArchivedDto),
 } as const;
 
 export const openqEventRegistry = new MessageRegistry(Object.values(OpenqEventDefinitions));

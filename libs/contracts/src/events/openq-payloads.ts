@@ -202,3 +202,25 @@ export interface StoryCorrected {
   actor: Actor;
   changes: StoryChanges;
 }
+
+/**
+ * §11.3 a repo of the project was frozen: no task of it enters analysis until it is unfrozen.
+ * `by`: the user id of the maintainer, or `agent` for `agent.repo.freeze` [openq].
+ */
+export interface PipelineRepoFrozen {
+  repo: string;
+  by: string;
+  motivo: string;
+}
+
+/** §11.3 the freeze was lifted; the repo's waiting tasks are admitted again. */
+export interface PipelineRepoUnfrozen {
+  repo: string;
+  by: string;
+}
+
+/** §11.3 a draft story was archived (ADR 0214 §8: archiving stays draft-only), by a user or `agent/po`. */
+export interface StoryArchived {
+  storyId: string;
+  actor: Actor;
+}

@@ -1,12 +1,12 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
-import { QUESTION_IDS_MAX } from '../limits';
+import { FREEZE_MOTIVO_MAX_LENGTH, FREEZE_MOTIVO_MIN_LENGTH, QUESTION_IDS_MAX } from '../limits';
 import {
   ANALYST_DELIVERABLES,
   PAUSE_SOURCES,
   type AnalystDeliverable,
   type PauseSource,
 } from '../vocabulary';
-import { IsEntityId, IsOneOf, IsUuidList, compose } from '../validators';
+import { IsEntityId, IsOneOf, IsUuidList, TrimmedText, compose } from '../validators';
 
 const DeliverableList = () =>
   compose(
@@ -20,6 +20,8 @@ import type {
   PipelineAnalystRelaunch,
   PipelineInReview,
   PipelineNeedsInput,
+  PipelineRepoFrozen,
+  PipelineRepoUnfrozen,
   PipelineTaskAdmitted,
   PipelineTaskPaused,
   PipelineTaskUnpaused,
@@ -70,3 +72,17 @@ export class PipelineTaskPausedDto implements PipelineTaskPaused {
 }
 
 export class PipelineTaskUnpausedDto extends PipelineTaskPausedDto implements PipelineTaskUnpaused {}
+
+export class PipelineRepoUnfrozenDto implements PipelineRepoUnfrozen {
+  @IsEntityId()
+  repo!: string;
+
+  /** A user id, or `agent` (the engine's `agent.repo.freeze`). */
+  @IsEntityId()
+  by!: string;
+}
+
+export class PipelineRepoFrozenDto extends PipelineRepoUnfrozenDto implements PipelineRepoFrozen {
+  @TrimmedText(FREEZE_MOTIVO_MIN_LENGTH, FREEZE_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+}

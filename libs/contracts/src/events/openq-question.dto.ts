@@ -34,7 +34,13 @@ import {
   authorMatchesOrigin,
 } from '../dto/question-declaration.dto';
 import { StoryChangesDto } from '../dto/story-changes.dto';
-import type { DecisionRecorded, QuestionAnswered, QuestionRejected, StoryCorrected } from './openq-payloads';
+import type {
+  DecisionRecorded,
+  QuestionAnswered,
+  QuestionRejected,
+  StoryArchived,
+  StoryCorrected,
+} from './openq-payloads';
 
 /** `question.declared` (see `QuestionDeclared`). */
 @ClassRule<QuestionDeclaredDto>('autor|origin', authorMatchesOrigin, AUTHOR_ORIGIN_MESSAGE)
@@ -141,4 +147,12 @@ export class StoryCorrectedDto implements StoryCorrected {
 
   @Nested(() => StoryChangesDto)
   changes!: StoryChangesDto;
+}
+
+export class StoryArchivedDto implements StoryArchived {
+  @IsEntityId()
+  storyId!: string;
+
+  @Nested(() => ActorDto)
+  actor!: ActorDto;
 }

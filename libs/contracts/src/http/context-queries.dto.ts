@@ -1,6 +1,7 @@
 import { IsOptional } from 'class-validator';
 import { ASKER_ROLES, READINESS_ACTIONS, type AskerRole, type ReadinessAction } from '../vocabulary';
-import { IsEntityId, IsOneOf } from '../validators';
+import { FREEZE_MOTIVO_MAX_LENGTH, FREEZE_MOTIVO_MIN_LENGTH } from '../limits';
+import { IsEntityId, IsOneOf, TrimmedText } from '../validators';
 
 /** `GET /internal/projects/:projectId/turn-context?role=` (400 on an unknown role). */
 export class TurnContextQuery {
@@ -19,4 +20,10 @@ export class PipelineQueueQuery {
 export class ReadinessParams {
   @IsOneOf(READINESS_ACTIONS)
   action!: ReadinessAction;
+}
+
+/** `POST /projects/:projectId/pipeline/repos/:repo/freeze` (§11.3): why the repo is frozen. */
+export class RepoFreezeBody {
+  @TrimmedText(FREEZE_MOTIVO_MIN_LENGTH, FREEZE_MOTIVO_MAX_LENGTH)
+  motivo!: string;
 }

@@ -3,7 +3,7 @@ import { RESPOSTA_MAX_LENGTH } from '../limits';
 import { clone, failingField, httpExamples } from '../testing/examples';
 import { AgentAnswerBody } from './agent-answer.dto';
 import { AnswerQuestionBody } from './answer-question.dto';
-import { PipelineQueueQuery, ReadinessParams, TurnContextQuery } from './context-queries.dto';
+import { PipelineQueueQuery, ReadinessParams, RepoFreezeBody, TurnContextQuery } from './context-queries.dto';
 import { DeclareQuestionBody } from './declare-question.dto';
 import { ListOpenQuestionsQuery } from './list-open-questions.dto';
 import { StoryCorrectionBody } from './story-correction.dto';
@@ -24,6 +24,7 @@ describe('HTTP examples', () => {
     ['ReadinessParams', ReadinessParams, httpExamples.readinessParams],
     ['ResumeGateBody (override)', ResumeGateBody, httpExamples.resumeGateOverrideBody],
     ['GateHistoryQuery', GateHistoryQuery, httpExamples.gateHistoryQuery],
+    ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });
@@ -156,5 +157,24 @@ describe('ResumeGateBody: nothing (§4) or { override: true, motivo } (§11.1)',
 
   it('takes a motivo of exactly 500 characters (emoji count as one)', () => {
     expect(reasonOf({ override: true, motivo: '🙂'.repeat(500) })).toBeNull();
+  });
+});
+
+describe('RepoFreezeBody (§11.3): a freeze says why', () => {
+  const check = (body: unknown) => failingField(validateAs(RepoFreezeBody, body));
+
+  it('trims motivo', () => {
+    const result = validateAs(RepoFreezeBody, { motivo: '  release week ' });
+    expect(result.ok && result.value.motivo).toBe('release week');
+  });
+
+  it.each([
+    ['no motivo', {}, 'motivo'],
+    ['a blank motivo', { motivo: '   ' }, 'motivo'],
+    ['a motivo over 500 characters', { motivo: 'm'.repeat(501) }, 'motivo'],
+    ['a motivo that is not text', { motivo: 3 }, 'motivo'],
+    ['an unknown field', { motivo: 'x', by: 'someone-else' }, 'by'],
+  ])('refuses %s', (_name, body, field) => {
+    expect(check(body)).toBe(field);
   });
 });

@@ -36,6 +36,13 @@ export const commandExamples: CommandExamples = deepFreeze({
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
     pipelineResume: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
+    pipelineFreeze: {
+      projectId: I.projectId,
+      repo: I.repo,
+      userId: 'user-maintainer',
+      motivo: 'Release week',
+    },
+    pipelineUnfreeze: { projectId: I.projectId, repo: I.repo, userId: 'user-maintainer' },
   },
   context: {
     devContext: { projectId: I.projectId, taskId: I.taskId },
@@ -48,6 +55,7 @@ export const commandExamples: CommandExamples = deepFreeze({
       questionId: I.questionId,
       changes: { dor: ['Archived behaviour: 410 Gone (user decision)'] },
     },
+    archiveStory: { projectId: I.projectId, storyId: I.storyId, actor: { kind: 'agent', id: 'po' } },
   },
 });
 
@@ -67,4 +75,5 @@ export const httpExamples = deepFreeze({
     motivo: 'Customer confirmed 410 by phone; recorded in the ticket',
   },
   gateHistoryQuery: { limit: '10' },
+  repoFreezeBody: { motivo: 'Release week' },
 });

@@ -84,6 +84,7 @@ export const agentEventExamples: { readonly [K in AgentEventType]: AgentEventDat
     },
     questions: [{ pergunta: 'Which currency rounding applies?', sugestao: 'Banker’s rounding' }],
   },
+  'agent.repo.freeze': { repo: I.repo, frozen: true, motivo: 'Release week: nothing new enters analysis' },
 });
 
 /** The question of the examples, as `question.declared` records it. */
@@ -171,6 +172,9 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     actor: { kind: 'agent', id: 'po' },
     changes: { dor: ['Archived behaviour: 410 Gone (user decision)'] },
   },
+  'pipeline.repo_frozen': { repo: I.repo, by: 'user-maintainer', motivo: 'Release week' },
+  'pipeline.repo_unfrozen': { repo: I.repo, by: 'user-maintainer' },
+  'story.archived': { storyId: I.storyId, actor: { kind: 'user', id: I.sessionAuthorId } },
 });
 
 /** A mutable copy of the example payload of an event type. */

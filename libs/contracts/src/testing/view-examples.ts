@@ -77,6 +77,7 @@ export const pipelineQueueSnapshotExample: PipelineQueueSnapshot = deepFreeze({
   ],
   total: 2,
   frozenRepos: [],
+  freezes: [],
 });
 
 const decisao = {

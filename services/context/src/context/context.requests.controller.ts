@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   Commands,
   refusal,
+  type ArchiveStoryCommand,
+  type ArchiveStoryReply,
   type CorrectStoryCommand,
   type CorrectStoryReply,
   type DevContext,
@@ -14,6 +16,7 @@ import {
   type TurnContextCommand,
 } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
+import { archiveStory } from './commands/archive-story/archive-story.handler';
 import { correctStory } from './commands/correct-story/correct-story.handler';
 import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
 import { QuestionOwner } from './question-owner';
@@ -21,7 +24,7 @@ import { openQuestionsForTurn } from './queries/open-questions.query';
 import { recentDecisionsForTurn } from './queries/recent-decisions.query';
 import { loadTaskFacts } from './queries/task-facts.query';
 
-/** `openq.context.*`: what the agents read (SPEC §6.1–6.3) and the story correction (§6.4). */
+/** `openq.context.*`: what the agents read (SPEC §6.1–6.3), the story correction (§6.4) and archive (§11.3). */
 @Controller()
 export class ContextRequestsController {
   constructor(
@@ -57,6 +60,13 @@ export class ContextRequestsController {
   correctStory(@Payload() cmd: CorrectStoryCommand): Promise<CorrectStoryReply | Refusal> {
     return withOutbox(this.dataSource, {}, (manager, outbox) =>
       correctStory(manager, outbox, cmd, new Date(), this.owner),
+    );
+  }
+
+  @MessagePattern(Commands.context.archiveStory.type)
+  archiveStory(@Payload() cmd: ArchiveStoryCommand): Promise<ArchiveStoryReply | Refusal> {
+    return withOutbox(this.dataSource, {}, (manager, outbox) =>
+      archiveStory(manager, outbox, cmd, new Date()),
     );
   }
 }

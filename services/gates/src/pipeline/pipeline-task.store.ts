@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { Freezes } from './domain/admission';
 import type { PipelineTask } from './domain/pipeline-task';
+import type { RepoFreeze } from './domain/repo-freeze';
 
 interface TaskRow {
   state: Omit<PipelineTask, 'pausedAt' | 'updatedAt'>;
@@ -14,6 +14,23 @@ export interface StoredTask {
   task: PipelineTask;
   status: string | null;
 }
+
+/** The project's freezes as the gate reads them (`Freezes`), with who froze each repo and why. */
+export type StoredFreezes = { repos: string[]; records: RepoFreeze[] } | { error: string };
+
+interface FreezeRow {
+  repo: string;
+  frozen_by: string;
+  reason: string | null;
+  frozen_at: Date;
+}
+
+const freezeFromRow = (row: FreezeRow): RepoFreeze => ({
+  repo: row.repo,
+  by: row.frozen_by,
+  motivo: row.reason,
+  frozenAt: row.frozen_at,
+});
 
 const fromRow = (row: TaskRow): StoredTask => ({
   task: { ...row.state, pausedAt: row.paused_at, updatedAt: row.updated_at },
@@ -144,18 +161,44 @@ export class PipelineTaskStore {
    * The project's frozen repos. A failure to read them is returned, not thrown (the gate fails
    * closed on it), and a savepoint keeps the surrounding transaction usable.
    */
-  async freezes(projectId: string): Promise<Freezes> {
+  async freezes(projectId: string): Promise<StoredFreezes> {
     await this.manager.query(`SAVEPOINT pipeline_freezes`);
     try {
-      const rows: { repo: string }[] = await this.manager.query(
-        `SELECT repo FROM pipeline_repo_freeze WHERE project_id = $1 ORDER BY repo`,
+      const rows: FreezeRow[] = await this.manager.query(
+        `SELECT repo, frozen_by, reason, frozen_at FROM pipeline_repo_freeze WHERE project_id = $1 ORDER BY repo`,
         [projectId],
       );
       await this.manager.query(`RELEASE SAVEPOINT pipeline_freezes`);
-      return { repos: rows.map((r) => r.repo) };
+      return { repos: rows.map((r) => r.repo), records: rows.map(freezeFromRow) };
     } catch (error) {
       await this.manager.query(`ROLLBACK TO SAVEPOINT pipeline_freezes`);
       return { error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** The repo's freeze, read to be changed (the caller holds the project lock). */
+  async loadFreeze(projectId: string, repo: string): Promise<RepoFreeze | null> {
+    const rows: FreezeRow[] = await this.manager.query(
+      `SELECT repo, frozen_by, reason, frozen_at FROM pipeline_repo_freeze WHERE project_id = $1 AND repo = $2`,
+      [projectId, repo],
+    );
+    return rows[0] ? freezeFromRow(rows[0]) : null;
+  }
+
+  /** Writes the repo's freeze (`null`: lifts it). */
+  async saveFreeze(projectId: string, repo: string, freeze: RepoFreeze | null): Promise<void> {
+    if (freeze === null) {
+      await this.manager.query(`DELETE FROM pipeline_repo_freeze WHERE project_id = $1 AND repo = $2`, [
+        projectId,
+        repo,
+      ]);
+      return;
+    }
+    await this.manager.query(
+      `INSERT INTO pipeline_repo_freeze (project_id, repo, frozen_by, reason, frozen_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (project_id, repo) DO UPDATE SET frozen_by = EXCLUDED.frozen_by, reason = EXCLUDED.reason,
+         frozen_at = EXCLUDED.frozen_at`,
+      [projectId, repo, freeze.by, freeze.motivo, freeze.frozenAt],
+    );
   }
 }

@@ -93,9 +93,12 @@ export class PipelineTransaction {
     if (events.length === 0) return state;
     const next = applyPipelineEvents(state, events);
     if (next) await this.store.save(next);
-    for (const event of events.filter(isPublishedPipelineEvent)) {
-      this.outbox.event(event.type, this.projectId, event.data, { occurredAt: event.occurredAt });
-    }
+    for (const event of events.filter(isPublishedPipelineEvent)) this.publish(event);
     return next;
+  }
+
+  /** Queues a published event of the project in this transaction's outbox. */
+  publish(event: { type: string; data: object; occurredAt: Date }): void {
+    this.outbox.event(event.type, this.projectId, event.data, { occurredAt: event.occurredAt });
   }
 }

@@ -4,6 +4,7 @@ import {
   AgentEvent,
   OpenqEvent,
   type AgentAnalysisFinishedDto,
+  type AgentRepoFreezeDto,
   type AgentTaskCreatedDto,
   type AgentTaskStatusDto,
   type QuestionAnswered,
@@ -11,9 +12,11 @@ import {
 import type { EventContext, JetStreamEventContext } from '@openq/messaging';
 import { AnalystQuestionsClient } from './analyst-questions.client';
 import { changeTaskStatus } from './commands/change-task-status.handler';
+import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
 import { recordAnalysis } from './commands/record-analysis.handler';
 import { recordAnswer } from './commands/record-answer.handler';
 import { registerTask } from './commands/register-task.handler';
+import { AGENT_FREEZER } from './domain/repo-freeze';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
 
@@ -57,6 +60,18 @@ export class PipelineEventsController {
   ): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
     await recordAnswer(PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags), data);
+  }
+
+  /** §11.3 the engine freezes or unfreezes a repo (`by: agent`); an unfreeze admits at once. */
+  @EventPattern(AgentEvent.RepoFreeze)
+  async onRepoFreeze(@Payload() data: AgentRepoFreezeDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const tx = await this.open(ctx.event);
+    await freezeOrUnfreeze(
+      tx,
+      data.frozen
+        ? { type: 'freeze', repo: data.repo, by: AGENT_FREEZER, motivo: data.motivo ?? '' }
+        : { type: 'unfreeze', repo: data.repo, by: AGENT_FREEZER },
+    );
   }
 
   private open({ manager, outbox, envelope }: EventContext): Promise<PipelineTransaction> {

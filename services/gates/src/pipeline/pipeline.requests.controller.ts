@@ -9,9 +9,13 @@ import {
   type PipelineQueueSnapshot,
   type PipelineTaskCommand,
   type Refusal,
+  type RepoFreezeCommand,
+  type RepoFreezeReply,
+  type RepoUnfreezeCommand,
 } from '@openq/contracts';
 import { withOutbox, type JetStreamRequestContext } from '@openq/messaging';
 import { CORRELATION_HEADER } from '@openq/platform';
+import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
 import { pauseOrResume } from './commands/pause-task.handler';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
@@ -46,10 +50,36 @@ export class PipelineRequestsController {
     return this.operator(cmd, 'resume', ctx);
   }
 
-  private operator(cmd: PipelineTaskCommand, type: 'pause' | 'resume', ctx: JetStreamRequestContext) {
-    return withOutbox(this.dataSource, originOf(ctx), async (manager, outbox) =>
-      pauseOrResume(await PipelineTransaction.open(manager, outbox, cmd.projectId, this.flags), cmd, type),
+  @MessagePattern(Commands.gates.pipelineFreeze.type)
+  freeze(@Payload() cmd: RepoFreezeCommand, @Ctx() ctx: JetStreamRequestContext): Promise<RepoFreezeReply> {
+    const { repo, userId: by, motivo } = cmd;
+    return this.inPipeline(cmd.projectId, ctx, (tx) =>
+      freezeOrUnfreeze(tx, { type: 'freeze', repo, by, motivo }),
     );
+  }
+
+  @MessagePattern(Commands.gates.pipelineUnfreeze.type)
+  unfreeze(
+    @Payload() cmd: RepoUnfreezeCommand,
+    @Ctx() ctx: JetStreamRequestContext,
+  ): Promise<RepoFreezeReply> {
+    const { repo, userId: by } = cmd;
+    return this.inPipeline(cmd.projectId, ctx, (tx) => freezeOrUnfreeze(tx, { type: 'unfreeze', repo, by }));
+  }
+
+  /** One pipeline change of the project: its lock, its outbox, one transaction. */
+  private inPipeline<T>(
+    projectId: string,
+    ctx: JetStreamRequestContext,
+    work: (tx: PipelineTransaction) => Promise<T>,
+  ): Promise<T> {
+    return withOutbox(this.dataSource, originOf(ctx), async (manager, outbox) =>
+      work(await PipelineTransaction.open(manager, outbox, projectId, this.flags)),
+    );
+  }
+
+  private operator(cmd: PipelineTaskCommand, type: 'pause' | 'resume', ctx: JetStreamRequestContext) {
+    return this.inPipeline(cmd.projectId, ctx, (tx) => pauseOrResume(tx, cmd, type));
   }
 }
 

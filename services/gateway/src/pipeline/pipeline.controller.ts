@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { GatesCommand, PipelineQueueQuery } from '@openq/contracts';
+import { GatesCommand, PipelineQueueQuery, RepoFreezeBody } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
 import type { AuthenticatedUser } from '../auth/roles';
@@ -9,7 +9,7 @@ import { IdParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
 
-/** The analyst pipeline (SPEC §7): the per-repo queue, and operators' pause / resume. */
+/** The analyst pipeline (SPEC §7, §11.3): the per-repo queue, operators' pause / resume, repo freezes. */
 @UserApi('pipeline')
 @Controller('projects/:projectId/pipeline')
 export class PipelineController {
@@ -54,5 +54,36 @@ export class PipelineController {
     @CallHeaders() headers: RpcHeaders,
   ) {
     return this.services.ask(GatesCommand.pipelineResume, { projectId, taskId, userId: user.id }, headers);
+  }
+
+  @Post('repos/:repo/freeze')
+  @HttpCode(200)
+  @MinRole('maintainer')
+  @ApiOperation({ summary: 'Freeze a repo: no task of it enters analysis (already frozen: 200, unchanged)' })
+  freeze(
+    @IdParam('projectId') projectId: string,
+    @IdParam('repo') repo: string,
+    @Body() body: RepoFreezeBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(
+      GatesCommand.pipelineFreeze,
+      { projectId, repo, userId: user.id, motivo: body.motivo },
+      headers,
+    );
+  }
+
+  @Delete('repos/:repo/freeze')
+  @HttpCode(200)
+  @MinRole('maintainer')
+  @ApiOperation({ summary: 'Lift the freeze of a repo; its waiting tasks are admitted again' })
+  unfreeze(
+    @IdParam('projectId') projectId: string,
+    @IdParam('repo') repo: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(GatesCommand.pipelineUnfreeze, { projectId, repo, userId: user.id }, headers);
   }
 }

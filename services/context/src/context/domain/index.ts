@@ -5,3 +5,4 @@ export * from './qa-cut';
 export * from './story';
 export * from './story-correction';
 export * from './turn-context';
+export * from './story-archive';

@@ -16,8 +16,10 @@ describe('the facts of the context read models', () => {
     expect([...patterns].sort()).toEqual([...CONSUMED_FACT_TYPES].sort());
   });
 
-  it('are all replayed: the consumed ones and this service’s own corrections', () => {
+  it('are all replayed: the consumed ones and this service’s own corrections and archives', () => {
     expect([...REPLAYED_TYPES].sort()).toEqual(Object.keys(projectFact).sort());
-    expect([...REPLAYED_TYPES].sort()).toEqual([...CONSUMED_FACT_TYPES, OpenqEvent.StoryCorrected].sort());
+    expect([...REPLAYED_TYPES].sort()).toEqual(
+      [...CONSUMED_FACT_TYPES, OpenqEvent.StoryCorrected, OpenqEvent.StoryArchived].sort(),
+    );
   });
 });

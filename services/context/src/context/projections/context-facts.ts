@@ -8,12 +8,13 @@ import {
   type EventEnvelope,
   type QuestionAnswered,
   type QuestionDeclared,
+  type StoryArchived,
   type StoryCorrected,
 } from '@openq/contracts';
 import { projectDecisionRecorded } from './decision.projector';
 import { versionOf } from './fact-version';
 import { projectQuestionAnswered, projectQuestionDeclared } from './question.projector';
-import { projectStoryCorrected, projectStoryUpserted } from './story.projector';
+import { projectStoryArchived, projectStoryCorrected, projectStoryUpserted } from './story.projector';
 import { projectTaskStatus } from './task.projector';
 
 /**
@@ -35,6 +36,9 @@ export const projectFact = {
   // Not consumed: the correction command writes the content itself (same version); replay only.
   [OpenqEvent.StoryCorrected]: (manager: EntityManager, e: EventEnvelope<StoryCorrected>) =>
     projectStoryCorrected(manager, e.projectId, e.data, versionOf(e)),
+  // Not consumed either: the archive command writes the flag itself (same version); replay only.
+  [OpenqEvent.StoryArchived]: (manager: EntityManager, e: EventEnvelope<StoryArchived>) =>
+    projectStoryArchived(manager, e.projectId, e.data, versionOf(e)),
 } as const;
 
 export type ContextFactType = keyof typeof projectFact;

@@ -7,6 +7,7 @@ import {
   eventSubject,
   makeEnvelope,
   newId,
+  type ArchiveStoryReply,
   type CorrectStoryReply,
   type EventEnvelope,
 } from '@openq/contracts';
@@ -122,6 +123,15 @@ async function correct(projectId: string, storyId: string, body: Record<string, 
     ...body,
   });
   if (!reply.ok) throw new Error(`correction refused: ${JSON.stringify(reply.error)}`);
+}
+
+async function archive(projectId: string, storyId: string): Promise<void> {
+  const reply = await new RpcClient(nc).request<ArchiveStoryReply>('context', 'archive-story', {
+    projectId,
+    storyId,
+    actor: { kind: 'agent', id: 'po' },
+  });
+  if (!reply.ok) throw new Error(`archive refused: ${JSON.stringify(reply.error)}`);
 }
 
 type Table = 'context_story' | 'context_task' | 'context_decision' | 'context_question';
@@ -249,6 +259,8 @@ describe('openq replay context: the read models rebuilt from the streams (real N
     await correct(P2, 'S4', { changes: { rnf: ['p99 < 500 ms'] } });
     await correct(P2, 'S4', { changes: { title: 'S4 corrected twice' } });
     await corrections.waitForType(OpenqEvent.StoryCorrected, 4);
+    // An archive (§11.3) of the draft S4: its flag and version come back from story.archived.
+    await archive(P2, 'S4');
     // After them: S2's older upsert (its status applies, not its content: the correction was made
     // over S2 v1, whose DoD it keeps); S3's newer one replaces the correction.
     await publish(
@@ -323,6 +335,7 @@ describe('openq replay context: the read models rebuilt from the streams (real N
       [OpenqEvent.QuestionDeclared]: { read: 5, applied: 3, invalid: 1, duplicates: 1, failed: 0 },
       [OpenqEvent.QuestionAnswered]: { read: 2, applied: 2, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.StoryCorrected]: { read: 4, applied: 4, invalid: 0, duplicates: 0, failed: 0 },
+      [OpenqEvent.StoryArchived]: { read: 1, applied: 1, invalid: 0, duplicates: 0, failed: 0 },
     });
     expect(skipped.map((s) => `${s.type} ${s.reason}`).sort()).toEqual([
       'agent.story.upserted json_invalido',
@@ -397,11 +410,12 @@ describe('openq replay context: the read models rebuilt from the streams (real N
     live = caughtUp;
   });
 
-  it('keeps a correction the relay has not published yet (it is taken from the outbox)', async () => {
+  it('keeps a correction and an archive the relay has not published yet (taken from the outbox)', async () => {
     const relay = context.server.outboxRelay!;
     await relay.stop();
     await consumed(await publish(AgentEvent.StoryUpserted, P1, story('S5', { title: 'S5 v1' }), minute(0)));
     await correct(P1, 'S5', { changes: { title: 'S5 corrected while the relay was down' } });
+    await archive(P1, 'S5');
     await liveCaughtUp();
     const before = await snapshot();
     expect(before.context_story.some((row) => row.includes('S5 corrected while the relay was down'))).toBe(
@@ -410,12 +424,29 @@ describe('openq replay context: the read models rebuilt from the streams (real N
 
     const result = await replayContextReadModels(ds, nc);
     expect(result.correctionsFromOutbox).toBe(1);
+    expect(result.archivesFromOutbox).toBe(1);
+    expect(
+      before.context_story.some(
+        (row) => row.includes('"story_id": "S5"') && row.includes('"archived": true'),
+      ),
+    ).toBe(true);
     expect(await snapshot()).toEqual(before);
 
     await relay.start();
     await corrections.waitForType(OpenqEvent.StoryCorrected, 5);
+    await waitFor(
+      async () =>
+        (
+          await ds.query(`SELECT 1 FROM outbox WHERE subject LIKE $1 AND published_at IS NULL`, [
+            `${OpenqEvent.StoryArchived}.%`,
+          ])
+        ).length === 0,
+      { what: 'story.archived published by the relay' },
+    );
     const again = await replayContextReadModels(ds, nc);
     expect(again.correctionsFromOutbox).toBe(0);
+    expect(again.archivesFromOutbox).toBe(0);
+    expect(again.types[OpenqEvent.StoryArchived]).toMatchObject({ read: 2, applied: 2 });
     expect(again.types[OpenqEvent.StoryCorrected]).toMatchObject({ read: 5, applied: 5 });
     expect(await snapshot()).toEqual(before);
     live = before;

@@ -23,7 +23,8 @@ import { applyContextFact, type ContextFactType } from './context-facts';
 
 /**
  * Every type a replay applies: those the live consumers apply, and this service's own
- * `story.corrected`, which the correction command wrote live (`projectStoryCorrected`).
+ * `story.corrected` and `story.archived`, which the commands wrote live (`projectStoryCorrected`,
+ * `projectStoryArchived`).
  */
 export const REPLAYED_TYPES: readonly ContextFactType[] = [
   AgentEvent.StoryUpserted,
@@ -32,6 +33,7 @@ export const REPLAYED_TYPES: readonly ContextFactType[] = [
   OpenqEvent.QuestionDeclared,
   OpenqEvent.QuestionAnswered,
   OpenqEvent.StoryCorrected,
+  OpenqEvent.StoryArchived,
 ];
 
 /** The read models, in the order the correction command locks them (story, task, question). */
@@ -87,6 +89,8 @@ export interface ContextReplayResult {
   streams: StreamCoverage[];
   /** Corrections committed but not in the streams' range (still in the outbox, or published after its end). */
   correctionsFromOutbox: number;
+  /** The same for archives (`story.archived`). */
+  archivesFromOutbox: number;
   ms: number;
 }
 
@@ -172,18 +176,14 @@ export async function replayContextReadModels(
     });
     // A correction committed before the lock but published after the stream's end was read (or not
     // yet: the relay lags or is down) is in the model live but not in the range: its outbox row has it.
-    const inRange = new Set(pending.map((p) => p.envelope.eventId));
-    let fromOutbox = 0;
-    const unpublished: { subject: string; envelope: unknown }[] = await manager.query(
-      `SELECT subject, envelope FROM outbox WHERE subject LIKE $1 ORDER BY id`,
-      [`${OpenqEvent.StoryCorrected}.%`],
+    const unpublishedCorrections = await unpublishedOwnFacts(
+      manager,
+      corrections,
+      new Set(pending.map((p) => p.envelope.eventId)),
     );
-    for (const row of unpublished) {
-      if (inRange.has((row.envelope as EventEnvelope).eventId)) continue;
-      const envelope = corrections.accept({ subject: row.subject, data: encodeJson(row.envelope) }, null);
-      if (envelope) pending.push({ envelope, seq: null, at: Date.parse(envelope.occurredAt) });
-      fromOutbox++;
-    }
+    for (const envelope of unpublishedCorrections)
+      pending.push({ envelope, seq: null, at: Date.parse(envelope.occurredAt) });
+    const fromOutbox = unpublishedCorrections.read;
     let nextCorrection = 0;
     const correctUpTo = async (storedAt: number) => {
       for (; nextCorrection < pending.length && pending[nextCorrection]!.at <= storedAt; nextCorrection++) {
@@ -198,21 +198,35 @@ export async function replayContextReadModels(
     });
     await correctUpTo(Infinity);
 
+    // Archives write only the versioned `archived` flag: order-safe, so after every upsert is fine.
+    let archivesFromOutbox = 0;
     for (const type of REPLAYED_TYPES) {
       if (type === AgentEvent.StoryUpserted || type === OpenqEvent.StoryCorrected) continue;
       const replay = replays.get(type)!;
+      const seen = new Set<string>();
       await read(type, async (m) => {
         const envelope = replay.accept(m, m.seq);
-        if (envelope) await replay.apply(envelope, m.seq);
+        if (!envelope) return;
+        seen.add(envelope.eventId);
+        await replay.apply(envelope, m.seq);
       });
+      if (type !== OpenqEvent.StoryArchived) continue;
+      const unpublished = await unpublishedOwnFacts(manager, replay, seen);
+      for (const envelope of unpublished) await replay.apply(envelope, null);
+      archivesFromOutbox = unpublished.read;
     }
     await manager.query(`RELEASE SAVEPOINT replay_fact`);
 
     const types = {} as Record<ContextFactType, TypeCounts>;
     for (const [type, replay] of replays) {
       types[type] = replay.counts;
-      streams.get(streamNameOf(type))!.messages +=
-        replay.counts.read - (type === OpenqEvent.StoryCorrected ? fromOutbox : 0);
+      const outboxRead =
+        type === OpenqEvent.StoryCorrected
+          ? fromOutbox
+          : type === OpenqEvent.StoryArchived
+            ? archivesFromOutbox
+            : 0;
+      streams.get(streamNameOf(type))!.messages += replay.counts.read - outboxRead;
     }
     for (const c of streams.values()) {
       await manager.query(
@@ -227,9 +241,34 @@ export async function replayContextReadModels(
       types,
       streams: [...streams.values()],
       correctionsFromOutbox: fromOutbox,
+      archivesFromOutbox,
       ms: Date.now() - started,
     };
   });
+}
+
+/**
+ * This service's own facts (`story.corrected`, `story.archived`) committed but not in the range
+ * read from the stream (the relay had not published them yet): their outbox rows have them, so
+ * none is lost. Returns the valid ones; `read` counts every row taken.
+ */
+async function unpublishedOwnFacts(
+  manager: EntityManager,
+  replay: TypeReplay,
+  inRange: ReadonlySet<string>,
+): Promise<EventEnvelope[] & { read: number }> {
+  const rows: { subject: string; envelope: unknown }[] = await manager.query(
+    `SELECT subject, envelope FROM outbox WHERE subject LIKE $1 ORDER BY id`,
+    [`${replay.type}.%`],
+  );
+  const found = Object.assign([] as EventEnvelope[], { read: 0 });
+  for (const row of rows) {
+    if (inRange.has((row.envelope as EventEnvelope).eventId)) continue;
+    found.read++;
+    const envelope = replay.accept({ subject: row.subject, data: encodeJson(row.envelope) }, null);
+    if (envelope) found.push(envelope);
+  }
+  return found;
 }
 
 function streamNameOf(type: string): string {
@@ -268,7 +307,7 @@ class TypeReplay {
   private readonly stream: string;
 
   constructor(
-    private readonly type: ContextFactType,
+    readonly type: ContextFactType,
     private readonly manager: EntityManager,
     private readonly options: ContextReplayOptions,
   ) {

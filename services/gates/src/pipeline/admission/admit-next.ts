@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { nextAdmissions, type Freezes } from '../domain/admission';
+import { nextAdmissions } from '../domain/admission';
 import type { PipelineTask } from '../domain/pipeline-task';
 import { admissionDegradations } from '../pipeline.metrics';
-import type { PipelineTaskStore } from '../pipeline-task.store';
+import type { PipelineTaskStore, StoredFreezes } from '../pipeline-task.store';
 import type { PipelineTransaction } from '../pipeline-transaction';
 
 const logger = new Logger('pipeline:admission');
@@ -14,7 +14,7 @@ export async function gateInputs(
   opts: { repo?: string | null; withFinished: boolean },
 ) {
   const stored = await store.queue(projectId, opts);
-  const freezes: Freezes = await store.freezes(projectId);
+  const freezes: StoredFreezes = await store.freezes(projectId);
   if ('error' in freezes) {
     admissionDegradations.inc({ check: 'freeze' });
     logger.warn(`project ${projectId}: freeze check failed, every repo counts as frozen: ${freezes.error}`);

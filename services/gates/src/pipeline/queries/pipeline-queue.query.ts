@@ -8,6 +8,7 @@ import type {
   TaskStatus,
 } from '@openq/contracts';
 import { gateInputs } from '../admission/admit-next';
+import { freezeView } from '../commands/freeze-repo.handler';
 import { queueSnapshot, type QueueState } from '../domain/admission';
 import type { PipelineFlags } from '../pipeline.flags';
 import { PipelineTaskStore, type StoredTask } from '../pipeline-task.store';
@@ -79,6 +80,9 @@ export async function pipelineQueue(
     // A failed freeze read freezes every repo shown (fail closed), and says so here.
     const frozen = 'repos' in freezes ? freezes.repos : [...new Set(tasks.map((t) => t.repo))].sort();
     const frozenRepos = frozen.filter((r) => repo === null || r === repo);
-    return { repo, tasks, total: tasks.length, frozenRepos };
+    // Who froze each repo and why (none when the read failed: `frozenRepos` says all are frozen).
+    const freezeViews =
+      'records' in freezes ? freezes.records.filter((f) => repo === null || f.repo === repo) : [];
+    return { repo, tasks, total: tasks.length, frozenRepos, freezes: freezeViews.map(freezeView) };
   });
 }

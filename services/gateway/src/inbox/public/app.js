@@ -7,6 +7,7 @@ import { useNow, usePagedList, useResource } from './hooks.js';
 import { useLiveStream } from './live.js';
 import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel } from './panels.js';
+import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel } from './gates.js';
 
@@ -23,7 +24,11 @@ const REFRESH = {
   'gate.resumed': ['waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],
   'gate.redispatch_requested': ['gateHistory'],
-  ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'gateHistory'],
+  'gate.verdict_rejected': ['gateHistory'],
+  ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'gateHistory', 'pipeline'],
+  'pipeline.repo_frozen': ['pipeline'],
+  'pipeline.repo_unfrozen': ['pipeline'],
+  'pipeline.task_admitted': ['pipeline'],
 };
 
 const LIVE_LABELS = {
@@ -93,6 +98,7 @@ function Inbox({ me, onSignedOut }) {
   const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
   const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
+  const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: answered.reload,
@@ -100,6 +106,7 @@ function Inbox({ me, onSignedOut }) {
     readiness: readiness.reload,
     waiting: waiting.reload,
     gateHistory: gateHistory.reload,
+    pipeline: pipeline.reload,
   };
 
   // Bursts of events reload each list once.
@@ -186,6 +193,11 @@ function Inbox({ me, onSignedOut }) {
     refresh(['waiting', 'gateHistory']);
   };
 
+  const onPipelineChanged = (sentence) => {
+    setAnnouncement(sentence);
+    refresh(['pipeline']);
+  };
+
   useEffect(() => setQueueNote(null), [projectId]);
 
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
@@ -227,6 +239,13 @@ function Inbox({ me, onSignedOut }) {
           onResumed=${onResumed}
         />
         <${GateHistoryPanel} history=${gateHistory} now=${now} />
+        <${PipelinePanel}
+          pipeline=${pipeline}
+          role=${role}
+          projectId=${projectId}
+          now=${now}
+          onChanged=${onPipelineChanged}
+        />
         <${HistoryPanel} list=${answered} now=${now} />
       </div>
     </main>

@@ -22,6 +22,8 @@ const TYPES = [
   'pipeline.task_paused',
   'pipeline.task_unpaused',
   'pipeline.analyst_relaunch',
+  'pipeline.repo_frozen',
+  'pipeline.repo_unfrozen',
 ];
 
 /**

@@ -74,8 +74,8 @@ async function citedQuestion(
   return owner.citedQuestion(projectId, questionId);
 }
 
-/** Only two doors exist: a user, or the PO agent (the internal route). */
-function correctionActor(actor: CorrectStoryCommand['actor']): CorrectionActor | Refusal {
+/** Only two doors exist: a user, or the PO agent (the internal route); archives too (§11.3). */
+export function correctionActor(actor: CorrectStoryCommand['actor']): CorrectionActor | Refusal {
   if (actor.kind === 'user') return { kind: 'user', id: actor.id };
   if (actor.id === 'po') return { kind: 'agent', id: 'po' };
   return refusal(400, 'corpo_invalido', 'actor: only agent/po corrects a story on behalf of an agent');

@@ -1,0 +1,157 @@
+// The pipeline's freeze axis (SPEC §7, §11.3): which repos are frozen, by whom and why; a
+// maintainer freezes and unfreezes here.
+import { h } from 'preact';
+import { useState } from 'preact/hooks';
+import htm from 'htm';
+import { api, projectPath } from './api.js';
+import { ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
+import { ErrorLine } from './ui.js';
+
+const html = htm.bind(h);
+
+const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
+const MAX_MOTIVO = 500;
+const REPO_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `agent` is the engine's own freeze (`agent.repo.freeze`). */
+const freezer = (by) => (by === 'agent' ? 'the engine' : by);
+
+/** The freeze routes' refusals in this panel's words. */
+function freezeSentence(error) {
+  if (error?.reason === 'corpo_invalido')
+    return `Say why the repo is frozen, in 1 to ${MAX_MOTIVO} characters.`;
+  if (error?.reason === 'parametro_invalido') return 'A repo name is letters, digits, - and _ (up to 64).';
+  return sentenceFor(error);
+}
+
+function repoPath(projectId, repo) {
+  return projectPath(projectId, `/pipeline/repos/${encodeURIComponent(repo)}/freeze`);
+}
+
+function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const unfreeze = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(repoPath(projectId, freeze.repo), { method: 'DELETE' });
+      onChanged(`${freeze.repo} unfrozen.`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const by = `Frozen by ${freezer(freeze.by)}`;
+  return html`<li class="task frozen" data-repo=${freeze.repo}>
+    <div class="frozen-head">
+      <p class="task-title">
+        <span class="task-id">${freeze.repo}</span>
+        <span class="gate frozen-tag">Frozen</span>
+        <span class="muted">${by} <time datetime=${freeze.frozenAt} title=${fullDate(freeze.frozenAt)}>${ago(freeze.frozenAt, now)}</time></span>
+      </p>
+      ${
+        canFreeze &&
+        html`<button type="button" class="secondary" aria-busy=${busy} onClick=${unfreeze}>
+          ${busy ? 'Unfreezing…' : 'Unfreeze'}
+        </button>`
+      }
+    </div>
+    <p class="freeze-why">${freeze.motivo ? `“${freeze.motivo}”` : 'No reason was recorded.'}</p>
+    <p class="task-sub">${waiting === 0 ? 'No task waits on it.' : `${plural(waiting, 'task')} wait${waiting === 1 ? 's' : ''} on it.`}</p>
+    ${error && html`<p class="error" role="alert">${freezeSentence(error)}</p>`}
+  </li>`;
+}
+
+function FreezeForm({ projectId, repos, onChanged }) {
+  const [repo, setRepo] = useState('');
+  const [motivo, setMotivo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const submit = async (event) => {
+    event.preventDefault();
+    const name = repo.trim();
+    if (!REPO_ID.test(name)) return setError({ reason: 'parametro_invalido' });
+    if (!motivo.trim()) return setError({ reason: 'corpo_invalido' });
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await api(repoPath(projectId, name), { method: 'POST', body: { motivo } });
+      setRepo('');
+      setMotivo('');
+      onChanged(
+        reply.changed ? `${name} frozen.` : `${name} was already frozen by ${freezer(reply.freeze.by)}.`,
+      );
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="freeze-form" onSubmit=${submit} aria-describedby=${error ? 'freeze-error' : undefined}>
+    <h3 class="subhead">Freeze a repo</h3>
+    <div class="freeze-fields">
+      <label for="freeze-repo">Repo</label>
+      <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
+      <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
+      <label for="freeze-motivo">Why</label>
+      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_MOTIVO} value=${motivo} onInput=${(e) => setMotivo(e.currentTarget.value)} />
+    </div>
+    <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Freezing…' : 'Freeze'}</button>
+    ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}
+  </form>`;
+}
+
+/** Frozen repos (who, why, since when, what waits), and the freeze door for maintainers. */
+export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
+  const freezes = pipeline.data?.freezes ?? [];
+  const tasks = pipeline.data?.tasks ?? [];
+  const known = new Set(freezes.map((f) => f.repo));
+  // The freeze list could not be read: the gate fails closed and counts every repo as frozen.
+  const unreadable = (pipeline.data?.frozenRepos ?? []).filter((r) => !known.has(r));
+  const canFreeze = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('maintainer');
+  const repos = [...new Set(tasks.map((t) => t.repo))].filter((r) => !known.has(r)).sort();
+  const waitingOn = (repo) => tasks.filter((t) => t.repo === repo && t.blockingReason === 'freeze').length;
+  return html`<section class="panel pipeline" aria-labelledby="pipeline-title">
+    <div class="panel-head">
+      <h2 id="pipeline-title">
+        Frozen repos
+        ${pipeline.data && html`<span class="count"><span class="visually-hidden">: </span>${freezes.length}</span>`}
+      </h2>
+      <p class="panel-sub">No task of a frozen repo enters analysis</p>
+    </div>
+    ${pipeline.error && html`<${ErrorLine} error=${pipeline.error} retry=${pipeline.reload} />`}
+    ${
+      !pipeline.data && !pipeline.error
+        ? html`<p class="empty" role="status">Loading…</p>`
+        : freezes.length === 0
+          ? pipeline.data && html`<p class="empty">No repo is frozen.</p>`
+          : html`<ul class="tasks">
+              ${freezes.map(
+                (f) =>
+                  html`<${FrozenRepo}
+                    key=${f.repo}
+                    freeze=${f}
+                    waiting=${waitingOn(f.repo)}
+                    canFreeze=${canFreeze}
+                    projectId=${projectId}
+                    now=${now}
+                    onChanged=${onChanged}
+                  />`,
+              )}
+            </ul>`
+    }
+    ${
+      unreadable.length > 0 &&
+      html`<p class="error" role="alert">The freeze list cannot be read right now, so every repo counts as frozen: ${unreadable.join(', ')}.</p>`
+    }
+    ${
+      canFreeze
+        ? pipeline.data &&
+          html`<${FreezeForm} projectId=${projectId} repos=${repos} onChanged=${onChanged} />`
+        : pipeline.data &&
+          html`<p class="freeze-note"><span class="icon" aria-hidden="true">i</span>Freezing a repo needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`
+    }
+  </section>`;
+}
