@@ -1,3 +1,4 @@
 export * from './instruction';
 export * from './tools';
 export * from './client';
+export * from './analyst';

@@ -12,3 +12,4 @@ export * from './dto';
 export * from './events';
 export * from './commands';
 export * from './http';
+export * from './analyst-questions-file';

@@ -1,3 +1,4 @@
+import type { AnalystQuestion } from '@openq/contracts';
 import {
   checkQuestionsActive,
   missingDeliverables,
@@ -21,10 +22,8 @@ export const DEFAULT_ANALYSIS_FLAGS: AnalysisFlags = {
   autoApproveLabel: 'auto-approve',
 };
 
-export interface AnalystQuestion {
-  pergunta: string;
-  sugestao?: string | null;
-}
+/** The contract's shape, shared with the questions file's parser. */
+export type { AnalystQuestion } from '@openq/contracts';
 
 /** The part of `agent.analysis.finished` the outcome depends on. */
 export interface AnalysisReport {

@@ -1,4 +1,4 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { normalizeAnalystQuestion, refusal, type Refusal } from '@openq/contracts';
 import {
   checkAdmission,
   isTerminal,
@@ -116,10 +116,10 @@ function questionRequest(
     afeta: { regras: [], historias: [], tarefas: [state.taskId] },
     // Keyed by the analyst run (session and relaunch), so a retried declare call never opens a
     // question twice, while a later run's questions never collapse onto an earlier run's.
+    // The normaliser the questions file's parser returns its questions with (libs/contracts).
     declare: report.questions.map((q, i) => ({
       key: `analyst:${state.taskId}:${report.sessionId}:${state.relaunchCount}:${i}`,
-      pergunta: q.pergunta.trim(),
-      sugestao: q.sugestao?.trim() || null,
+      ...normalizeAnalystQuestion(q),
     })),
   };
 }

@@ -1,13 +1,9 @@
+import { ANALYST_DELIVERABLES, ANALYST_QUESTIONS_FILE } from '@openq/contracts';
 import { parseTimestamp } from './iso-time';
 
 /** The analyst's signal file and the four deliverables of the package (SPEC §7, ADR-0053). */
-export const QUESTIONS_FILE = '01-questions.md';
-export const DELIVERABLES = [
-  '01-brd.md',
-  '02-trz.md',
-  '03-acceptance-criteria.md',
-  '04-test-plan.yaml',
-] as const;
+export const QUESTIONS_FILE = ANALYST_QUESTIONS_FILE;
+export const DELIVERABLES = ANALYST_DELIVERABLES;
 
 /** file → mtime (ISO timestamp), null or absent when the file does not exist. */
 export type PackageTimes = Readonly<Record<string, string | null | undefined>>;
