@@ -218,7 +218,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, { what: 'effect' });
     const migrations: { name: string }[] = await ds.query(`SELECT name FROM migrations ORDER BY id`);
-    expect(migrations.map((m) => m.name)).toEqual(['MessagingTables1764470000000', 'EffectsTable1764470000001']);
+    expect(migrations.map((m) => m.name)).toEqual(['MessagingTables1764470000000', 'EffectsTable1764470000001', 'ConsumerPositions1796083200000']);
     const jsm = await nc.jetstreamManager();
     const streams = await jsm.streams.names().next();
     expect(streams.sort()).toEqual([STREAMS.agentEvents.name, STREAMS.openqEvents.name]);

@@ -8,6 +8,7 @@ import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
 import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
 import { isRetryLater } from './retry-later';
+import type { Predecessor, SubjectOrder } from './subject-order';
 
 /** What a handler of an inbound event gets: the event and the transaction its effects go in. */
 export interface EventContext {
@@ -37,9 +38,22 @@ export interface InboundOptions {
   /** Attempts before a message whose handler keeps failing (not transiently) is dead-lettered. */
   maxAttempts?: number;
   backoffMs?: (deliveries: number) => number;
+  /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
+  order?: SubjectOrder;
+  /** How long a message waits in place for an earlier message of its subject before it is handed back. */
+  orderWaitMs?: number;
 }
 
-export type Outcome = 'ack' | 'nak' | 'term';
+/** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
+export type Outcome = 'ack' | 'nak' | 'term' | 'defer';
+
+/** What the caller of `process` knows that the processor does not. */
+export interface ProcessHints {
+  /** True when waiting in place would hold up what could unblock this message (an earlier message queued locally, a stop). */
+  shouldYield?: () => boolean;
+}
+
+const DEFER_DELAY_MS = 250;
 
 export const defaultBackoff = (deliveries: number): number => Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
 
@@ -69,6 +83,13 @@ export function parseEventMessage(msg: { subject: string; data: Uint8Array }, re
     envelope.data = data.value;
   }
   return { ok: true, envelope };
+}
+
+/** Thrown inside a transaction to roll it back: an earlier message of the subject is not settled. */
+class PredecessorPending extends Error {
+  constructor(readonly predecessor: Predecessor) {
+    super(`waiting for ${predecessor.subject} seq ${predecessor.seq}`);
+  }
 }
 
 class Refused extends Error {
@@ -101,20 +122,55 @@ export class InboundProcessor {
    * Handles the message as one unit of work: its log lines and the events it causes carry the
    * envelope's correlation id and the message's trace context. Observes the handling time.
    */
-  async process(msg: JsMsg): Promise<Outcome> {
+  async process(msg: JsMsg, hints: ProcessHints = {}): Promise<Outcome> {
     const started = performance.now();
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
     try {
       const span = { name: `${type} process`, kind: 'consumer' as const, attributes: { 'messaging.consumer.group.name': this.options.consumer } };
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
-        const settled = await this.processInScope(msg, scope);
+        const settled = await this.processInTurn(msg, scope, hints);
         scope.span?.setAttribute('openq.outcome', settled);
         return settled;
       });
       return outcome;
     } finally {
       messagingMetrics.handlingDuration().observe({ consumer: this.options.consumer, type, outcome }, secondsSince(started));
+    }
+  }
+
+  /**
+   * Processes the message once its subject's earlier messages are settled: while one is pending
+   * elsewhere (another replica, a redelivery), waits in place for a bounded time, then hands the
+   * message back (`defer`) rather than apply it out of order.
+   */
+  private async processInTurn(msg: JsMsg, scope: MessageScope, hints: ProcessHints): Promise<Outcome> {
+    const deadline = Date.now() + (this.options.orderWaitMs ?? 200);
+    let waited = false;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+      try {
+        const outcome = await this.processInScope(msg, scope);
+        if (waited) messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'applied' });
+        return outcome;
+      } catch (error) {
+        if (!(error instanceof PredecessorPending)) throw error;
+        waited = true;
+        if (!(await this.awaitPredecessor(error.predecessor, deadline, pause, hints))) {
+          messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'deferred' });
+          this.logger.debug(`${msg.subject} seq ${msg.seq} deferred: ${error.message}`);
+          return 'defer';
+        }
+      }
+    }
+  }
+
+  /** True once the predecessor is settled; false at the deadline or when the caller asks to yield. */
+  private async awaitPredecessor(predecessor: Predecessor, deadline: number, pause: number, hints: ProcessHints): Promise<boolean> {
+    const order = this.options.order!;
+    for (let wait = pause; ; wait = Math.min(wait * 2, 200)) {
+      if (hints.shouldYield?.() || Date.now() + wait > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (await order.reached(this.dataSource, predecessor)) return true;
     }
   }
 
@@ -130,9 +186,10 @@ export class InboundProcessor {
     }
     scope.correlationId = envelope.correlationId;
     try {
-      if (!(await this.apply(envelope, deliveries))) messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer });
+      if (!(await this.apply(msg, envelope, deliveries))) messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer });
       return 'ack';
     } catch (error) {
+      if (error instanceof PredecessorPending) throw error;
       const text = error instanceof Error ? error.message : String(error);
       scope.span?.recordException(error instanceof Error ? error : text);
       if (isRetryLater(error)) {
@@ -152,6 +209,7 @@ export class InboundProcessor {
   settle(msg: JsMsg, outcome: Outcome): void {
     if (outcome === 'ack') msg.ack();
     else if (outcome === 'term') msg.term();
+    else if (outcome === 'defer') msg.nak(DEFER_DELAY_MS);
     else msg.nak((this.options.backoffMs ?? defaultBackoff)(msg.info.deliveryCount));
   }
 
@@ -162,23 +220,36 @@ export class InboundProcessor {
   }
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
-  private async apply(envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+  private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
         [this.options.consumer, envelope.eventId],
       );
-      if (claimed.length === 0) return false; // seen before: the effect is already committed
+      // Seen before or not, the message takes its turn: the subject's position must pass it.
+      await this.enterTurn(manager, msg);
+      if (claimed.length === 0) {
+        await this.options.order?.advance(manager, msg.subject, msg.seq);
+        return false; // seen before: the effect is already committed
+      }
       const outbox = new OutboxWriter(manager, followOn(envelope));
       await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
       await outbox.flush();
+      await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
     });
+  }
+
+  /** Locks the subject's position for the transaction, or rolls it back while an earlier message is pending. */
+  private async enterTurn(manager: EntityManager, msg: JsMsg): Promise<void> {
+    const predecessor = await this.options.order?.enter(manager, msg.subject, msg.seq);
+    if (predecessor) throw new PredecessorPending(predecessor);
   }
 
   private async deadLetter(msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<Outcome> {
     try {
       await this.dataSource.transaction(async (manager) => {
+        await this.enterTurn(manager, msg);
         await this.insertDeadLetter(manager, msg, reason, message, envelope);
         if (this.options.onInvalid) {
           const outbox = new OutboxWriter(manager, envelope ? followOn(envelope) : {});
@@ -187,6 +258,7 @@ export class InboundProcessor {
         }
       });
     } catch (error) {
+      if (error instanceof PredecessorPending) throw error;
       if (isRetryLater(error) || !this.options.onInvalid) {
         this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
         return 'nak';
@@ -195,8 +267,12 @@ export class InboundProcessor {
       // would fail the same way forever, so the message is set aside without it.
       this.logger.error(`dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`);
       try {
-        await this.dataSource.transaction((manager) => this.insertDeadLetter(manager, msg, reason, message, envelope));
+        await this.dataSource.transaction(async (manager) => {
+          await this.enterTurn(manager, msg);
+          await this.insertDeadLetter(manager, msg, reason, message, envelope);
+        });
       } catch (again) {
+        if (again instanceof PredecessorPending) throw again;
         this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(again)}`);
         return 'nak';
       }
@@ -221,6 +297,7 @@ export class InboundProcessor {
         msg.info.deliveryCount,
       ],
     );
+    await this.options.order?.advance(manager, msg.subject, msg.seq);
   }
 }
 

@@ -12,3 +12,4 @@ export * from './metrics';
 export * from './trace-context';
 export * from './rethrow-errors.filter';
 export * from './retry-later';
+export * from './subject-order';

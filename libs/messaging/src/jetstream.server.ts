@@ -13,6 +13,7 @@ import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './pro
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
+import { SubjectOrder } from './subject-order';
 import { isTransientDbError } from '@openq/persistence';
 
 export interface JetStreamServerOptions {
@@ -89,11 +90,13 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
         const { stream, durable } = await whileJetStreamSettles(() => ensureEventConsumer(jsm, service, pattern, this.options.consumers));
+        const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
         // Several modules may handle one type: the whole chain runs in the message's transaction.
         const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])), {
           consumer: durable,
           registry: this.options.eventRegistry,
           onInvalid: this.options.onInvalid?.[pattern],
+          order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
         });
         const runner = new ConsumerRunner(js, processor, { stream, durable, concurrency: this.options.concurrency ?? 16 });
         await runner.start();

@@ -34,6 +34,16 @@ export const messagingMetrics = {
           labelNames: ['consumer'] as const,
         }),
     ),
+  orderWaits: () =>
+    getOrCreate(
+      'openq_order_waits_total',
+      () =>
+        new Counter({
+          name: 'openq_order_waits_total',
+          help: 'Messages that found an earlier message of their subject not yet applied, by consumer and outcome (applied after waiting, or handed back)',
+          labelNames: ['consumer', 'outcome'] as const,
+        }),
+    ),
   deadLetters: () =>
     getOrCreate(
       'openq_dead_letters_total',

@@ -5,7 +5,9 @@ import { isTransientDbError } from './db-errors';
 import { DeadLetterRecord } from './records/dead-letter.record';
 import { InboxRecord } from './records/inbox.record';
 import { OutboxRecord } from './records/outbox.record';
+import { ConsumerPositionRecord } from './records/consumer-position.record';
 import { MessagingTables1764470000000 } from './migrations/1764470000000-messaging-tables';
+import { ConsumerPositions1796083200000 } from './migrations/1796083200000-consumer-positions';
 import { InfrastructureUnavailableError } from './unavailable';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -17,12 +19,12 @@ export interface DatabaseOptions {
   /** The service's own schema (created when missing); every table of the service lives there. */
   schema: string;
   entities?: MixedList<Constructor | string | EntitySchema>;
-  /** The service's migrations; the messaging tables' migration always runs first. */
+  /** The service's migrations; the messaging tables' migrations always run too. */
   migrations?: Constructor[];
   poolSize?: number;
 }
 
-export const MESSAGING_RECORDS = [OutboxRecord, InboxRecord, DeadLetterRecord];
+export const MESSAGING_RECORDS = [OutboxRecord, InboxRecord, DeadLetterRecord, ConsumerPositionRecord];
 
 /**
  * Opens the service's data source: creates the database and the schema if they are missing,
@@ -37,7 +39,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
     url: options.url,
     schema,
     entities: [...MESSAGING_RECORDS, ...((options.entities as Constructor[]) ?? [])],
-    migrations: [MessagingTables1764470000000, ...(options.migrations ?? [])],
+    migrations: [MessagingTables1764470000000, ConsumerPositions1796083200000, ...(options.migrations ?? [])],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

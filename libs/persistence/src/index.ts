@@ -5,3 +5,4 @@ export * from './unavailable';
 export * from './records/outbox.record';
 export * from './records/inbox.record';
 export * from './records/dead-letter.record';
+export * from './records/consumer-position.record';

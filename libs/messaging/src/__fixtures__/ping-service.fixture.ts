@@ -6,7 +6,7 @@ import type { NatsConnection } from 'nats';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
-import { JetStreamServer, type JetStreamEventContext, type JetStreamServerOptions } from '../index';
+import { JetStreamServer, RethrowErrorsFilter, RetryLaterError, type JetStreamEventContext, type JetStreamServerOptions } from '../index';
 
 /** A minimal service used to prove the messaging guarantees against real NATS and PostgreSQL. */
 export class PingData {
@@ -27,12 +27,16 @@ export const commandRegistry = new MessageRegistry([defineMessage('openq.testsvc
 
 export class EffectsTable1764470000001 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL, applied_by text NOT NULL)`);
+    // applied_order: the order effects were written in (commit order within one subject, whose messages never overlap).
+    await q.query(`CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL, applied_by text NOT NULL, project_id text, applied_order bigserial NOT NULL)`);
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE effects`);
   }
 }
+
+/** Notes the handler obeys, to shape a test's load: `sleep:<ms>` after writing, `outage-once` (RetryLaterError on the first try). */
+const outagesSeen = new Set<string>();
 
 @Controller()
 class PingController {
@@ -41,9 +45,15 @@ class PingController {
   @EventPattern(PING)
   async ping(@Payload() data: PingData, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, envelope, outbox } = ctx.event;
+    if (data.note === 'outage-once' && !outagesSeen.has(envelope.eventId)) {
+      outagesSeen.add(envelope.eventId);
+      throw new RetryLaterError('a dependency is down for this message, once');
+    }
     // A plain INSERT: a second application of the same event would fail, not hide.
-    await manager.query(`INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, $3)`, [envelope.eventId, data.n, PingController.instance]);
+    await manager.query(`INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`, [envelope.eventId, data.n, PingController.instance, envelope.projectId]);
     outbox.event(PONGED, envelope.projectId, { n: data.n });
+    const sleep = /^sleep:(\d+)$/.exec(data.note);
+    if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));
   }
 
   @MessagePattern('openq.testsvc.echo')
@@ -86,6 +96,7 @@ export async function startPingService(
     ...overrides,
   });
   const app = await NestFactory.createMicroservice(PingModule, { strategy: server, logger: ['error'] });
+  app.useGlobalFilters(new RethrowErrorsFilter()); // as every service does
   await app.listen();
   return {
     app,

@@ -1,0 +1,118 @@
+import type { JetStreamManager, MsgRequest } from 'nats';
+import type { DataSource, EntityManager } from 'typeorm';
+import { decodeJson } from './codec';
+
+/** Where an ordered consumer reads the stream, and what it may take as already settled. */
+export interface SubjectOrderOptions {
+  jsm: JetStreamManager;
+  stream: string;
+  /**
+   * The consumer's ack floor when this process started: every message at or below it was
+   * settled, by this version or an older one that kept no positions.
+   */
+  ackFloor: number;
+}
+
+/** Why a message cannot be applied yet: an earlier message of its subject is not settled. */
+export interface Predecessor {
+  subject: string;
+  seq: number;
+}
+
+/** How many stream look-ups one check may make past messages settled before positions existed. */
+const MAX_LOOKUPS = 32;
+
+/**
+ * Stream order per subject (`<type>.<projectId>`) for one durable consumer, across every process
+ * that shares it. A message is applied only once every earlier message of its subject was applied
+ * or dead-lettered; the position (`consumer_position`) moves in the same transaction as the
+ * message's effects, and its row lock makes two replicas take one subject's messages one at a time.
+ * An earlier message is found by asking the stream for the first message of the subject after the
+ * position — one look-up, skipped when the message follows the position directly.
+ */
+export class SubjectOrder {
+  constructor(
+    private readonly consumer: string,
+    private readonly options: SubjectOrderOptions,
+  ) {}
+
+  /**
+   * Inside the message's transaction: locks the subject's position until the transaction ends and
+   * returns the earlier message still to settle, or null when `seq` may be applied now.
+   */
+  async enter(manager: EntityManager, subject: string, seq: number): Promise<Predecessor | null> {
+    // One statement creates the position at the start-up floor or locks the existing one.
+    const [row]: { last_seq: string }[] = await manager.query(
+      `INSERT INTO consumer_position (consumer, subject, last_seq) VALUES ($1, $2, $3)
+       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = consumer_position.last_seq
+       RETURNING last_seq`,
+      [this.consumer, subject, this.options.ackFloor],
+    );
+    let from = Number(row!.last_seq) + 1;
+    for (let lookups = 0; seq > from && lookups < MAX_LOOKUPS; lookups++) {
+      const earliest = await this.firstOfSubjectFrom(subject, from);
+      if (earliest === null || earliest.seq >= seq) return null;
+      if (!(await this.settledBefore(manager, earliest))) return { subject, seq: earliest.seq };
+      from = earliest.seq + 1;
+    }
+    return seq > from ? { subject, seq: from } : null;
+  }
+
+  /** In the same transaction, after the effects: the subject's position moves to `seq`. */
+  async advance(manager: EntityManager, subject: string, seq: number): Promise<void> {
+    await manager.query(
+      `INSERT INTO consumer_position (consumer, subject, last_seq) VALUES ($1, $2, $3)
+       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)`,
+      [this.consumer, subject, seq],
+    );
+  }
+
+  /** Whether the subject's position has reached `seq` (read without a lock, to wait on). */
+  async reached(dataSource: DataSource, predecessor: Predecessor): Promise<boolean> {
+    const rows: { last_seq: string }[] = await dataSource.query(
+      `SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2`,
+      [this.consumer, predecessor.subject],
+    );
+    return rows.length > 0 && Number(rows[0]!.last_seq) >= predecessor.seq;
+  }
+
+  private async firstOfSubjectFrom(
+    subject: string,
+    seq: number,
+  ): Promise<{ seq: number; messageId: string | null } | null> {
+    try {
+      // The stream leader answers (not a direct get from a replica that may lag behind it).
+      const stored = await this.options.jsm.streams.getMessage(this.options.stream, {
+        seq,
+        next_by_subj: subject,
+      } as unknown as MsgRequest);
+      return {
+        seq: stored.seq,
+        messageId: eventIdOf(stored.data) ?? (stored.header?.get('Nats-Msg-Id') || null),
+      };
+    } catch (error) {
+      if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === 10037) return null; // no message found
+      throw error;
+    }
+  }
+
+  /** A message settled while no position was kept for its subject (an older version, a mixed roll-out). */
+  private async settledBefore(
+    manager: EntityManager,
+    message: { seq: number; messageId: string | null },
+  ): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM inbox WHERE consumer = $1 AND message_id = $2
+       UNION ALL SELECT 1 FROM dead_letter WHERE consumer = $1 AND stream_seq = $3 LIMIT 1`,
+      [this.consumer, message.messageId ?? '', message.seq],
+    );
+    return rows.length > 0;
+  }
+}
+
+/** The envelope's `eventId`, the inbox's key (the publisher's Nats-Msg-Id is normally the same). */
+function eventIdOf(data: Uint8Array): string | null {
+  const decoded = decodeJson(data);
+  const eventId = decoded.ok ? (decoded.value as { eventId?: unknown } | null)?.eventId : undefined;
+  return typeof eventId === 'string' ? eventId : null;
+}
