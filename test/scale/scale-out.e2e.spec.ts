@@ -43,6 +43,8 @@ const REDELIVERED = 50;
 const ANSWERS = 100;
 const LISTS = 40;
 const IDLE_CYCLES = 20;
+/** Repos whose tasks (orders 1, 2, 3) are published back to back, interleaved. */
+const ORDER_REPOS = 40;
 
 let nats: TestNatsServer;
 let db: TestDatabase;
@@ -281,6 +283,49 @@ describe(`scale-out: ${REPLICAS} replicas of every service as separate processes
     figures.parkedPerGatesReplica = of('gates').map((r) =>
       [...r.output.join('').matchAll(/idle sweep: (\d+) parked/g)].reduce((sum, m) => sum + Number(m[1]), 0),
     );
+  });
+
+  it(`admits each repo's first task first, with tasks of ${ORDER_REPOS} repos published back to back and two gates replicas`, async () => {
+    // Issue #15 item 8: the order-2 task of a repo was applied before its order-1 task and took
+    // the repo's slot. Tasks of two projects and many repos, published interleaved as fast as
+    // the broker takes them; whichever replica applies them, each repo admits its order-1 task.
+    const projects = ['scale-o1', 'scale-o2'];
+    const taskId = (project: string, repo: number, order: number) => `${project}-r${repo}-o${order}`;
+    const envelopes = [];
+    for (let order = 1; order <= 3; order++)
+      for (let repo = 0; repo < ORDER_REPOS / projects.length; repo++)
+        for (const project of projects)
+          envelopes.push(
+            makeEnvelope(AgentEvent.TaskCreated, project, {
+              taskId: taskId(project, repo, order),
+              repo: `repo-${repo}`,
+              order,
+              deps: [],
+              labels: [],
+            }),
+          );
+    await Promise.all(envelopes.map((e) => probe.publish(e)));
+    const admitted = async () => {
+      const { rows } = await pg.query<{ project: string; repo: string; task: string }>(
+        `SELECT envelope->>'projectId' AS project, envelope->'data'->>'repo' AS repo, envelope->'data'->>'taskId' AS task
+           FROM gates.outbox WHERE envelope->>'type' = $1 AND envelope->>'projectId' = ANY($2)`,
+        [OpenqEvent.PipelineTaskAdmitted, projects],
+      );
+      return rows;
+    };
+    await waitFor(async () => (await admitted()).length >= ORDER_REPOS, {
+      timeoutMs: 60_000,
+      what: `one admission per repo (${ORDER_REPOS})`,
+    });
+    const rows = await admitted();
+    expect(rows).toHaveLength(ORDER_REPOS); // the serial gate: one task in flight per repo
+    for (const row of rows)
+      expect(row.task).toBe(taskId(row.project, Number(row.repo.slice('repo-'.length)), 1));
+    // Both gates replicas took part in applying them.
+    for (const r of of('gates'))
+      expect(
+        await metric(r, 'openq_event_handling_duration_seconds_count', { type: AgentEvent.TaskCreated }),
+      ).toBeGreaterThan(0);
   });
 
   it('publishes every outbox row exactly once across both relays of each service, and every consumer applied each event once', async () => {
