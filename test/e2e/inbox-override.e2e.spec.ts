@@ -1,6 +1,6 @@
 import { waitFor } from '@openq/testing';
 import type { UserBrowser } from '../support/browser';
-import { ask, publishVerdict, startGate } from '../support/gates';
+import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';
 
@@ -82,5 +82,18 @@ describe('resume without the answer', () => {
     await ana.page
       .locator('.queue .card', { hasText: 'Is a lowercase código the same product as its upper-case form?' })
       .waitFor();
+  });
+
+  it('shows a verdict refused for citing a question that does not exist (§11.1), the gate still running', async () => {
+    await startGate(stack, P, 'T-53');
+    const ghost = '0190a3b8-7c1d-7e2f-8a3b-00000000dead';
+    await publishVerdict(stack, P, 'T-53', 'round-ghost', [askExisting('functional', ghost)]);
+    const ana = await harness.person('ana', P, 'developer');
+    const line = `Verdict refused: it cited question ${ghost}, which is not in this project. The gate keeps running.`;
+    await ana.page.locator('.gate-history .event', { hasText: 'Verdict refused' }).first().waitFor();
+    expect(await text(ana, '.gate-history .event.rejected .event-what')).toBe(line);
+    // Nothing parked: no card waits for anyone.
+    expect(await ana.page.locator('.waiting .task[data-task-id="T-53"]').count()).toBe(0);
+    await ana.screenshot('inbox-verdict-refused');
   });
 });

@@ -127,6 +127,11 @@ function describe(entry) {
         what: `No activity for ${Math.round(d.idadeSegundos / 60)} min: asked the engine to run it again.`,
         kind: 'verdict',
       };
+    case 'gate.verdict_rejected':
+      return {
+        what: `Verdict refused: it cited question ${d.questionId}, which is not in this project. The gate keeps running.`,
+        kind: 'rejected',
+      };
     default:
       return { what: entry.type, kind: 'verdict' };
   }
