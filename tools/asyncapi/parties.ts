@@ -1,21 +1,23 @@
 import {
-  AgentEvent,
+  AGENT_EVENT_TABLE,
   Commands,
-  OpenqEvent,
+  OPENQ_EVENT_TABLE,
   type AgentEventType,
+  type ConsumingService,
+  type EventRow,
   type EventType,
   type OpenqEventType,
+  type Party,
 } from '@openq/contracts';
 
-/**
- * Who publishes and who consumes each subject: a reviewed map (SPEC §1, §5, §7, §8 and the
- * services' READMEs). `render-asyncapi.spec.ts` checks the openq side against the services'
- * code (`@EventPattern(...)`, the commands each service requests, the gateway's live families).
- */
-export type Party = 'engine' | 'questions' | 'gates' | 'context' | 'gateway';
+export type { ConsumingService, Party };
 
-/** The openq services that hold durable JetStream consumers. */
-export type ConsumingService = 'questions' | 'gates' | 'context';
+/**
+ * Who publishes and who consumes each subject, derived from the event tables of libs/contracts
+ * (`AGENT_EVENT_TABLE`, `OPENQ_EVENT_TABLE`: SPEC §1, §5, §7, §8). `parties.spec.ts` checks them
+ * against the services' code (`@EventPattern(...)`, the commands each service requests, the
+ * gateway's live families).
+ */
 
 export const PARTY_DESCRIPTIONS: Record<Party, string> = {
   engine: 'the external engine that runs the agents (libs/agent-sdk is its client)',
@@ -25,44 +27,18 @@ export const PARTY_DESCRIPTIONS: Record<Party, string> = {
   gateway: 'services/gateway: the HTTP edge (REST for the UI and the engine, SSE live updates)',
 };
 
+const AGENT_ROWS: readonly EventRow<AgentEventType>[] = Object.values(AGENT_EVENT_TABLE);
+const OPENQ_ROWS: readonly EventRow<OpenqEventType>[] = Object.values(OPENQ_EVENT_TABLE);
+const ROWS: readonly EventRow<EventType>[] = [...AGENT_ROWS, ...OPENQ_ROWS];
+
+const publishers = <T extends EventType>(rows: readonly EventRow<T>[]) =>
+  Object.fromEntries(rows.map((row) => [row.type, row.publisher])) as Record<T, Party>;
+
 /** SPEC §8: the engine is the only publisher on AGENT_EVENTS. */
-export const AGENT_EVENT_PUBLISHER: Record<AgentEventType, Party> = {
-  [AgentEvent.QuestionDeclare]: 'engine',
-  [AgentEvent.QuestionAnswer]: 'engine',
-  [AgentEvent.QaVerdict]: 'engine',
-  [AgentEvent.GateStarted]: 'engine',
-  [AgentEvent.GateActivity]: 'engine',
-  [AgentEvent.TaskCreated]: 'engine',
-  [AgentEvent.TaskStatus]: 'engine',
-  [AgentEvent.StoryUpserted]: 'engine',
-  [AgentEvent.AnalysisFinished]: 'engine',
-  [AgentEvent.RepoFreeze]: 'engine',
-};
+export const AGENT_EVENT_PUBLISHER: Record<AgentEventType, Party> = publishers(AGENT_ROWS);
 
 /** OPENQ_EVENTS: each type has one owning service, which publishes it through its outbox. */
-export const OPENQ_EVENT_PUBLISHER: Record<OpenqEventType, Party> = {
-  [OpenqEvent.QuestionDeclared]: 'questions',
-  [OpenqEvent.QuestionAnswered]: 'questions',
-  [OpenqEvent.QuestionRejected]: 'questions',
-  [OpenqEvent.DecisionRecorded]: 'questions',
-  [OpenqEvent.GateVerdictRecorded]: 'gates',
-  [OpenqEvent.GateRescueParked]: 'gates',
-  [OpenqEvent.GateResumed]: 'gates',
-  [OpenqEvent.GateRedispatchRequested]: 'gates',
-  [OpenqEvent.GateVerdictRejected]: 'gates',
-  [OpenqEvent.PipelineTaskAdmitted]: 'gates',
-  [OpenqEvent.PipelineNeedsInput]: 'gates',
-  [OpenqEvent.PipelineInReview]: 'gates',
-  [OpenqEvent.PipelineAdvanced]: 'gates',
-  [OpenqEvent.PipelineAnalysisIncomplete]: 'gates',
-  [OpenqEvent.PipelineTaskPaused]: 'gates',
-  [OpenqEvent.PipelineTaskUnpaused]: 'gates',
-  [OpenqEvent.PipelineAnalystRelaunch]: 'gates',
-  [OpenqEvent.StoryCorrected]: 'context',
-  [OpenqEvent.PipelineRepoFrozen]: 'gates',
-  [OpenqEvent.PipelineRepoUnfrozen]: 'gates',
-  [OpenqEvent.StoryArchived]: 'context',
-};
+export const OPENQ_EVENT_PUBLISHER: Record<OpenqEventType, Party> = publishers(OPENQ_ROWS);
 
 export function publisherOf(type: EventType): Party {
   return (
@@ -70,26 +46,14 @@ export function publisherOf(type: EventType): Party {
   );
 }
 
+const consumedBy = (service: ConsumingService) =>
+  ROWS.filter((row) => row.consumers.includes(service)).map((row) => row.type);
+
 /** Durable consumers (`@EventPattern(type)`: one durable `<service>__<type>` each). */
 export const DURABLE_CONSUMERS: Record<ConsumingService, readonly EventType[]> = {
-  questions: [AgentEvent.QuestionDeclare, AgentEvent.QuestionAnswer],
-  gates: [
-    AgentEvent.GateStarted,
-    AgentEvent.GateActivity,
-    AgentEvent.QaVerdict,
-    AgentEvent.TaskCreated,
-    AgentEvent.TaskStatus,
-    AgentEvent.AnalysisFinished,
-    OpenqEvent.QuestionAnswered,
-    AgentEvent.RepoFreeze,
-  ],
-  context: [
-    AgentEvent.StoryUpserted,
-    AgentEvent.TaskStatus,
-    OpenqEvent.DecisionRecorded,
-    OpenqEvent.QuestionDeclared,
-    OpenqEvent.QuestionAnswered,
-  ],
+  questions: consumedBy('questions'),
+  gates: consumedBy('gates'),
+  context: consumedBy('context'),
 };
 
 /** The OPENQ_EVENTS families the gateway streams to browsers (SSE; `story.*` is not sent). */
@@ -99,15 +63,9 @@ export const GATEWAY_SSE_FAMILIES: readonly string[] = ['question', 'decision', 
  * The openq events addressed to the engine (outside this repository): only where SPEC names
  * something the engine does with them. Others may be read by it too; SPEC does not say.
  */
-export const ENGINE_CONSUMES: Partial<Record<OpenqEventType, string>> = {
-  [OpenqEvent.QuestionRejected]: 'SPEC §8: tells the engine its tool call was refused',
-  [OpenqEvent.GateVerdictRecorded]: 'SPEC §5: `nextAction` (correct, run_secops, done, blocked, parked)',
-  [OpenqEvent.GateResumed]: 'SPEC §5: the engine re-runs the gate with the decision in context',
-  [OpenqEvent.GateRedispatchRequested]: 'SPEC §5: the engine re-dispatches the stale cycle',
-  [OpenqEvent.GateVerdictRejected]: 'SPEC §11.1: tells the engine its QA round was refused, and why',
-  [OpenqEvent.PipelineTaskAdmitted]: 'SPEC §7: the engine may start the analyst',
-  [OpenqEvent.PipelineAnalystRelaunch]: 'SPEC §7: the engine relaunches the analyst',
-};
+export const ENGINE_CONSUMES: Partial<Record<OpenqEventType, string>> = Object.fromEntries(
+  OPENQ_ROWS.flatMap((row) => (row.engine ? [[row.type, row.engine]] : [])),
+);
 
 export function consumersOf(type: EventType): Party[] {
   const services = (Object.keys(DURABLE_CONSUMERS) as ConsumingService[]).filter((s) =>

@@ -37,9 +37,20 @@ export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
 export const READINESS_ACTIONS = ['im_ready', 'confirm_architecture_ready'] as const;
 export type ReadinessAction = (typeof READINESS_ACTIONS)[number];
 
-/** §5 gates, in pipeline order (merge after secops is always human). */
-export const GATES = ['qa', 'secops'] as const;
-export type Gate = (typeof GATES)[number];
+/**
+ * §5 the gate kinds, in pipeline order, each with the gate that runs after it approves (`null`:
+ * the last; merge after it is always human). A new kind is a row here (and a migration widening
+ * the CHECK of the gates' tables: gate-kinds.spec.ts holds them equal).
+ */
+export const GATE_TABLE = [
+  { gate: 'qa', next: 'secops' },
+  { gate: 'secops', next: null },
+] as const;
+type GateRow = (typeof GATE_TABLE)[number];
+
+/** §5 gates, in pipeline order. */
+export const GATES: readonly GateRow['gate'][] = GATE_TABLE.map((row) => row.gate);
+export type Gate = GateRow['gate'];
 
 export const VEREDITOS = ['approved', 'changes_requested', 'blocked', 'needs_user_decision'] as const;
 export type Veredito = (typeof VEREDITOS)[number];
@@ -50,9 +61,26 @@ export type GateState = (typeof GATE_STATES)[number];
 export const PARKED_REASONS = ['idle', 'user_decision'] as const;
 export type ParkedReason = (typeof PARKED_REASONS)[number];
 
+/** §5 `run_<gate>`: once a gate approves, the engine runs the next one. */
+export type RunGateAction = `run_${NonNullable<GateRow['next']>}`;
+
+const runNext = (row: GateRow): RunGateAction[] => (row.next === null ? [] : [`run_${row.next}`]);
+
 /** §5 `gate.verdict_recorded.nextAction`. */
-export const GATE_NEXT_ACTIONS = ['correct', 'run_secops', 'done', 'blocked', 'parked'] as const;
+export const GATE_NEXT_ACTIONS = [
+  'correct',
+  ...GATE_TABLE.flatMap(runNext),
+  'done',
+  'blocked',
+  'parked',
+] as const;
 export type GateNextAction = (typeof GATE_NEXT_ACTIONS)[number];
+
+/** §5 `nextAction` once `gate` approves: run the gate after it, or `done` after the last. */
+export function nextActionOnApproval(gate: Gate): GateNextAction {
+  const row = GATE_TABLE.find((r) => r.gate === gate)!;
+  return runNext(row)[0] ?? 'done';
+}
 
 /** §5 / §11.1 what resumed a parked cycle: the last answer, a person (idle park), a maintainer's override. */
 export const RESUME_TRIGGERS = ['answer', 'human', 'override'] as const;

@@ -1,4 +1,5 @@
-import { MessageRegistry, defineMessage } from '../registry';
+import { MessageRegistry } from '../registry';
+import { definitionsOf, eventRow, typesOf, type DataMapOf } from './event-table';
 import {
   GateRedispatchRequestedDto,
   GateRescueParkedDto,
@@ -33,87 +34,163 @@ export * from './openq-payloads';
 export * from './openq-pipeline.dto';
 export * from './openq-question.dto';
 
-/** Events openq publishes (through its outboxes) on stream OPENQ_EVENTS, subject `<type>.<projectId>`. */
-export const OpenqEvent = {
-  QuestionDeclared: 'question.declared',
-  QuestionAnswered: 'question.answered',
-  QuestionRejected: 'question.rejected',
-  DecisionRecorded: 'decision.recorded',
-  GateVerdictRecorded: 'gate.verdict_recorded',
-  GateRescueParked: 'gate.rescue_parked',
-  GateResumed: 'gate.resumed',
-  GateRedispatchRequested: 'gate.redispatch_requested',
-  GateVerdictRejected: 'gate.verdict_rejected',
-  PipelineTaskAdmitted: 'pipeline.task_admitted',
-  PipelineNeedsInput: 'pipeline.needs_input',
-  PipelineInReview: 'pipeline.in_review',
-  PipelineAdvanced: 'pipeline.advanced',
-  PipelineAnalysisIncomplete: 'pipeline.analysis_incomplete',
-  PipelineTaskPaused: 'pipeline.task_paused',
-  PipelineTaskUnpaused: 'pipeline.task_unpaused',
-  PipelineAnalystRelaunch: 'pipeline.analyst_relaunch',
-  StoryCorrected: 'story.corrected',
-  PipelineRepoFrozen: 'pipeline.repo_frozen',
-  PipelineRepoUnfrozen: 'pipeline.repo_unfrozen',
-  StoryArchived: 'story.archived',
+/**
+ * Every event openq publishes (through its outboxes) on stream OPENQ_EVENTS, subject
+ * `<type>.<projectId>`: one row each — wire type, payload type and DTO, the owning service that
+ * publishes it, the services with a durable consumer of it, and why the engine reads it (where
+ * SPEC says). The gateway's live tail follows whole families (`GATEWAY_SSE_FAMILIES`), not rows.
+ * Everything below, the AsyncAPI parties (tools/asyncapi/parties.ts) and the typing of the
+ * examples (testing/event-examples.ts) are derived from it: adding an event is a row here.
+ */
+export const OPENQ_EVENT_TABLE = {
+  QuestionDeclared: eventRow<P.QuestionDeclared>()({
+    type: 'question.declared',
+    dto: QuestionDeclaredDto,
+    publisher: 'questions',
+    consumers: ['context'],
+  }),
+  QuestionAnswered: eventRow<P.QuestionAnswered>()({
+    type: 'question.answered',
+    dto: QuestionAnsweredDto,
+    publisher: 'questions',
+    consumers: ['gates', 'context'],
+  }),
+  QuestionRejected: eventRow<P.QuestionRejected>()({
+    type: 'question.rejected',
+    dto: QuestionRejectedDto,
+    publisher: 'questions',
+    consumers: [],
+    engine: 'SPEC §8: tells the engine its tool call was refused',
+  }),
+  DecisionRecorded: eventRow<P.DecisionRecorded>()({
+    type: 'decision.recorded',
+    dto: DecisionRecordedDto,
+    publisher: 'questions',
+    consumers: ['context'],
+  }),
+  GateVerdictRecorded: eventRow<P.GateVerdictRecorded>()({
+    type: 'gate.verdict_recorded',
+    dto: GateVerdictRecordedDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §5: `nextAction` (correct, run_secops, done, blocked, parked)',
+  }),
+  GateRescueParked: eventRow<P.GateRescueParked>()({
+    type: 'gate.rescue_parked',
+    dto: GateRescueParkedDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  GateResumed: eventRow<P.GateResumed>()({
+    type: 'gate.resumed',
+    dto: GateResumedDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §5: the engine re-runs the gate with the decision in context',
+  }),
+  GateRedispatchRequested: eventRow<P.GateRedispatchRequested>()({
+    type: 'gate.redispatch_requested',
+    dto: GateRedispatchRequestedDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §5: the engine re-dispatches the stale cycle',
+  }),
+  GateVerdictRejected: eventRow<P.GateVerdictRejected>()({
+    type: 'gate.verdict_rejected',
+    dto: GateVerdictRejectedDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §11.1: tells the engine its QA round was refused, and why',
+  }),
+  PipelineTaskAdmitted: eventRow<P.PipelineTaskAdmitted>()({
+    type: 'pipeline.task_admitted',
+    dto: PipelineTaskAdmittedDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §7: the engine may start the analyst',
+  }),
+  PipelineNeedsInput: eventRow<P.PipelineNeedsInput>()({
+    type: 'pipeline.needs_input',
+    dto: PipelineNeedsInputDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineInReview: eventRow<P.PipelineInReview>()({
+    type: 'pipeline.in_review',
+    dto: PipelineInReviewDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineAdvanced: eventRow<P.PipelineAdvanced>()({
+    type: 'pipeline.advanced',
+    dto: PipelineAdvancedDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineAnalysisIncomplete: eventRow<P.PipelineAnalysisIncomplete>()({
+    type: 'pipeline.analysis_incomplete',
+    dto: PipelineAnalysisIncompleteDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineTaskPaused: eventRow<P.PipelineTaskPaused>()({
+    type: 'pipeline.task_paused',
+    dto: PipelineTaskPausedDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineTaskUnpaused: eventRow<P.PipelineTaskUnpaused>()({
+    type: 'pipeline.task_unpaused',
+    dto: PipelineTaskUnpausedDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineAnalystRelaunch: eventRow<P.PipelineAnalystRelaunch>()({
+    type: 'pipeline.analyst_relaunch',
+    dto: PipelineAnalystRelaunchDto,
+    publisher: 'gates',
+    consumers: [],
+    engine: 'SPEC §7: the engine relaunches the analyst',
+  }),
+  StoryCorrected: eventRow<P.StoryCorrected>()({
+    type: 'story.corrected',
+    dto: StoryCorrectedDto,
+    publisher: 'context',
+    consumers: [],
+  }),
+  PipelineRepoFrozen: eventRow<P.PipelineRepoFrozen>()({
+    type: 'pipeline.repo_frozen',
+    dto: PipelineRepoFrozenDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  PipelineRepoUnfrozen: eventRow<P.PipelineRepoUnfrozen>()({
+    type: 'pipeline.repo_unfrozen',
+    dto: PipelineRepoUnfrozenDto,
+    publisher: 'gates',
+    consumers: [],
+  }),
+  StoryArchived: eventRow<P.StoryArchived>()({
+    type: 'story.archived',
+    dto: StoryArchivedDto,
+    publisher: 'context',
+    consumers: [],
+  }),
 } as const;
+
+export type OpenqEventTable = typeof OPENQ_EVENT_TABLE;
+
+export const OpenqEvent = typesOf(OPENQ_EVENT_TABLE);
 
 export type OpenqEventType = (typeof OpenqEvent)[keyof typeof OpenqEvent];
 
 export const OPENQ_EVENT_TYPES: readonly OpenqEventType[] = Object.values(OpenqEvent);
 
 /** The `data` of each openq event type (what producers build and consumers handle). */
-export interface OpenqEventDataMap {
-  'question.declared': P.QuestionDeclared;
-  'question.answered': P.QuestionAnswered;
-  'question.rejected': P.QuestionRejected;
-  'decision.recorded': P.DecisionRecorded;
-  'gate.verdict_recorded': P.GateVerdictRecorded;
-  'gate.rescue_parked': P.GateRescueParked;
-  'gate.resumed': P.GateResumed;
-  'gate.redispatch_requested': P.GateRedispatchRequested;
-  'gate.verdict_rejected': P.GateVerdictRejected;
-  'pipeline.task_admitted': P.PipelineTaskAdmitted;
-  'pipeline.needs_input': P.PipelineNeedsInput;
-  'pipeline.in_review': P.PipelineInReview;
-  'pipeline.advanced': P.PipelineAdvanced;
-  'pipeline.analysis_incomplete': P.PipelineAnalysisIncomplete;
-  'pipeline.task_paused': P.PipelineTaskPaused;
-  'pipeline.task_unpaused': P.PipelineTaskUnpaused;
-  'pipeline.analyst_relaunch': P.PipelineAnalystRelaunch;
-  'story.corrected': P.StoryCorrected;
-  'pipeline.repo_frozen': P.PipelineRepoFrozen;
-  'pipeline.repo_unfrozen': P.PipelineRepoUnfrozen;
-  'story.archived': P.StoryArchived;
-}
+export type OpenqEventDataMap = DataMapOf<OpenqEventTable>;
 
 export type OpenqEventData<T extends OpenqEventType> = OpenqEventDataMap[T];
 
-export const OpenqEventDefinitions = {
-  questionDeclared: defineMessage(OpenqEvent.QuestionDeclared, QuestionDeclaredDto),
-  questionAnswered: defineMessage(OpenqEvent.QuestionAnswered, QuestionAnsweredDto),
-  questionRejected: defineMessage(OpenqEvent.QuestionRejected, QuestionRejectedDto),
-  decisionRecorded: defineMessage(OpenqEvent.DecisionRecorded, DecisionRecordedDto),
-  gateVerdictRecorded: defineMessage(OpenqEvent.GateVerdictRecorded, GateVerdictRecordedDto),
-  gateRescueParked: defineMessage(OpenqEvent.GateRescueParked, GateRescueParkedDto),
-  gateResumed: defineMessage(OpenqEvent.GateResumed, GateResumedDto),
-  gateRedispatchRequested: defineMessage(OpenqEvent.GateRedispatchRequested, GateRedispatchRequestedDto),
-  gateVerdictRejected: defineMessage(OpenqEvent.GateVerdictRejected, GateVerdictRejectedDto),
-  pipelineTaskAdmitted: defineMessage(OpenqEvent.PipelineTaskAdmitted, PipelineTaskAdmittedDto),
-  pipelineNeedsInput: defineMessage(OpenqEvent.PipelineNeedsInput, PipelineNeedsInputDto),
-  pipelineInReview: defineMessage(OpenqEvent.PipelineInReview, PipelineInReviewDto),
-  pipelineAdvanced: defineMessage(OpenqEvent.PipelineAdvanced, PipelineAdvancedDto),
-  pipelineAnalysisIncomplete: defineMessage(
-    OpenqEvent.PipelineAnalysisIncomplete,
-    PipelineAnalysisIncompleteDto,
-  ),
-  pipelineTaskPaused: defineMessage(OpenqEvent.PipelineTaskPaused, PipelineTaskPausedDto),
-  pipelineTaskUnpaused: defineMessage(OpenqEvent.PipelineTaskUnpaused, PipelineTaskUnpausedDto),
-  pipelineAnalystRelaunch: defineMessage(OpenqEvent.PipelineAnalystRelaunch, PipelineAnalystRelaunchDto),
-  storyCorrected: defineMessage(OpenqEvent.StoryCorrected, StoryCorrectedDto),
-  pipelineRepoFrozen: defineMessage(OpenqEvent.PipelineRepoFrozen, PipelineRepoFrozenDto),
-  pipelineRepoUnfrozen: defineMessage(OpenqEvent.PipelineRepoUnfrozen, PipelineRepoUnfrozenDto),
-  storyArchived: defineMessage(OpenqEvent.StoryArchived, StoryArchivedDto),
-} as const;
+export const OpenqEventDefinitions = definitionsOf(OPENQ_EVENT_TABLE);
 
 export const openqEventRegistry = new MessageRegistry(Object.values(OpenqEventDefinitions));

@@ -1,9 +1,10 @@
+import type { Gate, GateNextAction } from '@openq/contracts';
 import type { Verdict } from './consolidate';
 
-export type GateName = 'qa' | 'secops';
-export const GATES: readonly GateName[] = ['qa', 'secops'];
-
-export type NextAction = 'correct' | 'run_secops' | 'done' | 'blocked' | 'parked';
+// The gate kinds and their order: one table in libs/contracts (GATE_TABLE).
+export { GATES } from '@openq/contracts';
+export type GateName = Gate;
+export type NextAction = GateNextAction;
 export type ParkedReason = 'idle' | 'user_decision';
 export type ResumeTrigger = 'answer' | 'human' | 'override';
 

@@ -1,4 +1,4 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { nextActionOnApproval, refusal, type Refusal } from '@openq/contracts';
 import { consolidate, isVerdict, type Verdict } from './consolidate';
 import type {
   CitedQuestion,
@@ -52,7 +52,7 @@ export function nextAction(
 ): NextAction {
   switch (veredito) {
     case 'approved':
-      return gate === 'qa' ? 'run_secops' : 'done';
+      return nextActionOnApproval(gate);
     case 'changes_requested':
       return correctionCount > maxCorrections ? 'blocked' : 'correct';
     case 'blocked':

@@ -24,6 +24,7 @@ const TYPES = [
   'pipeline.analyst_relaunch',
   'pipeline.repo_frozen',
   'pipeline.repo_unfrozen',
+  'gate.verdict_rejected',
 ];
 
 /**
