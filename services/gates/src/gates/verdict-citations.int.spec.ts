@@ -14,7 +14,7 @@ import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import type { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
-import { CycleTx } from './cycle-tx';
+import { GateTransaction } from './gate-transaction';
 import type { QuestionRequest } from './domain/gate-cycle';
 import { GATES_MIGRATIONS } from './migrations';
 
@@ -82,10 +82,10 @@ beforeEach(() => {
   asked.length = 0;
 });
 
-const inTx = <T>(work: (manager: EntityManager, tx: CycleTx) => Promise<T>) =>
+const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
   ds.transaction(async (manager) => {
     const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new CycleTx(manager, outbox));
+    const result = await work(manager, new GateTransaction(manager, outbox));
     await outbox.flush();
     return result;
   });

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@openq/contracts';
 import type { Verdict } from './consolidate';
 
 export type GateName = 'qa' | 'secops';
@@ -41,12 +42,6 @@ export interface QuestionRequest {
  */
 export type CitedQuestion =
   { status: 'absent' } | { status: 'open' } | { status: 'answered'; decisionEventId: string };
-
-interface DomainEvent<T extends string, D> {
-  type: T;
-  data: D;
-  occurredAt: Date;
-}
 
 interface CycleRef {
   taskId: string;
