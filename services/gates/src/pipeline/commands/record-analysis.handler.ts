@@ -33,9 +33,10 @@ export async function recordAnalysis(
     package: data.package,
     questions: data.questions,
   };
-  const recorded = await tx.apply(
+  const recorded = await tx.tasks.decideAccepted(
     { type: 'recordAnalysis', data: { report, flags: tx.flags.analysis } },
     stored.task,
+    tx.now,
   );
   for (const event of recorded.events) {
     if (event.type === 'pipeline.analysis_recorded' && event.data.questionsCheckError !== undefined) {
@@ -49,7 +50,11 @@ export async function recordAnalysis(
   if (recorded.state && request) {
     const questionIds = await questions.declare(tx.projectId, request, correlationId);
     const answeredQuestionIds = await tx.store.linkQuestions(tx.projectId, data.taskId, questionIds, tx.now);
-    await tx.apply({ type: 'questionsLinked', data: { questionIds, answeredQuestionIds } }, recorded.state);
+    await tx.tasks.decideAccepted(
+      { type: 'questionsLinked', data: { questionIds, answeredQuestionIds } },
+      recorded.state,
+      tx.now,
+    );
   }
   await admitNext(tx);
 }
