@@ -1,12 +1,6 @@
 import { nextAdmissions, type QueueTask } from './admission';
 import { deciderSpec } from '@openq/testing/decider';
-import {
-  decide,
-  evolve,
-  liftsFreeze,
-  repoFreeze,
-  type RepoFreezeCommand,
-} from './repo-freeze';
+import { decide, evolve, liftsFreeze, repoFreeze, type RepoFreezeCommand } from './repo-freeze';
 
 const T0 = Date.UTC(2026, 11, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
