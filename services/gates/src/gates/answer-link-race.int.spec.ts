@@ -4,7 +4,7 @@ import { OutboxWriter } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import type { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import type { QuestionDeclarer } from '../question-declarer';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
@@ -44,7 +44,7 @@ function declarerHeldBy(release: Promise<void>) {
       await release;
       return [Q];
     },
-  } as unknown as QaQuestionDeclarer;
+  } as unknown as QuestionDeclarer;
   // These rounds cite no existing question, so the owner is never asked.
   const owner = {
     statusOf: () => Promise.reject(new Error('no question is cited: nothing to ask')),

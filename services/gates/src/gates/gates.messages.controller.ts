@@ -25,7 +25,7 @@ import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { QuestionDeclarer } from '../question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
@@ -44,7 +44,7 @@ export class GatesMessagesController {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(OPENQ_CONFIG) private readonly config: OpenqConfig,
-    private readonly declarer: QaQuestionDeclarer,
+    private readonly declarer: QuestionDeclarer,
     private readonly owner: QuestionOwner,
   ) {}
 

@@ -17,7 +17,8 @@ import {
   type GateCycle,
   type GateEvent,
 } from '../../domain/gate-cycle';
-import type { QaQuestionDeclarer } from './qa-question-declarer';
+import type { QuestionDeclarer } from '../../../question-declarer';
+import { declareQaQuestions } from './qa-question-declarer';
 import type { QuestionStatusSource } from './question-owner';
 
 export interface VerdictContext {
@@ -42,7 +43,7 @@ export interface VerdictContext {
 export async function recordVerdict(
   tx: GateTransaction,
   verdict: AgentQaVerdictDto,
-  questions: { declarer: QaQuestionDeclarer; owner: QuestionStatusSource },
+  questions: { declarer: QuestionDeclarer; owner: QuestionStatusSource },
   ctx: VerdictContext,
 ): Promise<Decided<GateCycle | null, GateEvent> | Refusal> {
   const { projectId, now } = ctx;
@@ -83,7 +84,8 @@ export async function recordVerdict(
   const request = afterRound?.pendingQuestionRequest;
   if (!afterRound || request?.roundId !== roundId) return tx.commit(state, round);
 
-  const declared = await declarer.declare(
+  const declared = await declareQaQuestions(
+    declarer,
     projectId,
     { taskId, gate, sessionId, correlationId: ctx.correlationId },
     request,
