@@ -12,7 +12,7 @@ import {
 import { CORRELATION_HEADER, RpcClient, replyFailure } from '@openq/messaging';
 import { NATS } from '@openq/platform';
 
-const { declare } = Commands.questions;
+const declare = Commands.questions.declare;
 
 /** The questions one gates path opens together: the fields they share, and each one's own. */
 export interface QuestionBatch {
