@@ -4,6 +4,7 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true } }];
 const moduleNameMapper = {
   '^@openq/contracts/testing$': '<rootDir>/libs/contracts/src/testing.ts',
+  '^@openq/testing/decider$': '<rootDir>/libs/testing/src/decider.ts',
   '^@openq/(contracts|messaging|persistence|platform|testing|agent-sdk)$': '<rootDir>/libs/$1/src',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };

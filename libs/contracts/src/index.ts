@@ -13,3 +13,4 @@ export * from './events';
 export * from './commands';
 export * from './http';
 export * from './analyst-questions-file';
+export * from './decider';

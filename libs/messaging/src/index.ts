@@ -13,3 +13,4 @@ export * from './trace-context';
 export * from './rethrow-errors.filter';
 export * from './retry-later';
 export * from './subject-order';
+export * from './decider-transaction';

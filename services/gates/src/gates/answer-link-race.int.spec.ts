@@ -4,9 +4,9 @@ import { OutboxWriter } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import type { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import type { QuestionDeclarer } from '../question-declarer';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
-import { CycleTx } from './cycle-tx';
+import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
 
 /**
@@ -44,7 +44,7 @@ function declarerHeldBy(release: Promise<void>) {
       await release;
       return [Q];
     },
-  } as unknown as QaQuestionDeclarer;
+  } as unknown as QuestionDeclarer;
   // These rounds cite no existing question, so the owner is never asked.
   const owner = {
     statusOf: () => Promise.reject(new Error('no question is cited: nothing to ask')),
@@ -72,10 +72,10 @@ const answer: QuestionAnswered = {
   answeredAt: new Date().toISOString(),
 };
 
-const inTx = <T>(work: (manager: EntityManager, tx: CycleTx) => Promise<T>) =>
+const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
   ds.transaction(async (manager) => {
     const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new CycleTx(manager, outbox));
+    const result = await work(manager, new GateTransaction(manager, outbox));
     await outbox.flush();
     return result;
   });

@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { OpenqEvent, type OpenqEventDataMap } from '@openq/contracts';
-import type { OutboxWriter } from '@openq/messaging';
+import type { WireEvent as OutboxEvent } from '@openq/messaging';
 import { isPublished, type GateEvent, type PublishedGateEvent } from './domain/gate-cycle';
 
 type WireEvent = {
@@ -8,10 +8,10 @@ type WireEvent = {
 }[PublishedGateEvent['type']];
 
 /** A published event as it goes on the wire, with when it happened (the outbox's and the history's row). */
-export type WireGateEvent = WireEvent & { occurredAt: Date };
+export type WireGateEvent = WireEvent & Omit<OutboxEvent, 'type' | 'data'>;
 
 /** A published domain event as SPEC §5 puts it on the wire (`projectId` travels in the envelope). */
-function toWire(event: PublishedGateEvent): WireEvent {
+function wireOf(event: PublishedGateEvent): WireEvent {
   switch (event.type) {
     case 'gate.verdict_recorded':
       return { type: OpenqEvent.GateVerdictRecorded, data: { ...event.data } };
@@ -51,28 +51,16 @@ const GATE_EVENT_ID_NAMESPACE = 'a4f0c1e2-5b7d-4c3a-9e8f-2d6b1a0c7e93';
  * A rejection is the one published event born of a round and nothing else, so its id is derived
  * from the round: however often the verdict is delivered, one id, one message on the stream.
  */
-function eventIdOf(projectId: string, event: WireGateEvent): string | undefined {
+function eventIdOf(projectId: string, event: WireEvent): string | undefined {
   if (event.type !== OpenqEvent.GateVerdictRejected) return undefined;
   const { taskId, gate, roundId } = event.data;
   return uuidv5(JSON.stringify([projectId, event.type, taskId, gate, roundId]), GATE_EVENT_ID_NAMESPACE);
 }
 
-/** The decision's published events as SPEC puts them on the wire, in order; the others are dropped. */
-export function wireEvents(events: readonly GateEvent[]): WireGateEvent[] {
-  return events.filter(isPublished).map((e) => ({ ...toWire(e), occurredAt: e.occurredAt }));
-}
-
-/** Queues the decision's published events on the outbox, in order; the others only change state. */
-export function publishGateEvents(
-  outbox: OutboxWriter,
-  projectId: string,
-  wire: readonly WireGateEvent[],
-): void {
-  for (const event of wire) {
-    const eventId = eventIdOf(projectId, event);
-    outbox.event(event.type, projectId, event.data, {
-      occurredAt: event.occurredAt,
-      ...(eventId ? { eventId } : {}),
-    });
-  }
+/** The gate cycles' domain → wire map: a published event as SPEC puts it on the wire; null for the others. */
+export function toWire(event: GateEvent, projectId: string): WireGateEvent | null {
+  if (!isPublished(event)) return null;
+  const wire = wireOf(event);
+  const eventId = eventIdOf(projectId, wire);
+  return { ...wire, occurredAt: event.occurredAt, ...(eventId ? { eventId } : {}) };
 }

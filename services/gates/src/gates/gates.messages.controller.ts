@@ -25,11 +25,11 @@ import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import { QuestionDeclarer } from '../question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
-import { CycleTx } from './cycle-tx';
+import { GateTransaction } from './gate-transaction';
 import { gateHistory, listGates, waitingGates } from './queries/list-gates.query';
 import { deadLetter } from './store/dead-letters';
 
@@ -44,14 +44,14 @@ export class GatesMessagesController {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(OPENQ_CONFIG) private readonly config: OpenqConfig,
-    private readonly declarer: QaQuestionDeclarer,
+    private readonly declarer: QuestionDeclarer,
     private readonly owner: QuestionOwner,
   ) {}
 
   @EventPattern(AgentEvent.GateStarted)
   async onStarted(@Payload() data: AgentGateStartedDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
-    const tx = new CycleTx(manager, outbox);
+    const tx = new GateTransaction(manager, outbox);
     await this.setAside(
       ctx,
       await startCycle(tx, envelope.projectId, data, this.config.gates.maxCorrections, new Date()),
@@ -63,7 +63,7 @@ export class GatesMessagesController {
     const { manager, outbox, envelope } = ctx.event;
     await this.setAside(
       ctx,
-      await recordActivity(new CycleTx(manager, outbox), envelope.projectId, data, new Date()),
+      await recordActivity(new GateTransaction(manager, outbox), envelope.projectId, data, new Date()),
     );
   }
 
@@ -71,7 +71,7 @@ export class GatesMessagesController {
   async onVerdict(@Payload() data: AgentQaVerdictDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
     const questions = { declarer: this.declarer, owner: this.owner };
-    const outcome = await recordVerdict(new CycleTx(manager, outbox), data, questions, {
+    const outcome = await recordVerdict(new GateTransaction(manager, outbox), data, questions, {
       projectId: envelope.projectId,
       correlationId: envelope.correlationId,
       defaultMaxCorrections: this.config.gates.maxCorrections,
@@ -83,7 +83,7 @@ export class GatesMessagesController {
   @EventPattern(OpenqEvent.QuestionAnswered)
   async onAnswered(@Payload() data: QuestionAnsweredDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
-    await hearAnswer(new CycleTx(manager, outbox), envelope.projectId, data, new Date());
+    await hearAnswer(new GateTransaction(manager, outbox), envelope.projectId, data, new Date());
   }
 
   @MessagePattern(Commands.gates.list.type)
@@ -108,7 +108,7 @@ export class GatesMessagesController {
   ): Promise<GateResumeReply | Refusal> {
     const correlationId = ctx.getArgs()[0].headers?.get(CORRELATION_HEADER) || undefined;
     return withOutbox(this.dataSource, { correlationId }, (manager, outbox) =>
-      resumeGate(new CycleTx(manager, outbox), cmd, new Date()),
+      resumeGate(new GateTransaction(manager, outbox), cmd, new Date()),
     );
   }
 

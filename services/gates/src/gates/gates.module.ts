@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
+import { QuestionDeclarer } from '../question-declarer';
 import { GatesMessagesController } from './gates.messages.controller';
 import { IdleSweep } from './sweep/idle-sweep';
 
 const messageControllers = [GatesMessagesController];
-const providers = [QaQuestionDeclarer, IdleSweep, QuestionOwner];
+const providers = [QuestionDeclarer, IdleSweep, QuestionOwner];
 
 /** Gate cycles (SPEC §5): verdicts, the correction counter, parking and resume, the idle sweep. */
 @Module({ controllers: [...messageControllers], providers: [...providers] })

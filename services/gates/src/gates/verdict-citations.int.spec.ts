@@ -11,11 +11,10 @@ import { decodeJson, encodeJson, OutboxWriter, RetryLaterError } from '@openq/me
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import type { QaQuestionDeclarer } from './commands/record-verdict/qa-question-declarer';
+import type { QuestionBatch, QuestionDeclarer } from '../question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
-import { CycleTx } from './cycle-tx';
-import type { QuestionRequest } from './domain/gate-cycle';
+import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
 
 /**
@@ -36,11 +35,11 @@ const committed = new Map<string, QuestionStatusItem>();
 const asked: string[][] = [];
 
 const declarer = {
-  declare: (_projectId: string, _origin: unknown, request: QuestionRequest) =>
-    request.declare.length === 0
+  declare: (_projectId: string, batch: QuestionBatch) =>
+    batch.questions.length === 0
       ? Promise.resolve([])
       : Promise.reject(new Error('these rounds declare no new question')),
-} as unknown as QaQuestionDeclarer;
+} as unknown as QuestionDeclarer;
 
 function answerAsOwner(): Subscription {
   const { service, type } = Commands.questions.status;
@@ -82,10 +81,10 @@ beforeEach(() => {
   asked.length = 0;
 });
 
-const inTx = <T>(work: (manager: EntityManager, tx: CycleTx) => Promise<T>) =>
+const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
   ds.transaction(async (manager) => {
     const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new CycleTx(manager, outbox));
+    const result = await work(manager, new GateTransaction(manager, outbox));
     await outbox.flush();
     return result;
   });

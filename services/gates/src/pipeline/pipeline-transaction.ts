@@ -1,39 +1,72 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, type Refusal } from '@openq/contracts';
-import type { OutboxWriter } from '@openq/messaging';
+import { DeciderTransaction, type OutboxWriter, type WireEvent } from '@openq/messaging';
 import {
-  applyPipelineEvents,
-  decidePipelineTask,
   isPublishedPipelineEvent,
+  pipelineTask,
   type PipelineCommand,
   type PipelineEvent,
   type PipelineTask,
 } from './domain/pipeline-task';
+import {
+  repoFreeze,
+  type RepoFreeze,
+  type RepoFreezeCommand,
+  type RepoFreezeEvent,
+} from './domain/repo-freeze';
 import type { PipelineFlags } from './pipeline.flags';
 import { PipelineTaskStore } from './pipeline-task.store';
 
-export interface Decided {
-  state: PipelineTask | null;
-  events: PipelineEvent[];
-}
+/** The pipeline's events go on the wire as they are decided: SPEC §7 names the domain's. */
+const asPublished = ({ type, data, occurredAt }: PipelineEvent | RepoFreezeEvent): WireEvent => ({
+  type,
+  data,
+  occurredAt,
+});
 
 /**
  * One pipeline change of a project inside the caller's transaction (an inbox transaction or a
  * request's `withOutbox`): the project is locked before any task is read to be changed (at `open`,
- * or by `lockProject` for an `unlocked` one), then each decision's new state is stored and its
- * published events go to the outbox, all in that one transaction.
+ * or by `lockProject` for an `unlocked` one), then its slices — the tasks and the repo freezes —
+ * decide through the decider kit: each decision's new state is stored and its published events go
+ * to the outbox, all in that one transaction.
  */
 export class PipelineTransaction {
   readonly store: PipelineTaskStore;
+  readonly tasks: DeciderTransaction<PipelineCommand, PipelineTask | null, PipelineEvent>;
+  readonly freezes: DeciderTransaction<RepoFreezeCommand, RepoFreeze | null, RepoFreezeEvent>;
 
   private constructor(
     manager: EntityManager,
-    private readonly outbox: OutboxWriter,
+    outbox: OutboxWriter,
     readonly projectId: string,
     readonly now: Date,
     readonly flags: PipelineFlags,
   ) {
-    this.store = new PipelineTaskStore(manager);
+    const store = new PipelineTaskStore(manager);
+    this.store = store;
+    this.tasks = new DeciderTransaction<PipelineCommand, PipelineTask | null, PipelineEvent>(
+      {
+        decider: pipelineTask,
+        projectOf: (task) => task?.projectId ?? null,
+        toWire: (event) => (isPublishedPipelineEvent(event) ? asPublished(event) : null),
+        save: async (task) => {
+          if (task) await store.save(task);
+        },
+      },
+      outbox,
+    );
+    this.freezes = new DeciderTransaction<RepoFreezeCommand, RepoFreeze | null, RepoFreezeEvent>(
+      {
+        decider: repoFreeze,
+        projectOf: () => projectId,
+        toWire: asPublished,
+        save: async (freeze, { events }) => {
+          const repo = events[0]?.data.repo;
+          if (repo !== undefined) await store.saveFreeze(projectId, repo, freeze);
+        },
+      },
+      outbox,
+    );
   }
 
   static async open(
@@ -70,35 +103,5 @@ export class PipelineTransaction {
     if (this.locked) return;
     await this.store.lockProject(this.projectId);
     this.locked = true;
-  }
-
-  /** Decides on the task, then stores and publishes what was decided. A refusal changes nothing. */
-  async decide(command: PipelineCommand, state: PipelineTask | null): Promise<Decided | Refusal> {
-    const decision = decidePipelineTask(command, state, this.now);
-    if (isRefusal(decision)) return decision;
-    return { state: await this.commit(state, decision), events: decision };
-  }
-
-  /** `decide` for commands that never refuse (only the operator's pause / resume do). */
-  async apply(command: PipelineCommand, state: PipelineTask | null): Promise<Decided> {
-    const decided = await this.decide(command, state);
-    if (isRefusal(decided)) throw new Error(`pipeline ${command.type} refused: ${decided.reason}`);
-    return decided;
-  }
-
-  private async commit(
-    state: PipelineTask | null,
-    events: readonly PipelineEvent[],
-  ): Promise<PipelineTask | null> {
-    if (events.length === 0) return state;
-    const next = applyPipelineEvents(state, events);
-    if (next) await this.store.save(next);
-    for (const event of events.filter(isPublishedPipelineEvent)) this.publish(event);
-    return next;
-  }
-
-  /** Queues a published event of the project in this transaction's outbox. */
-  publish(event: { type: string; data: object; occurredAt: Date }): void {
-    this.outbox.event(event.type, this.projectId, event.data, { occurredAt: event.occurredAt });
   }
 }

@@ -10,7 +10,6 @@ import {
   type QuestionAnswered,
 } from '@openq/contracts';
 import type { EventContext, JetStreamEventContext } from '@openq/messaging';
-import { AnalystQuestionsClient } from './analyst-questions.client';
 import { changeTaskStatus } from './commands/change-task-status.handler';
 import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
 import { recordAnalysis } from './commands/record-analysis.handler';
@@ -19,6 +18,7 @@ import { registerTask } from './commands/register-task.handler';
 import { AGENT_FREEZER } from './domain/repo-freeze';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
+import { QuestionDeclarer } from '../question-declarer';
 
 /**
  * The pipeline's inbound events. Each runs in the message's inbox transaction (effects, outbox
@@ -29,7 +29,7 @@ import { PipelineTransaction } from './pipeline-transaction';
 export class PipelineEventsController {
   constructor(
     @Inject(PIPELINE_FLAGS) private readonly flags: PipelineFlags,
-    private readonly questions: AnalystQuestionsClient,
+    private readonly questions: QuestionDeclarer,
   ) {}
 
   @EventPattern(AgentEvent.TaskCreated)

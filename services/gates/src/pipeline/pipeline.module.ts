@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import type { OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
+import { QuestionDeclarer } from '../question-declarer';
 import { AdmissionSweep } from './admission/admission.sweep';
-import { AnalystQuestionsClient } from './analyst-questions.client';
 import { PIPELINE_FLAGS, pipelineFlags } from './pipeline.flags';
 import { PipelineEventsController } from './pipeline.events.controller';
 import { PipelineRequestsController } from './pipeline.requests.controller';
@@ -14,7 +14,7 @@ const providers = [
     useFactory: (config: OpenqConfig) => pipelineFlags(config),
     inject: [OPENQ_CONFIG],
   },
-  AnalystQuestionsClient,
+  QuestionDeclarer,
   AdmissionSweep,
 ];
 

@@ -1,27 +1,20 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
+import { fold, isRefusal } from '@openq/contracts';
 import type { Verdict } from './consolidate';
 import {
   CORRECTION_CYCLE_EXHAUSTED,
-  applyAll,
+  gateCycle,
   countCorrections,
   decide,
   nextAction,
   type GateCommand,
-  type GateCycle,
   type GateEvent,
   type GateName,
 } from './gate-cycle';
 
 const T0 = Date.UTC(2026, 0, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
-
-function given(commands: readonly GateCommand[], state: GateCycle | null = null): GateCycle | null {
-  return commands.reduce<GateCycle | null>((s, c, i) => {
-    const decision = decide(c, s, at(i));
-    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
-    return applyAll(s, decision);
-  }, state);
-}
+const { given, history } = deciderSpec(gateCycle, at);
 
 function events(decision: ReturnType<typeof decide>): GateEvent[] {
   if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
@@ -86,7 +79,7 @@ describe('correction counter', () => {
 
   it('blocks the task once the count goes above the ceiling, not at it', () => {
     const cr = (): GateCommand => round(['changes_requested']);
-    const s = given([start(), cr(), cr(), cr()]);
+    const s = given(history([start(), cr(), cr(), cr()])).state;
     expect(s).toMatchObject({ correctionCount: 3, status: 'changes_requested', blockedReason: null });
     const evs = events(decide(cr(), s, at(10)));
     expect(verdictRecorded(evs)).toEqual({
@@ -97,29 +90,30 @@ describe('correction counter', () => {
       maxCorrections: 3,
       nextAction: 'blocked',
     });
-    expect(applyAll(s, evs)).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
+    expect(fold(gateCycle, evs, s)).toMatchObject({
+      status: 'blocked',
+      blockedReason: CORRECTION_CYCLE_EXHAUSTED,
+    });
   });
 
   it('consumes exactly one cycle per round however many subspecialties asked for changes', () => {
-    const s = given([
-      start(),
-      round(['changes_requested', 'changes_requested', 'approved', 'changes_requested']),
-    ]);
+    const s = given(
+      history([start(), round(['changes_requested', 'changes_requested', 'approved', 'changes_requested'])]),
+    ).state;
     expect(s?.correctionCount).toBe(1);
   });
 
   it('resets the counter on approval', () => {
-    const s = given([
-      start(),
-      round(['changes_requested']),
-      round(['changes_requested']),
-      round(['approved']),
-    ]);
+    const s = given(
+      history([start(), round(['changes_requested']), round(['changes_requested']), round(['approved'])]),
+    ).state;
     expect(s).toMatchObject({ correctionCount: 0, status: 'approved' });
   });
 
   it('never consumes a cycle for a subspecialty failure (blocked)', () => {
-    const s = given([start(), round(['changes_requested']), round(['blocked', 'changes_requested'])]);
+    const s = given(
+      history([start(), round(['changes_requested']), round(['blocked', 'changes_requested'])]),
+    ).state;
     expect(s).toMatchObject({
       correctionCount: 1,
       status: 'blocked',
@@ -128,16 +122,14 @@ describe('correction counter', () => {
   });
 
   it('never touches the counter on needs_user_decision', () => {
-    const s = given([
-      start(),
-      round(['changes_requested']),
-      round(['needs_user_decision', 'changes_requested']),
-    ]);
+    const s = given(
+      history([start(), round(['changes_requested']), round(['needs_user_decision', 'changes_requested'])]),
+    ).state;
     expect(s).toMatchObject({ correctionCount: 1, status: 'parked', parkedReason: 'user_decision' });
   });
 
   it('takes the ceiling from the verdict when it carries one, and keeps it', () => {
-    const s = given([start(), round(['changes_requested'], { maxCorrections: 1 })]);
+    const s = given(history([start(), round(['changes_requested'], { maxCorrections: 1 })])).state;
     expect(s).toMatchObject({ correctionCount: 1, maxCorrections: 1, status: 'changes_requested' });
     const evs = events(decide(round(['changes_requested']), s, at(5)));
     expect(verdictRecorded(evs)).toMatchObject({
@@ -148,12 +140,12 @@ describe('correction counter', () => {
   });
 
   it('uses the default ceiling of 3, the deployment default, or the start message, in that order of weakness', () => {
-    expect(given([start()])?.maxCorrections).toBe(3);
+    expect(given(history([start()])).state?.maxCorrections).toBe(3);
     const withDefault: GateCommand = {
       type: 'start',
       data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u', defaultMaxCorrections: 5 },
     };
-    expect(given([withDefault])?.maxCorrections).toBe(5);
+    expect(given(history([withDefault])).state?.maxCorrections).toBe(5);
     const both: GateCommand = {
       type: 'start',
       data: {
@@ -165,11 +157,11 @@ describe('correction counter', () => {
         defaultMaxCorrections: 5,
       },
     };
-    expect(given([both])?.maxCorrections).toBe(2);
+    expect(given(history([both])).state?.maxCorrections).toBe(2);
   });
 
   it('with a ceiling of 0, the first change request blocks', () => {
-    const s = given([start('qa', 0), round(['changes_requested'])]);
+    const s = given(history([start('qa', 0), round(['changes_requested'])])).state;
     expect(s).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
   });
 
@@ -180,12 +172,12 @@ describe('correction counter', () => {
     [['blocked'], 'secops', 'blocked'],
     [['needs_user_decision'], 'qa', 'parked'],
   ])('round %j on %s → nextAction %s', (verdicts, gate, expected) => {
-    const s = given([start(gate)]);
+    const s = given(history([start(gate)])).state;
     expect(verdictRecorded(events(decide(round(verdicts, { gate }), s, at(5))))?.nextAction).toBe(expected);
   });
 
   it('ignores a round delivered again, even with other verdicts', () => {
-    const s = given([start(), round(['changes_requested'], { roundId: 'dup' })]);
+    const s = given(history([start(), round(['changes_requested'], { roundId: 'dup' })])).state;
     expect(events(decide(round(['changes_requested'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
     expect(events(decide(round(['approved'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
     expect(s?.correctionCount).toBe(1);
@@ -198,7 +190,7 @@ describe('correction counter', () => {
       'gate.round_recorded',
       'gate.verdict_recorded',
     ]);
-    expect(applyAll(null, evs)).toMatchObject({
+    expect(fold(gateCycle, evs, null)).toMatchObject({
       sessionAuthorId: 'u-qa',
       correctionCount: 1,
       maxCorrections: 2,
@@ -244,7 +236,7 @@ describe('correction counter', () => {
     ['max_correcoes_invalido', round(['approved'], { maxCorrections: -1 })],
     ['max_correcoes_invalido', start('qa', 1.5)],
   ])('refuses with 400 %s', (reason, command) => {
-    expect(decide(command, given([start()]), at(1))).toMatchObject({
+    expect(decide(command, given(history([start()])).state, at(1))).toMatchObject({
       refused: true,
       statusCode: 400,
       reason,

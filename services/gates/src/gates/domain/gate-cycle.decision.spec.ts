@@ -1,6 +1,6 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
 import {
-  applyAll,
+  gateCycle,
   citationsToCheck,
   decide,
   gateView,
@@ -8,27 +8,13 @@ import {
   waitingForYou,
   type CitedQuestion,
   type GateCommand,
-  type GateCycle,
   type GateEvent,
 } from './gate-cycle';
 import type { SubspecialtyVerdict } from './record-round';
 
 const T0 = Date.UTC(2026, 0, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
-
-function given(commands: readonly GateCommand[]): GateCycle | null {
-  return commands.reduce<GateCycle | null>((s, c, i) => {
-    const decision = decide(c, s, at(i));
-    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
-    return applyAll(s, decision);
-  }, null);
-}
-
-function when(state: GateCycle | null, command: GateCommand, seconds = 100) {
-  const decision = decide(command, state, at(seconds));
-  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
-  return { events: decision, types: decision.map((e) => e.type), state: applyAll(state, decision) };
-}
+const { given, history } = deciderSpec(gateCycle, at);
 
 function event<T extends GateEvent['type']>(
   events: GateEvent[],
@@ -82,8 +68,7 @@ const answer = (questionId: string, decisionEventId: string): GateCommand => ({
 
 describe('needs_user_decision', () => {
   it('parks without a cycle, asks the handler to record the questions and keeps the requested changes', () => {
-    const { events, types, state } = when(
-      given([start]),
+    const { events, types, state } = given(history([start])).when(
       round('r1', [ask('rules', '  Is the code case-sensitive? ', 'No'), change]),
     );
     expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded', 'gate.questions_requested']);
@@ -112,8 +97,7 @@ describe('needs_user_decision', () => {
   });
 
   it('links an existing openQuestionId instead of declaring a new question', () => {
-    const { events } = when(
-      given([start]),
+    const { events } = given(history([start])).when(
       round('r1', [askExisting('rules', 'q-old'), askExisting('ux', 'q-old')]),
     );
     expect(event(events, 'gate.questions_requested')?.data.request).toMatchObject({
@@ -123,8 +107,8 @@ describe('needs_user_decision', () => {
   });
 
   it('publishes gate.rescue_parked once the questions are linked and still open', () => {
-    const parked = given([start, round('r1', [ask('rules', 'A?'), ask('ux', 'B?')])]);
-    const { events, types, state } = when(parked, linked('r1', ['q1', 'q2']));
+    const parked = given(history([start, round('r1', [ask('rules', 'A?'), ask('ux', 'B?')])]));
+    const { events, types, state } = parked.when(linked('r1', ['q1', 'q2']));
     expect(types).toEqual(['gate.questions_linked', 'gate.rescue_parked']);
     expect(event(events, 'gate.rescue_parked')?.data).toEqual({
       taskId: 't1',
@@ -141,22 +125,24 @@ describe('needs_user_decision', () => {
   });
 
   it('ignores a second link of the same round and a link for another round', () => {
-    const parked = given([start, round('r1', [ask('rules', 'A?')]), linked('r1', ['q1'])]);
-    expect(when(parked, linked('r1', ['q1'])).events).toEqual([]);
-    expect(when(parked, linked('r0', ['q9'])).events).toEqual([]);
+    const parked = given(history([start, round('r1', [ask('rules', 'A?')]), linked('r1', ['q1'])]));
+    expect(parked.when(linked('r1', ['q1'])).events).toEqual([]);
+    expect(parked.when(linked('r0', ['q9'])).events).toEqual([]);
   });
 
   it('resumes only after both questions are answered, with every decision', () => {
-    const parked = given([
-      start,
-      round('r1', [ask('rules', 'A?'), ask('ux', 'B?'), change]),
-      linked('r1', ['q1', 'q2']),
-    ]);
-    const first = when(parked, answer('q2', 'd2'));
+    const parked = given(
+      history([
+        start,
+        round('r1', [ask('rules', 'A?'), ask('ux', 'B?'), change]),
+        linked('r1', ['q1', 'q2']),
+      ]),
+    );
+    const first = parked.when(answer('q2', 'd2'));
     expect(first.types).toEqual(['gate.question_answered']);
     expect(first.state).toMatchObject({ status: 'parked', questionIds: ['q1'] });
 
-    const second = when(first.state, answer('q1', 'd1'), 200);
+    const second = given([], first.state).when(answer('q1', 'd1'), 200);
     expect(second.types).toEqual(['gate.question_answered', 'gate.resumed']);
     expect(event(second.events, 'gate.resumed')?.data).toEqual({
       taskId: 't1',
@@ -176,8 +162,8 @@ describe('needs_user_decision', () => {
   });
 
   it('does not park when the answer arrived before the cycle parked (remembered answer)', () => {
-    const asked = given([start, answer('q1', 'd1'), round('r1', [askExisting('rules', 'q1')])]);
-    const { types, events, state } = when(asked, linked('r1', ['q1']));
+    const asked = given(history([start, answer('q1', 'd1'), round('r1', [askExisting('rules', 'q1')])]));
+    const { types, events, state } = asked.when(linked('r1', ['q1']));
     expect(types).toEqual(['gate.questions_linked', 'gate.resumed']);
     expect(event(events, 'gate.resumed')?.data).toMatchObject({
       trigger: 'answer',
@@ -188,34 +174,36 @@ describe('needs_user_decision', () => {
   });
 
   it('does not park when the handler reports the question already answered', () => {
-    const asked = given([start, round('r1', [ask('rules', 'A?')])]);
-    const { types, state } = when(asked, linked('r1', ['q1'], { q1: 'd1' }));
+    const asked = given(history([start, round('r1', [ask('rules', 'A?')])]));
+    const { types, state } = asked.when(linked('r1', ['q1'], { q1: 'd1' }));
     expect(types).toEqual(['gate.questions_linked', 'gate.resumed']);
     expect(state?.answeredQuestions).toEqual({ q1: 'd1' });
   });
 
   it('an answer while the round is not yet linked is remembered and does not resume early', () => {
-    const asked = given([start, round('r1', [askExisting('rules', 'q1'), ask('ux', 'B?')])]);
-    const early = when(asked, answer('q1', 'd1'));
+    const asked = given(history([start, round('r1', [askExisting('rules', 'q1'), ask('ux', 'B?')])]));
+    const early = asked.when(answer('q1', 'd1'));
     expect(early.types).toEqual(['gate.question_answered']);
-    const { types, state } = when(early.state, linked('r1', ['q1', 'q2']));
+    const { types, state } = given([], early.state).when(linked('r1', ['q1', 'q2']));
     expect(types).toEqual(['gate.questions_linked', 'gate.rescue_parked']);
     expect(state?.questionIds).toEqual(['q2']);
   });
 
   it('changes nothing for a duplicate answer', () => {
-    const parked = given([
-      start,
-      round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
-      linked('r1', ['q1', 'q2']),
-      answer('q1', 'd1'),
-    ]);
-    expect(when(parked, answer('q1', 'd1')).events).toEqual([]);
+    const parked = given(
+      history([
+        start,
+        round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
+        linked('r1', ['q1', 'q2']),
+        answer('q1', 'd1'),
+      ]),
+    );
+    expect(parked.when(answer('q1', 'd1')).events).toEqual([]);
   });
 
   it('ignores answers and activity for a cycle that does not exist', () => {
-    expect(when(null, answer('q1', 'd1')).events).toEqual([]);
-    expect(when(null, { type: 'activity' }).events).toEqual([]);
+    expect(given([]).when(answer('q1', 'd1')).events).toEqual([]);
+    expect(given([]).when({ type: 'activity' }).events).toEqual([]);
   });
 });
 
@@ -223,9 +211,8 @@ describe('§11.1 a verdict cites only questions of the project', () => {
   const ghost = 'q-ghost';
 
   it('refuses a round citing an absent question: nothing parked, counter untouched, the engine told why', () => {
-    const before = given([start, round('r0', [change])]);
-    const { events, state } = when(
-      before,
+    const before = given(history([start, round('r0', [change])]));
+    const { events, state } = before.when(
       round('r1', [askExisting('rules', 'q-real'), askExisting('ux', ghost), change], {
         'q-real': { status: 'open' },
         [ghost]: { status: 'absent' },
@@ -257,29 +244,27 @@ describe('§11.1 a verdict cites only questions of the project', () => {
   });
 
   it('keeps a running cycle running, and the same round again changes nothing', () => {
-    const rejected = when(
-      given([start]),
+    const rejected = given(history([start])).when(
       round('r1', [askExisting('rules', ghost)], { [ghost]: { status: 'absent' } }),
     );
     expect(rejected.state).toMatchObject({ status: 'running', parkedReason: null, correctionCount: 0 });
-    expect(when(rejected.state, round('r1', [askExisting('rules', ghost)], {})).events).toEqual([]);
+    expect(given([], rejected.state).when(round('r1', [askExisting('rules', ghost)], {})).events).toEqual([]);
     expect(citationsToCheck(rejected.state, 'r1', [askExisting('rules', ghost)])).toEqual([]);
   });
 
   it('a citation nobody looked up counts as absent', () => {
-    const { types } = when(given([start]), round('r1', [askExisting('rules', 'q1')], {}));
+    const { types } = given(history([start])).when(round('r1', [askExisting('rules', 'q1')], {}));
     expect(types).toEqual(['gate.verdict_rejected']);
   });
 
   it('a rejected verdict before any start opens the cycle, running', () => {
-    const { types, state } = when(null, round('r1', [askExisting('rules', ghost)], {}));
+    const { types, state } = given([]).when(round('r1', [askExisting('rules', ghost)], {}));
     expect(types).toEqual(['gate.cycle_started', 'gate.verdict_rejected']);
     expect(state).toMatchObject({ status: 'running', processedRoundIds: ['r1'], sessionAuthorId: 'u-qa' });
   });
 
   it('an existing question, open or answered, lets the round through', () => {
-    const { types } = when(
-      given([start]),
+    const { types } = given(history([start])).when(
       round('r1', [askExisting('rules', 'q1'), askExisting('ux', 'q2')], {
         q1: { status: 'open' },
         q2: { status: 'answered', decisionEventId: 'd2' },
@@ -291,8 +276,8 @@ describe('§11.1 a verdict cites only questions of the project', () => {
   it('only a round that parks is checked: a blocked round with a ghost citation is recorded', () => {
     const blocked: SubspecialtyVerdict = { subspecialty: 'sec', veredito: 'blocked' };
     const verdicts = [askExisting('rules', ghost), blocked];
-    expect(citationsToCheck(given([start]), 'r1', verdicts)).toEqual([]);
-    const { types, state } = when(given([start]), round('r1', verdicts, {}));
+    expect(citationsToCheck(given(history([start])).state, 'r1', verdicts)).toEqual([]);
+    const { types, state } = given(history([start])).when(round('r1', verdicts, {}));
     expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded']);
     expect(state?.status).toBe('blocked');
   });
@@ -304,23 +289,26 @@ describe('§11.1 a verdict cites only questions of the project', () => {
       askExisting('api', 'q2'),
       ask('x', 'A?'),
     ];
-    expect(citationsToCheck(given([start]), 'r1', verdicts)).toEqual(['q1', 'q2']);
+    expect(citationsToCheck(given(history([start])).state, 'r1', verdicts)).toEqual(['q1', 'q2']);
     expect(citationsToCheck(null, 'r1', verdicts)).toEqual(['q1', 'q2']);
-    expect(citationsToCheck(given([start]), 'r1', [ask('x', 'A?')])).toEqual([]);
+    expect(citationsToCheck(given(history([start])).state, 'r1', [ask('x', 'A?')])).toEqual([]);
   });
 });
 
 describe('human resume', () => {
   const idleParked = () => {
-    const running = given([start]);
-    return when(running, { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } }, 7201).state;
+    const running = given(history([start]));
+    return running.when({ type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } }, 7201).state;
   };
 
   it('resumes an idle-parked cycle without touching the counter', () => {
-    const parked = given([start, round('r1', [change])]);
-    const restarted = when(parked, start, 10).state;
-    const idle = when(restarted, { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } }, 8000).state;
-    const { events, state } = when(idle, { type: 'humanResume' }, 8100);
+    const parked = given(history([start, round('r1', [change])]));
+    const restarted = parked.when(start, 10).state;
+    const idle = given([], restarted).when(
+      { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } },
+      8000,
+    ).state;
+    const { events, state } = given([], idle).when({ type: 'humanResume' }, 8100);
     expect(events).toEqual([
       {
         type: 'gate.resumed',
@@ -339,20 +327,22 @@ describe('human resume', () => {
   });
 
   it('refuses 409 gate_nao_estacionado when the cycle is not parked', () => {
-    expect(decide({ type: 'humanResume' }, given([start]), at(5))).toMatchObject({
+    expect(decide({ type: 'humanResume' }, given(history([start])).state, at(5))).toMatchObject({
       statusCode: 409,
       reason: 'gate_nao_estacionado',
     });
   });
 
   it('refuses 409 gate_aguarda_decisao with the open questions when parked on a decision', () => {
-    const parked = given([
-      start,
-      round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
-      linked('r1', ['q1', 'q2']),
-      answer('q1', 'd1'),
-    ]);
-    expect(decide({ type: 'humanResume' }, parked, at(50))).toMatchObject({
+    const parked = given(
+      history([
+        start,
+        round('r1', [ask('a', 'A?'), ask('b', 'B?')]),
+        linked('r1', ['q1', 'q2']),
+        answer('q1', 'd1'),
+      ]),
+    );
+    expect(decide({ type: 'humanResume' }, parked.state, at(50))).toMatchObject({
       statusCode: 409,
       reason: 'gate_aguarda_decisao',
       details: { questionIds: ['q2'] },
@@ -367,7 +357,7 @@ describe('human resume', () => {
   });
 
   it('a start on a parked cycle is only activity: it does not unpark', () => {
-    const { types, state } = when(idleParked(), start, 9000);
+    const { types, state } = given([], idleParked()).when(start, 9000);
     expect(types).toEqual(['gate.activity_recorded']);
     expect(state).toMatchObject({ status: 'parked', parkedReason: 'idle', lastActivityAt: at(9000) });
   });
@@ -375,18 +365,18 @@ describe('human resume', () => {
 
 describe('cycle lifecycle', () => {
   it('a start after changes_requested runs the gate again and keeps the counter', () => {
-    const s = given([start, round('r1', [change]), start]);
+    const s = given(history([start, round('r1', [change]), start])).state;
     expect(s).toMatchObject({ status: 'running', correctionCount: 1 });
   });
 
   it('publishes only the SPEC events', () => {
-    const { events } = when(given([start]), round('r1', [ask('a', 'A?'), change]));
+    const { events } = given(history([start])).when(round('r1', [ask('a', 'A?'), change]));
     expect(events.filter(isPublished).map((e) => e.type)).toEqual(['gate.verdict_recorded']);
   });
 
   it('renders the gates route item', () => {
-    const parked = given([start, round('r1', [ask('a', 'A?')]), linked('r1', ['q1'])]);
-    expect(parked && gateView(parked)).toEqual({
+    const parked = given(history([start, round('r1', [ask('a', 'A?')]), linked('r1', ['q1'])]));
+    expect(parked.state && gateView(parked.state)).toEqual({
       gate: 'qa',
       state: 'parked',
       parkedReason: 'user_decision',

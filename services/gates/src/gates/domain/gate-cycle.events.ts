@@ -1,4 +1,4 @@
-import type { Gate, GateNextAction } from '@openq/contracts';
+import type { DomainEvent, Gate, GateNextAction } from '@openq/contracts';
 import type { Verdict } from './consolidate';
 
 // The gate kinds and their order: one table in libs/contracts (GATE_TABLE).
@@ -42,12 +42,6 @@ export interface QuestionRequest {
  */
 export type CitedQuestion =
   { status: 'absent' } | { status: 'open' } | { status: 'answered'; decisionEventId: string };
-
-interface DomainEvent<T extends string, D> {
-  type: T;
-  data: D;
-  occurredAt: Date;
-}
 
 interface CycleRef {
   taskId: string;

@@ -1,25 +1,12 @@
-import { isRefusal } from '@openq/contracts';
-import { applyAll, decide, waitingForYou, type GateCommand, type GateCycle } from './gate-cycle';
+import { deciderSpec } from '@openq/testing/decider';
+import { gateCycle, decide, waitingForYou, type GateCommand } from './gate-cycle';
 import type { SubspecialtyVerdict } from './record-round';
 
 /** SPEC §11.1: a maintainer resumes a decision park without the answer (trigger `override`). */
 
 const T0 = Date.UTC(2026, 0, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
-
-function given(commands: readonly GateCommand[]): GateCycle | null {
-  return commands.reduce<GateCycle | null>((s, c, i) => {
-    const decision = decide(c, s, at(i));
-    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
-    return applyAll(s, decision);
-  }, null);
-}
-
-function when(state: GateCycle | null, command: GateCommand, seconds = 100) {
-  const decision = decide(command, state, at(seconds));
-  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
-  return { events: decision, types: decision.map((e) => e.type), state: applyAll(state, decision) };
-}
+const { given, history } = deciderSpec(gateCycle, at);
 
 const start: GateCommand = {
   type: 'start',
@@ -56,16 +43,18 @@ const sweep: GateCommand = { type: 'sweep', data: { staleAfterS: 900, parkAfterS
 
 describe('override resume (§11.1)', () => {
   const parkedOnTwo = () =>
-    given([
-      start,
-      round('r1', [ask('rules', 'A?'), ask('ux', 'B?'), change]),
-      linked('r1', ['q1', 'q2']),
-      answer('q1', 'd1'),
-    ]);
+    given(
+      history([
+        start,
+        round('r1', [ask('rules', 'A?'), ask('ux', 'B?'), change]),
+        linked('r1', ['q1', 'q2']),
+        answer('q1', 'd1'),
+      ]),
+    );
 
   it('resumes a decision park, naming who and why, the questions left open and the decisions so far', () => {
     const parked = parkedOnTwo();
-    const { events, state } = when(parked, override(), 300);
+    const { events, state } = parked.when(override(), 300);
     expect(events).toEqual([
       {
         type: 'gate.resumed',
@@ -86,21 +75,21 @@ describe('override resume (§11.1)', () => {
       status: 'running',
       parkedReason: null,
       questionIds: [],
-      correctionCount: parked?.correctionCount,
+      correctionCount: parked.state?.correctionCount,
       lastActivityAt: at(300),
     });
     expect(state && waitingForYou(state)).toBe(false);
   });
 
   it('a later answer to a question it left open is remembered but resumes nothing again', () => {
-    const resumed = when(parkedOnTwo(), override(), 300).state;
-    const { types, state } = when(resumed, answer('q2', 'd2'), 400);
+    const resumed = parkedOnTwo().when(override(), 300).state;
+    const { types, state } = given([], resumed).when(answer('q2', 'd2'), 400);
     expect(types).toEqual(['gate.question_answered']);
     expect(state).toMatchObject({ status: 'running', answeredQuestions: { q1: 'd1', q2: 'd2' } });
   });
 
   it('a second override of the same cycle is refused: it is not parked any more', () => {
-    const resumed = when(parkedOnTwo(), override(), 300).state;
+    const resumed = parkedOnTwo().when(override(), 300).state;
     expect(decide(override('owner-1', 'again'), resumed, at(301))).toMatchObject({
       statusCode: 409,
       reason: 'gate_nao_estacionado',
@@ -108,7 +97,7 @@ describe('override resume (§11.1)', () => {
   });
 
   it('refuses 409 gate_nao_aguarda_decisao for an idle park (the plain resume is the way there)', () => {
-    const idle = when(given([start]), sweep, 7201).state;
+    const idle = given(history([start])).when(sweep, 7201).state;
     expect(idle).toMatchObject({ status: 'parked', parkedReason: 'idle' });
     expect(decide(override(), idle, at(7300))).toMatchObject({
       statusCode: 409,
@@ -117,7 +106,7 @@ describe('override resume (§11.1)', () => {
   });
 
   it('refuses 409 gate_nao_estacionado for a running cycle, and 404 for one that does not exist', () => {
-    expect(decide(override(), given([start]), at(5))).toMatchObject({
+    expect(decide(override(), given(history([start])).state, at(5))).toMatchObject({
       statusCode: 409,
       reason: 'gate_nao_estacionado',
     });
@@ -125,10 +114,10 @@ describe('override resume (§11.1)', () => {
   });
 
   it('resumes a park whose questions are not linked yet; the late link then changes nothing', () => {
-    const asking = given([start, round('r1', [ask('rules', 'A?')])]);
-    expect(asking).toMatchObject({ status: 'parked', parkedReason: 'user_decision' });
-    const { events, state } = when(asking, override(), 50);
+    const asking = given(history([start, round('r1', [ask('rules', 'A?')])]));
+    expect(asking.state).toMatchObject({ status: 'parked', parkedReason: 'user_decision' });
+    const { events, state } = asking.when(override(), 50);
     expect(events[0]?.data).toMatchObject({ trigger: 'override', questionIds: [], decisionEventIds: [] });
-    expect(when(state, linked('r1', ['q1']), 60).events).toEqual([]);
+    expect(given([], state).when(linked('r1', ['q1']), 60).events).toEqual([]);
   });
 });

@@ -1,18 +1,12 @@
-import { isRefusal } from '@openq/contracts';
-import { applyAll, decide, type GateCommand, type GateCycle } from './gate-cycle';
+import { deciderSpec } from '@openq/testing/decider';
+import { gateCycle, type GateCommand } from './gate-cycle';
 
 const T0 = Date.UTC(2026, 0, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
+const { given } = deciderSpec(gateCycle, at);
 const sweep: GateCommand = { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } };
 
-function step(state: GateCycle | null, command: GateCommand, seconds: number) {
-  const decision = decide(command, state, at(seconds));
-  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
-  return { events: decision, state: applyAll(state, decision) };
-}
-
-const started = step(
-  null,
+const started = given([]).when(
   { type: 'start', data: { projectId: 'p1', taskId: 't1', gate: 'secops', sessionAuthorId: 'u' } },
   0,
 ).state;
@@ -26,12 +20,12 @@ describe('sweep', () => {
     [7201, 'gate.rescue_parked'],
     [90000, 'gate.rescue_parked'],
   ])('a running cycle idle for %i s → %s', (idle, expected) => {
-    const { events } = step(started, sweep, idle);
+    const { events } = given([], started).when(sweep, idle);
     expect(events.map((e) => e.type)).toEqual(expected ? [expected] : []);
   });
 
   it('parks an idle cycle with its age and a reason', () => {
-    const { events, state } = step(started, sweep, 7300);
+    const { events, state } = given([], started).when(sweep, 7300);
     expect(events[0]?.data).toEqual({
       taskId: 't1',
       gate: 'secops',
@@ -44,7 +38,7 @@ describe('sweep', () => {
   });
 
   it('asks for a re-dispatch with the age', () => {
-    expect(step(started, sweep, 1000).events[0]?.data).toEqual({
+    expect(given([], started).when(sweep, 1000).events[0]?.data).toEqual({
       taskId: 't1',
       gate: 'secops',
       idadeSegundos: 1000,
@@ -52,21 +46,28 @@ describe('sweep', () => {
   });
 
   it('re-dispatches at most once per stale window', () => {
-    const once = step(started, sweep, 1000).state;
-    expect(step(once, sweep, 1300).events).toEqual([]);
-    expect(step(once, sweep, 1900).events).toEqual([]);
-    expect(step(once, sweep, 1901).events.map((e) => e.type)).toEqual(['gate.redispatch_requested']);
+    const once = given([], started).when(sweep, 1000).state;
+    expect(given([], once).when(sweep, 1300).events).toEqual([]);
+    expect(given([], once).when(sweep, 1900).events).toEqual([]);
+    expect(
+      given([], once)
+        .when(sweep, 1901)
+        .events.map((e) => e.type),
+    ).toEqual(['gate.redispatch_requested']);
   });
 
   it('activity refreshes the clock', () => {
-    const active = step(started, { type: 'activity' }, 800).state;
-    expect(step(active, sweep, 1600).events).toEqual([]);
-    expect(step(active, sweep, 1701).events.map((e) => e.type)).toEqual(['gate.redispatch_requested']);
+    const active = given([], started).when({ type: 'activity' }, 800).state;
+    expect(given([], active).when(sweep, 1600).events).toEqual([]);
+    expect(
+      given([], active)
+        .when(sweep, 1701)
+        .events.map((e) => e.type),
+    ).toEqual(['gate.redispatch_requested']);
   });
 
   it('never re-dispatches or parks again a cycle parked on a user decision', () => {
-    const asked = step(
-      started,
+    const asked = given([], started).when(
       {
         type: 'recordRound',
         data: {
@@ -80,19 +81,18 @@ describe('sweep', () => {
       },
       10,
     ).state;
-    expect(step(asked, sweep, 1000).events).toEqual([]);
-    const parked = step(
-      asked,
+    expect(given([], asked).when(sweep, 1000).events).toEqual([]);
+    const parked = given([], asked).when(
       { type: 'questionsLinked', data: { roundId: 'r1', questionIds: ['q1'] } },
       11,
     ).state;
-    expect(step(parked, sweep, 1000).events).toEqual([]);
-    expect(step(parked, sweep, 100000).events).toEqual([]);
+    expect(given([], parked).when(sweep, 1000).events).toEqual([]);
+    expect(given([], parked).when(sweep, 100000).events).toEqual([]);
   });
 
   it('leaves idle-parked, approved, blocked and absent cycles alone', () => {
-    const idle = step(started, sweep, 7201).state;
-    expect(step(idle, sweep, 20000).events).toEqual([]);
+    const idle = given([], started).when(sweep, 7201).state;
+    expect(given([], idle).when(sweep, 20000).events).toEqual([]);
     const round = (veredito: 'approved' | 'blocked'): GateCommand => ({
       type: 'recordRound',
       data: {
@@ -104,14 +104,17 @@ describe('sweep', () => {
         verdicts: [{ subspecialty: 'a', veredito }],
       },
     });
-    expect(step(step(started, round('approved'), 5).state, sweep, 20000).events).toEqual([]);
-    expect(step(step(started, round('blocked'), 5).state, sweep, 20000).events).toEqual([]);
-    expect(step(null, sweep, 20000).events).toEqual([]);
+    expect(given([], given([], started).when(round('approved'), 5).state).when(sweep, 20000).events).toEqual(
+      [],
+    );
+    expect(given([], given([], started).when(round('blocked'), 5).state).when(sweep, 20000).events).toEqual(
+      [],
+    );
+    expect(given([]).when(sweep, 20000).events).toEqual([]);
   });
 
   it('a cycle resumed by an answer starts a fresh idle clock', () => {
-    const asked = step(
-      started,
+    const asked = given([], started).when(
       {
         type: 'recordRound',
         data: {
@@ -125,17 +128,15 @@ describe('sweep', () => {
       },
       10,
     ).state;
-    const parked = step(
-      asked,
+    const parked = given([], asked).when(
       { type: 'questionsLinked', data: { roundId: 'r1', questionIds: ['q1'] } },
       11,
     ).state;
-    const resumed = step(
-      parked,
+    const resumed = given([], parked).when(
       { type: 'questionAnswered', data: { questionId: 'q1', decisionEventId: 'd1' } },
       50000,
     ).state;
     expect(resumed?.status).toBe('running');
-    expect(step(resumed, sweep, 50500).events).toEqual([]);
+    expect(given([], resumed).when(sweep, 50500).events).toEqual([]);
   });
 });

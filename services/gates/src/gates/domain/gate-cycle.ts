@@ -1,4 +1,4 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { refusal, type Decider, type Decision } from '@openq/contracts';
 import type { CitedQuestion, GateEvent, GateName, PendingChange } from './gate-cycle.events';
 import { DEFAULT_MAX_CORRECTIONS, evolve, type GateCycle } from './gate-cycle.state';
 import {
@@ -59,7 +59,7 @@ export type GateCommand =
   | { type: 'overrideResume'; data: { by: string; motivo: string } }
   | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
 
-export type GateDecision = GateEvent[] | Refusal;
+export type GateDecision = Decision<GateEvent>;
 
 export function decide(command: GateCommand, state: GateCycle | null, now: Date): GateDecision {
   switch (command.type) {
@@ -295,7 +295,9 @@ function sweep(
   return [{ type: 'gate.redispatch_requested', data: { ...ref(state), idadeSegundos }, occurredAt: now }];
 }
 
-/** Applies a decision's events (the handler's load → decide → evolve step, and the tests'). */
-export function applyAll(state: GateCycle | null, events: readonly GateEvent[]): GateCycle | null {
-  return events.reduce(evolve, state);
-}
+/** A gate cycle on the decider kit; `null` is a cycle that has not started. */
+export const gateCycle: Decider<GateCommand, GateCycle | null, GateEvent> = {
+  initialState: null,
+  decide,
+  evolve,
+};

@@ -10,7 +10,7 @@ import { isRefusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
 import type { OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../../gates-config';
-import { CycleTx } from '../cycle-tx';
+import { GateTransaction } from '../gate-transaction';
 import type { SweepCursor } from '../store/gate-cycle.store';
 
 /** Cycles per transaction: a batch holds its rows' locks until it commits. */
@@ -66,12 +66,12 @@ export class IdleSweep implements OnApplicationBootstrap, BeforeApplicationShutd
     let cursor: SweepCursor | null = null;
     for (;;) {
       const batch = await withOutbox(this.dataSource, {}, async (manager, outbox) => {
-        const tx = new CycleTx(manager, outbox);
+        const tx = new GateTransaction(manager, outbox);
         const cycles = await tx.cycles.lockIdle(idleSince, cursor, batchSize);
         for (const cycle of cycles) {
-          const stepped = await tx.step(cycle, { type: 'sweep', data: { staleAfterS, parkAfterS } }, now);
-          if (isRefusal(stepped)) continue;
-          for (const e of stepped.events) {
+          const decided = await tx.decide({ type: 'sweep', data: { staleAfterS, parkAfterS } }, cycle, now);
+          if (isRefusal(decided)) continue;
+          for (const e of decided.events) {
             if (e.type === 'gate.rescue_parked') report.parked++;
             if (e.type === 'gate.redispatch_requested') report.redispatched++;
           }

@@ -35,7 +35,7 @@ export async function admitNext(tx: PipelineTransaction): Promise<string[]> {
     const task = tasks.get(taskId);
     if (!task) continue;
     const data = { tasks: [...tasks.values()], freezes, flags: tx.flags.admission };
-    const { state, events } = await tx.apply({ type: 'admit', data }, task);
+    const { state, events } = await tx.tasks.decideAccepted({ type: 'admit', data }, task, tx.now);
     if (state) tasks.set(taskId, state);
     if (events.length > 0) admitted.push(taskId);
   }

@@ -20,6 +20,6 @@ export async function changeTaskStatus(tx: PipelineTransaction, data: AgentTaskS
     ...(data.stage ? { stage: data.stage } : {}),
     ...(data.status ? { status: data.status } : {}),
   };
-  await tx.apply({ type: 'statusChanged', data: change }, stored.task);
+  await tx.tasks.decideAccepted({ type: 'statusChanged', data: change }, stored.task, tx.now);
   await admitNext(tx);
 }

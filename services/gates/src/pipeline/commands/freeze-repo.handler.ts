@@ -1,13 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { RepoFreezeReply, RepoFreezeView } from '@openq/contracts';
 import { admitNext } from '../admission/admit-next';
-import {
-  decideRepoFreeze,
-  evolveRepoFreeze,
-  liftsFreeze,
-  type RepoFreeze,
-  type RepoFreezeCommand,
-} from '../domain/repo-freeze';
+import { liftsFreeze, type RepoFreeze, type RepoFreezeCommand } from '../domain/repo-freeze';
 import type { PipelineTransaction } from '../pipeline-transaction';
 
 const logger = new Logger('pipeline:freeze');
@@ -32,11 +26,8 @@ export async function freezeOrUnfreeze(
   command: RepoFreezeCommand,
 ): Promise<RepoFreezeReply> {
   const current = await tx.store.loadFreeze(tx.projectId, command.repo);
-  const events = decideRepoFreeze(command, current, tx.now);
-  const next = events.reduce(evolveRepoFreeze, current);
+  const { state: next, events } = await tx.freezes.decideAccepted(command, current, tx.now);
   if (events.length > 0) {
-    await tx.store.saveFreeze(tx.projectId, command.repo, next);
-    for (const event of events) tx.publish(event);
     logger.log(
       `project ${tx.projectId}: ${command.by} ${command.type === 'freeze' ? 'froze' : 'unfroze'} ${command.repo}`,
     );

@@ -15,7 +15,7 @@ export async function pauseOrResume(
   type: 'pause' | 'resume',
 ): Promise<PipelinePauseReply | Refusal> {
   const stored = await tx.store.load(tx.projectId, cmd.taskId);
-  const decided = await tx.decide({ type }, stored?.task ?? null);
+  const decided = await tx.tasks.decide({ type }, stored?.task ?? null, tx.now);
   if (isRefusal(decided)) return decided;
   logger.log(`project ${tx.projectId}: ${cmd.userId} ${type}d ${cmd.taskId}`);
   if (type === 'pause') await admitNext(tx);

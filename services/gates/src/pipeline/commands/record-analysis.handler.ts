@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { AgentAnalysisFinishedDto } from '@openq/contracts';
 import { admitNext } from '../admission/admit-next';
-import type { AnalystQuestionsClient } from '../analyst-questions.client';
-import { questionsPredicateFailures } from '../pipeline.metrics';
+import type { AnalystQuestionRequest } from '../domain/pipeline-task';
+import type { QuestionDeclarer } from '../../question-declarer';
+import { questionDeclareRefusals, questionsPredicateFailures } from '../pipeline.metrics';
 import type { PipelineTransaction } from '../pipeline-transaction';
 
 const logger = new Logger('pipeline:analysis');
@@ -16,7 +17,7 @@ const logger = new Logger('pipeline:analysis');
 export async function recordAnalysis(
   tx: PipelineTransaction,
   data: AgentAnalysisFinishedDto,
-  questions: AnalystQuestionsClient,
+  questions: QuestionDeclarer,
   correlationId: string,
 ): Promise<void> {
   const stored = await tx.store.load(tx.projectId, data.taskId);
@@ -33,9 +34,10 @@ export async function recordAnalysis(
     package: data.package,
     questions: data.questions,
   };
-  const recorded = await tx.apply(
+  const recorded = await tx.tasks.decideAccepted(
     { type: 'recordAnalysis', data: { report, flags: tx.flags.analysis } },
     stored.task,
+    tx.now,
   );
   for (const event of recorded.events) {
     if (event.type === 'pipeline.analysis_recorded' && event.data.questionsCheckError !== undefined) {
@@ -47,9 +49,44 @@ export async function recordAnalysis(
   }
   const request = recorded.state?.pendingQuestionRequest;
   if (recorded.state && request) {
-    const questionIds = await questions.declare(tx.projectId, request, correlationId);
+    const questionIds = await declareAnalystQuestions(questions, tx.projectId, request, correlationId);
     const answeredQuestionIds = await tx.store.linkQuestions(tx.projectId, data.taskId, questionIds, tx.now);
-    await tx.apply({ type: 'questionsLinked', data: { questionIds, answeredQuestionIds } }, recorded.state);
+    await tx.tasks.decideAccepted(
+      { type: 'questionsLinked', data: { questionIds, answeredQuestionIds } },
+      recorded.state,
+      tx.now,
+    );
   }
   await admitNext(tx);
+}
+
+/**
+ * Declares the analyst's questions in the question log. Each carries its stable key as
+ * `toolCallId`, so a retried message gets the same question ids back. A refusal (4xx) will not
+ * change on retry: that question is skipped, logged and counted.
+ */
+function declareAnalystQuestions(
+  declarer: QuestionDeclarer,
+  projectId: string,
+  request: AnalystQuestionRequest,
+  correlationId: string,
+): Promise<string[]> {
+  const { sessionId, sessionAuthorId, autor, origin, afeta } = request;
+  const questions = request.declare.map((q) => ({
+    toolCallId: q.key,
+    pergunta: q.pergunta,
+    sugestao: q.sugestao,
+  }));
+  return declarer.declare(
+    projectId,
+    { sessionId, sessionAuthorId, autor, origin, afeta, questions },
+    {
+      correlationId,
+      onRefused: 'skip',
+      skipped(toolCallId, { statusCode, reason, message }) {
+        questionDeclareRefusals.inc({ reason });
+        logger.warn(`analyst question ${toolCallId} refused (${statusCode} ${reason}): ${message}; skipped`);
+      },
+    },
+  );
 }

@@ -17,5 +17,9 @@ export async function recordAnswer(tx: PipelineTransaction, data: QuestionAnswer
   await tx.lockProject();
   const stored = await tx.store.load(tx.projectId, taskId);
   if (!stored) return;
-  await tx.apply({ type: 'questionAnswered', data: { questionId: data.questionId } }, stored.task);
+  await tx.tasks.decideAccepted(
+    { type: 'questionAnswered', data: { questionId: data.questionId } },
+    stored.task,
+    tx.now,
+  );
 }

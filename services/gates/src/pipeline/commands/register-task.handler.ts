@@ -9,9 +9,10 @@ import type { PipelineTransaction } from '../pipeline-transaction';
 export async function registerTask(tx: PipelineTransaction, data: AgentTaskCreatedDto): Promise<void> {
   const stored = await tx.store.load(tx.projectId, data.taskId);
   const { taskId, repo, order, deps, labels } = data;
-  await tx.apply(
+  await tx.tasks.decideAccepted(
     { type: 'register', data: { projectId: tx.projectId, taskId, repo, order, deps, labels } },
     stored?.task ?? null,
+    tx.now,
   );
   await admitNext(tx);
 }

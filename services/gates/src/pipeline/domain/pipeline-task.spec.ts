@@ -1,9 +1,9 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
 import { nextAdmissions } from './admission';
 import { DEFAULT_ANALYSIS_FLAGS, type AnalysisFlags } from './analysis-outcome';
 import {
-  applyPipelineEvents,
-  decidePipelineTask,
+  decide,
+  pipelineTask,
   isPublishedPipelineEvent,
   stageAfter,
   type PipelineCommand,
@@ -12,27 +12,10 @@ import {
 
 const T0 = Date.UTC(2026, 5, 17);
 const at = (s: number) => new Date(T0 + s * 1000);
+const { given, history } = deciderSpec(pipelineTask, at);
 const Q = '2026-06-17T10:00:00Z';
 const NEWER = '2026-06-17T11:00:00Z';
 const OLDER = '2026-06-17T09:00:00Z';
-
-function given(commands: readonly PipelineCommand[], state: PipelineTask | null = null): PipelineTask | null {
-  return commands.reduce<PipelineTask | null>((s, c, i) => {
-    const decision = decidePipelineTask(c, s, at(i));
-    if (isRefusal(decision)) throw new Error(`given step ${i} refused: ${decision.reason}`);
-    return applyPipelineEvents(s, decision);
-  }, state);
-}
-
-function when(state: PipelineTask | null, command: PipelineCommand, seconds = 100) {
-  const decision = decidePipelineTask(command, state, at(seconds));
-  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
-  return {
-    events: decision,
-    types: decision.map((e) => e.type),
-    state: applyPipelineEvents(state, decision),
-  };
-}
 
 const register = (taskId = 'A', order = 1, labels: string[] = []): PipelineCommand => ({
   type: 'register',
@@ -77,18 +60,19 @@ const answered = (questionId: string): PipelineCommand => ({
 });
 const status = (s: string): PipelineCommand => ({ type: 'statusChanged', data: { status: s } });
 
-const inAnalysis = () => given([register(), admit]);
-const needsInput = () => given([register(), admit, finished(pkg(Q, null)), linked(['q1', 'q2'])]);
+const inAnalysis = () => given(history([register(), admit])).state;
+const needsInput = () =>
+  given(history([register(), admit, finished(pkg(Q, null)), linked(['q1', 'q2'])])).state;
 
 describe('pipeline task', () => {
   it('registers once', () => {
-    const s = given([register()]);
+    const s = given(history([register()])).state;
     expect(s).toMatchObject({ stage: 'created', pausedAt: null, relaunchCount: 0 });
-    expect(when(s, register()).events).toEqual([]);
+    expect(given([], s).when(register()).events).toEqual([]);
   });
 
   it('admits through the serial gate only from the pending stage', () => {
-    const s = given([register('B', 2)]);
+    const s = given(history([register('B', 2)])).state;
     const blocked: PipelineCommand = {
       type: 'admit',
       data: {
@@ -97,18 +81,18 @@ describe('pipeline task', () => {
         flags: { serialGatePauseEnabled: true },
       },
     };
-    expect(when(s, blocked).events).toEqual([]);
-    const { events, state } = when(s, admit);
+    expect(given([], s).when(blocked).events).toEqual([]);
+    const { events, state } = given([], s).when(admit);
     expect(events).toEqual([
       { type: 'pipeline.task_admitted', data: { taskId: 'B', repo: 'api' }, occurredAt: at(100) },
     ]);
     expect(state).toMatchObject({ stage: 'analysis', analystRunning: true });
-    expect(when(state, admit).events).toEqual([]);
+    expect(given([], state).when(admit).events).toEqual([]);
   });
 
   describe('analysis finished', () => {
     it('needs input: asks for the questions and auto-parks with source engine', () => {
-      const { types, events, state } = when(inAnalysis(), finished(pkg(Q, OLDER)));
+      const { types, events, state } = given([], inAnalysis()).when(finished(pkg(Q, OLDER)));
       expect(types).toEqual([
         'pipeline.analysis_recorded',
         'pipeline.questions_requested',
@@ -138,26 +122,27 @@ describe('pipeline task', () => {
     });
 
     it('publishes needs_input with the question ids once linked', () => {
-      const asked = given([register(), admit, finished(pkg(Q, null))]);
-      const { types, events } = when(asked, linked(['q1', 'q2']));
+      const asked = given(history([register(), admit, finished(pkg(Q, null))])).state;
+      const { types, events } = given([], asked).when(linked(['q1', 'q2']));
       expect(types).toEqual(['pipeline.questions_linked', 'pipeline.needs_input']);
       expect(events[1]?.data).toEqual({ taskId: 'A', repo: 'api', questionIds: ['q1', 'q2'] });
     });
 
     it('autopause off: needs input without a pause', () => {
       expect(
-        when(inAnalysis(), finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false })).types,
+        given([], inAnalysis()).when(finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }))
+          .types,
       ).toEqual(['pipeline.analysis_recorded', 'pipeline.questions_requested']);
     });
 
     it('files ready + auto-approve: in review and advanced to architecture', () => {
-      const { types, state } = when(inAnalysis(), finished(pkg(null, NEWER), {}, ['auto-approve']));
+      const { types, state } = given([], inAnalysis()).when(finished(pkg(null, NEWER), {}, ['auto-approve']));
       expect(types).toEqual(['pipeline.analysis_recorded', 'pipeline.in_review', 'pipeline.advanced']);
       expect(state?.stage).toBe('architecture');
     });
 
     it('incomplete package', () => {
-      const { events } = when(inAnalysis(), finished(pkg(null, null)));
+      const { events } = given([], inAnalysis()).when(finished(pkg(null, null)));
       expect(events[1]).toMatchObject({
         type: 'pipeline.analysis_incomplete',
         data: { missing: expect.arrayContaining(['01-brd.md']) },
@@ -166,20 +151,20 @@ describe('pipeline task', () => {
 
     it('a failing questions predicate degrades to files ready and says so on the record', () => {
       const broken = { ...pkg(Q, NEWER), '02-trz.md': '2026-02-30T10:00:00Z' };
-      const { events, types } = when(inAnalysis(), finished(broken));
+      const { events, types } = given([], inAnalysis()).when(finished(broken));
       expect(types).toEqual(['pipeline.analysis_recorded', 'pipeline.in_review']);
       expect(events[0]?.data).toMatchObject({
         outcome: 'in_review',
         questionsCheckError: expect.stringContaining('02-trz.md'),
       });
-      expect(when(inAnalysis(), finished(pkg(Q, NEWER))).events[0]?.data).not.toHaveProperty(
+      expect(given([], inAnalysis()).when(finished(pkg(Q, NEWER))).events[0]?.data).not.toHaveProperty(
         'questionsCheckError',
       );
     });
 
     it('keys the declarations by session and run, so a later run never reuses a question', () => {
-      const relaunched = given([answered('q1'), answered('q2')], needsInput());
-      const again = when(relaunched, finished(pkg(Q, null)));
+      const relaunched = given(history([answered('q1'), answered('q2')], needsInput()), needsInput()).state;
+      const again = given([], relaunched).when(finished(pkg(Q, null)));
       const request = again.events.find((e) => e.type === 'pipeline.questions_requested');
       expect(request?.data).toMatchObject({
         request: { declare: [{ key: 'analyst:A:s1:1:0' }, { key: 'analyst:A:s1:1:1' }] },
@@ -187,15 +172,15 @@ describe('pipeline task', () => {
     });
 
     it('is ignored outside the analysis stage', () => {
-      expect(when(given([register()]), finished(pkg(Q, null))).events).toEqual([]);
+      expect(given([], given(history([register()])).state).when(finished(pkg(Q, null))).events).toEqual([]);
     });
   });
 
   describe('resume + unpark', () => {
     it('relaunches once, after the last answer, unpausing the task', () => {
-      const first = when(needsInput(), answered('q1'));
+      const first = given([], needsInput()).when(answered('q1'));
       expect(first.types).toEqual(['pipeline.question_answered']);
-      const last = when(first.state, answered('q2'), 200);
+      const last = given([], first.state).when(answered('q2'), 200);
       expect(last.types).toEqual([
         'pipeline.question_answered',
         'pipeline.task_unpaused',
@@ -214,32 +199,32 @@ describe('pipeline task', () => {
         lastRelaunchTrigger: 'answers',
       });
       // Duplicate triggers relaunch nothing more.
-      expect(when(last.state, answered('q2')).events).toEqual([]);
-      expect(when(last.state, status('in_progress')).types).toEqual([]);
+      expect(given([], last.state).when(answered('q2')).events).toEqual([]);
+      expect(given([], last.state).when(status('in_progress')).types).toEqual([]);
     });
 
     it('relaunches once when moved back to In Progress; a duplicate move does nothing', () => {
-      const moved = when(needsInput(), status('in_progress'));
+      const moved = given([], needsInput()).when(status('in_progress'));
       expect(moved.types).toEqual([
         'pipeline.task_unpaused',
         'pipeline.relaunch_recorded',
         'pipeline.analyst_relaunch',
       ]);
       expect(moved.state).toMatchObject({ lastRelaunchTrigger: 'in_progress', relaunchCount: 1 });
-      expect(when(moved.state, status('in_progress')).events).toEqual([]);
-      expect(when(moved.state, answered('q1')).types).toEqual(['pipeline.question_answered']);
+      expect(given([], moved.state).when(status('in_progress')).events).toEqual([]);
+      expect(given([], moved.state).when(answered('q1')).types).toEqual(['pipeline.question_answered']);
     });
 
     it('stays put when the analyst finished again and a stale trigger arrives', () => {
-      const relaunched = when(needsInput(), status('in_progress')).state;
-      const done = given([finished(pkg(null, NEWER))], relaunched);
+      const relaunched = given([], needsInput()).when(status('in_progress')).state;
+      const done = given(history([finished(pkg(null, NEWER))], relaunched), relaunched).state;
       expect(done).toMatchObject({ analystRunning: false, needsInput: false });
-      expect(when(done, status('in_progress')).events).toEqual([]);
+      expect(given([], done).when(status('in_progress')).events).toEqual([]);
     });
 
     it('relaunches at link time when every question was already answered', () => {
-      const asked = given([register(), admit, finished(pkg(Q, null))]);
-      expect(when(asked, linked(['q1'], ['q1'])).types).toEqual([
+      const asked = given(history([register(), admit, finished(pkg(Q, null))])).state;
+      expect(given([], asked).when(linked(['q1'], ['q1'])).types).toEqual([
         'pipeline.questions_linked',
         'pipeline.needs_input',
         'pipeline.task_unpaused',
@@ -249,13 +234,15 @@ describe('pipeline task', () => {
     });
 
     it('without autopause it relaunches without an unpause', () => {
-      const s = given([
-        register(),
-        admit,
-        finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }),
-        linked(['q1']),
-      ]);
-      expect(when(s, answered('q1')).types).toEqual([
+      const s = given(
+        history([
+          register(),
+          admit,
+          finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }),
+          linked(['q1']),
+        ]),
+      ).state;
+      expect(given([], s).when(answered('q1')).types).toEqual([
         'pipeline.question_answered',
         'pipeline.relaunch_recorded',
         'pipeline.analyst_relaunch',
@@ -263,22 +250,25 @@ describe('pipeline task', () => {
     });
 
     it('needs the analysis stage and no running analyst', () => {
-      const running = given([register(), admit, { type: 'pause' }]);
-      expect(when(running, status('in_progress')).events).toEqual([]);
-      const elsewhere = given([{ type: 'statusChanged', data: { stage: 'architecture' } }], needsInput());
-      expect(when(elsewhere, answered('q1')).types).toEqual(['pipeline.question_answered']);
-      expect(when(elsewhere, status('in_progress')).events).toEqual([]);
+      const running = given(history([register(), admit, { type: 'pause' }])).state;
+      expect(given([], running).when(status('in_progress')).events).toEqual([]);
+      const elsewhere = given(
+        history([{ type: 'statusChanged', data: { stage: 'architecture' } }], needsInput()),
+        needsInput(),
+      ).state;
+      expect(given([], elsewhere).when(answered('q1')).types).toEqual(['pipeline.question_answered']);
+      expect(given([], elsewhere).when(status('in_progress')).events).toEqual([]);
     });
   });
 
   describe('operator pause / resume', () => {
     it('pauses and resumes with source operator', () => {
-      const paused = when(inAnalysis(), { type: 'pause' });
+      const paused = given([], inAnalysis()).when({ type: 'pause' });
       expect(paused.events).toEqual([
         { type: 'pipeline.task_paused', data: { taskId: 'A', source: 'operator' }, occurredAt: at(100) },
       ]);
       expect(paused.state).toMatchObject({ pausedAt: at(100), pauseSource: 'operator' });
-      const resumed = when(paused.state, { type: 'resume' }, 150);
+      const resumed = given([], paused.state).when({ type: 'resume' }, 150);
       expect(resumed.events).toEqual([
         { type: 'pipeline.task_unpaused', data: { taskId: 'A', source: 'operator' }, occurredAt: at(150) },
       ]);
@@ -290,7 +280,7 @@ describe('pipeline task', () => {
       ['resume of an unknown task', () => null, { type: 'resume' }, 404, 'tarefa_nao_encontrada'],
       [
         'pause of a paused task',
-        () => given([{ type: 'pause' }], inAnalysis()),
+        () => given(history([{ type: 'pause' }], inAnalysis()), inAnalysis()).state,
         { type: 'pause' },
         409,
         'tarefa_ja_pausada',
@@ -298,20 +288,20 @@ describe('pipeline task', () => {
       ['resume of a running task', inAnalysis, { type: 'resume' }, 409, 'tarefa_nao_pausada'],
       [
         'pause of a done task',
-        () => given([status('done')], inAnalysis()),
+        () => given(history([status('done')], inAnalysis()), inAnalysis()).state,
         { type: 'pause' },
         409,
         'tarefa_encerrada',
       ],
       [
         'resume of a cancelled paused task',
-        () => given([{ type: 'pause' }, status('cancelled')], inAnalysis()),
+        () => given(history([{ type: 'pause' }, status('cancelled')], inAnalysis()), inAnalysis()).state,
         { type: 'resume' },
         409,
         'tarefa_encerrada',
       ],
     ])('refuses %s', (_name, state, command, statusCode, reason) => {
-      expect(decidePipelineTask(command, state(), at(1))).toMatchObject({
+      expect(decide(command, state(), at(1))).toMatchObject({
         refused: true,
         statusCode,
         reason,
@@ -321,7 +311,7 @@ describe('pipeline task', () => {
 
   it('auto-park lets the next task of the repo in', () => {
     const a = needsInput();
-    const b = given([register('B', 2)]);
+    const b = given(history([register('B', 2)])).state;
     if (!a || !b) throw new Error('setup');
     expect(nextAdmissions([a, b], { repos: [] }, { serialGatePauseEnabled: true })).toEqual(['B']);
     expect(nextAdmissions([a, b], { repos: [] }, { serialGatePauseEnabled: false })).toEqual([]);

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@openq/contracts';
 import type { AnalysisOutcome } from './analysis-outcome';
 
 export type PauseSource = 'engine' | 'operator';
@@ -36,11 +37,6 @@ export interface PipelineTask {
   updatedAt: Date;
 }
 
-interface DomainEvent<T extends string, D> {
-  type: T;
-  data: D;
-  occurredAt: Date;
-}
 type Ref = { taskId: string };
 
 // Published (SPEC §7).
@@ -113,7 +109,8 @@ export function isPublishedPipelineEvent(event: PipelineEvent): event is Publish
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
-export function evolvePipelineTask(state: PipelineTask | null, event: PipelineEvent): PipelineTask | null {
+/** Folds one event into the task; `null` is a task not registered yet. */
+export function evolve(state: PipelineTask | null, event: PipelineEvent): PipelineTask | null {
   const at = event.occurredAt;
   if (event.type === 'pipeline.task_registered') {
     if (state) return state;

@@ -1,4 +1,4 @@
-import { normalizeAnalystQuestion, refusal, type Refusal } from '@openq/contracts';
+import { fold, normalizeAnalystQuestion, refusal, type Decider, type Decision } from '@openq/contracts';
 import {
   checkAdmission,
   isTerminal,
@@ -9,7 +9,7 @@ import {
 } from './admission';
 import { analysisOutcome, type AnalysisFlags, type AnalysisReport } from './analysis-outcome';
 import {
-  evolvePipelineTask,
+  evolve,
   type AnalystQuestionRequest,
   type PipelineEvent,
   type PipelineTask,
@@ -44,13 +44,9 @@ export type PipelineCommand =
   | { type: 'pause' }
   | { type: 'resume' };
 
-export type PipelineDecision = PipelineEvent[] | Refusal;
+export type PipelineDecision = Decision<PipelineEvent>;
 
-export function decidePipelineTask(
-  command: PipelineCommand,
-  state: PipelineTask | null,
-  now: Date,
-): PipelineDecision {
+export function decide(command: PipelineCommand, state: PipelineTask | null, now: Date): PipelineDecision {
   if (command.type === 'register') {
     const { projectId, taskId, repo, order } = command.data;
     const data = {
@@ -88,9 +84,6 @@ export function decidePipelineTask(
     }
   }
 }
-
-const apply = (state: PipelineTask, events: readonly PipelineEvent[]) =>
-  events.reduce<PipelineTask | null>(evolvePipelineTask, state) ?? state;
 
 function admit(
   data: { tasks: readonly QueueTask[]; freezes: Freezes; flags: AdmissionFlags },
@@ -213,7 +206,7 @@ function questionsLinked(
     },
     { type: 'pipeline.needs_input', data: { taskId, repo, questionIds }, occurredAt: now },
   ];
-  return [...linked, ...relaunchEvents(apply(state, linked), 'answers', now)];
+  return [...linked, ...relaunchEvents(fold(pipelineTask, linked, state) ?? state, 'answers', now)];
 }
 
 function questionAnswered(questionId: string, state: PipelineTask, now: Date): PipelineEvent[] {
@@ -223,7 +216,7 @@ function questionAnswered(questionId: string, state: PipelineTask, now: Date): P
     data: { taskId: state.taskId, questionId },
     occurredAt: now,
   };
-  return [answered, ...relaunchEvents(apply(state, [answered]), 'answers', now)];
+  return [answered, ...relaunchEvents(fold(pipelineTask, [answered], state) ?? state, 'answers', now)];
 }
 
 /** `agent.task.status`: an explicit stage wins; a terminal status is also a terminal stage. */
@@ -244,7 +237,7 @@ function statusChanged(
       ? []
       : [{ type: 'pipeline.stage_changed', data: { taskId: state.taskId, stage }, occurredAt: now }];
   if (data.status !== 'in_progress') return changed;
-  return [...changed, ...relaunchEvents(apply(state, changed), 'in_progress', now)];
+  return [...changed, ...relaunchEvents(fold(pipelineTask, changed, state) ?? state, 'in_progress', now)];
 }
 
 function pause(state: PipelineTask, now: Date): PipelineDecision {
@@ -263,9 +256,9 @@ function resume(state: PipelineTask, now: Date): PipelineDecision {
   ];
 }
 
-export function applyPipelineEvents(
-  state: PipelineTask | null,
-  events: readonly PipelineEvent[],
-): PipelineTask | null {
-  return events.reduce(evolvePipelineTask, state);
-}
+/** A pipeline task on the decider kit; `null` is a task not registered yet. */
+export const pipelineTask: Decider<PipelineCommand, PipelineTask | null, PipelineEvent> = {
+  initialState: null,
+  decide,
+  evolve,
+};

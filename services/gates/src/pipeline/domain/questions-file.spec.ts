@@ -1,16 +1,12 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
 import { renderQuestionsFile, validateQuestionsFile } from '@openq/agent-sdk';
 import { DEFAULT_ANALYSIS_FLAGS } from './analysis-outcome';
-import {
-  applyPipelineEvents,
-  decidePipelineTask,
-  type PipelineCommand,
-  type PipelineTask,
-} from './pipeline-task';
+import { pipelineTask, type PipelineCommand, type PipelineTask } from './pipeline-task';
 
 // ADR-0053 §1: what the engine's check (the SDK's validateQuestionsFile) accepts is what the
 // pipeline declares, unchanged: both shape a question with the contracts' normalizeAnalystQuestion.
 const at = new Date(Date.UTC(2026, 5, 17));
+const { given, history } = deciderSpec(pipelineTask, () => at);
 
 function inAnalysis(): PipelineTask {
   const commands: PipelineCommand[] = [
@@ -23,11 +19,7 @@ function inAnalysis(): PipelineTask {
       data: { tasks: [], freezes: { repos: [] }, flags: { serialGatePauseEnabled: true } },
     },
   ];
-  return commands.reduce<PipelineTask | null>((state, command) => {
-    const decision = decidePipelineTask(command, state, at);
-    if (isRefusal(decision)) throw new Error(decision.reason);
-    return applyPipelineEvents(state, decision);
-  }, null)!;
+  return given(history(commands)).state!;
 }
 
 it('declares the questions of a file the SDK validated exactly as the SDK returned them', () => {
@@ -38,7 +30,7 @@ it('declares the questions of a file the SDK validated exactly as the SDK return
   const checked = validateQuestionsFile(file);
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
 
-  const decision = decidePipelineTask(
+  const { state } = given([], inAnalysis()).when(
     {
       type: 'recordAnalysis',
       data: {
@@ -53,11 +45,9 @@ it('declares the questions of a file the SDK validated exactly as the SDK return
         flags: DEFAULT_ANALYSIS_FLAGS,
       },
     },
-    inAnalysis(),
     at,
   );
-  if (isRefusal(decision)) throw new Error(decision.reason);
-  const request = applyPipelineEvents(inAnalysis(), decision)?.pendingQuestionRequest;
+  const request = state?.pendingQuestionRequest;
   expect(request?.declare.map(({ pergunta, sugestao }) => ({ pergunta, sugestao }))).toEqual(
     checked.questions,
   );

@@ -1,21 +1,10 @@
 import { nextAdmissions, type QueueTask } from './admission';
-import {
-  decideRepoFreeze,
-  evolveRepoFreeze,
-  liftsFreeze,
-  type RepoFreeze,
-  type RepoFreezeCommand,
-} from './repo-freeze';
+import { deciderSpec } from '@openq/testing/decider';
+import { decide, evolve, liftsFreeze, repoFreeze, type RepoFreezeCommand } from './repo-freeze';
 
 const T0 = Date.UTC(2026, 11, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
-
-function given(commands: readonly RepoFreezeCommand[]): RepoFreeze | null {
-  return commands.reduce<RepoFreeze | null>(
-    (state, command, i) => decideRepoFreeze(command, state, at(i)).reduce(evolveRepoFreeze, state),
-    null,
-  );
-}
+const { given, history } = deciderSpec(repoFreeze, at);
 
 const freeze = (by = 'alice', motivo = 'release week'): RepoFreezeCommand => ({
   type: 'freeze',
@@ -27,7 +16,7 @@ const unfreeze = (by = 'bob'): RepoFreezeCommand => ({ type: 'unfreeze', repo: '
 
 describe('repo freeze (SPEC §11.3)', () => {
   it('freezing records who and why, trimmed, and publishes pipeline.repo_frozen', () => {
-    const events = decideRepoFreeze(freeze('alice', '  release week '), null, at(5));
+    const events = decide(freeze('alice', '  release week '), null, at(5));
     expect(events).toEqual([
       {
         type: 'pipeline.repo_frozen',
@@ -35,7 +24,7 @@ describe('repo freeze (SPEC §11.3)', () => {
         occurredAt: at(5),
       },
     ]);
-    expect(events.reduce(evolveRepoFreeze, null)).toEqual({
+    expect(events.reduce(evolve, null)).toEqual({
       repo: 'api',
       by: 'alice',
       motivo: 'release week',
@@ -45,24 +34,26 @@ describe('repo freeze (SPEC §11.3)', () => {
   });
 
   it('freezing a frozen repo changes nothing: the first freeze, its who and why, stands', () => {
-    const state = given([freeze('alice', 'release week')]);
-    expect(decideRepoFreeze(freeze('carol', 'another reason'), state, at(9))).toEqual([]);
-    expect(given([freeze('alice', 'release week'), freeze('carol', 'another reason')])).toEqual(state);
+    const state = given(history([freeze('alice', 'release week')])).state;
+    expect(decide(freeze('carol', 'another reason'), state, at(9))).toEqual([]);
+    expect(
+      given(history([freeze('alice', 'release week'), freeze('carol', 'another reason')])).state,
+    ).toEqual(state);
   });
 
   it('unfreezing lifts it, says who, and asks for admission to run again', () => {
-    const state = given([freeze()]);
-    const events = decideRepoFreeze(unfreeze('bob'), state, at(7));
+    const state = given(history([freeze()])).state;
+    const events = decide(unfreeze('bob'), state, at(7));
     expect(events).toEqual([
       { type: 'pipeline.repo_unfrozen', data: { repo: 'api', by: 'bob' }, occurredAt: at(7) },
     ]);
-    expect(events.reduce(evolveRepoFreeze, state)).toBeNull();
+    expect(events.reduce(evolve, state)).toBeNull();
     expect(liftsFreeze(events)).toBe(true);
   });
 
   it('unfreezing a repo that is not frozen changes nothing and publishes nothing', () => {
-    expect(decideRepoFreeze(unfreeze(), null, at(1))).toEqual([]);
-    expect(given([freeze(), unfreeze(), unfreeze()])).toBeNull();
+    expect(decide(unfreeze(), null, at(1))).toEqual([]);
+    expect(given(history([freeze(), unfreeze(), unfreeze()])).state).toBeNull();
   });
 
   it('a freeze blocks admission of the repo only; lifting it lets the first waiting task in', () => {
@@ -76,9 +67,9 @@ describe('repo freeze (SPEC §11.3)', () => {
     });
     const tasks = [task('A1', 'api', 1), task('A2', 'api', 2), task('W1', 'web', 1)];
     const flags = { serialGatePauseEnabled: true };
-    const frozen = given([freeze()]);
+    const frozen = given(history([freeze()])).state;
     expect(nextAdmissions(tasks, { repos: frozen ? [frozen.repo] : [] }, flags)).toEqual(['W1']);
-    const lifted = given([freeze(), unfreeze()]);
+    const lifted = given(history([freeze(), unfreeze()])).state;
     expect(nextAdmissions(tasks, { repos: lifted ? [lifted.repo] : [] }, flags)).toEqual(['A1', 'W1']);
   });
 });

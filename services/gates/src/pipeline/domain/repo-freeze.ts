@@ -1,3 +1,5 @@
+import { type Decider, type DomainEvent } from '@openq/contracts';
+
 /**
  * The freeze axis of the serial gate (SPEC §7, §11.3): while a repo is frozen no task of it
  * enters analysis (tasks already in go on). A freeze says who and why; freezing a frozen repo or
@@ -21,22 +23,12 @@ export type RepoFreezeCommand =
   | { type: 'freeze'; repo: string; by: string; motivo: string }
   | { type: 'unfreeze'; repo: string; by: string };
 
-interface DomainEvent<T extends string, D> {
-  type: T;
-  data: D;
-  occurredAt: Date;
-}
-
 export type RepoFrozen = DomainEvent<'pipeline.repo_frozen', { repo: string; by: string; motivo: string }>;
 export type RepoUnfrozen = DomainEvent<'pipeline.repo_unfrozen', { repo: string; by: string }>;
 export type RepoFreezeEvent = RepoFrozen | RepoUnfrozen;
 
 /** Decides a freeze or an unfreeze of `command.repo` over its current freeze (null: not frozen). */
-export function decideRepoFreeze(
-  command: RepoFreezeCommand,
-  current: RepoFreeze | null,
-  now: Date,
-): RepoFreezeEvent[] {
+export function decide(command: RepoFreezeCommand, current: RepoFreeze | null, now: Date): RepoFreezeEvent[] {
   if (command.type === 'freeze') {
     if (current !== null) return [];
     const motivo = command.motivo.trim();
@@ -48,7 +40,7 @@ export function decideRepoFreeze(
   return [{ type: 'pipeline.repo_unfrozen', data: { repo: command.repo, by: command.by }, occurredAt: now }];
 }
 
-export function evolveRepoFreeze(current: RepoFreeze | null, event: RepoFreezeEvent): RepoFreeze | null {
+export function evolve(current: RepoFreeze | null, event: RepoFreezeEvent): RepoFreeze | null {
   if (event.type === 'pipeline.repo_unfrozen') return null;
   const { repo, by, motivo } = event.data;
   return { repo, by, motivo, frozenAt: event.occurredAt };
@@ -57,3 +49,10 @@ export function evolveRepoFreeze(current: RepoFreeze | null, event: RepoFreezeEv
 /** True when the events lift a freeze: the repo's waiting tasks must be looked at again. */
 export const liftsFreeze = (events: readonly RepoFreezeEvent[]) =>
   events.some((e) => e.type === 'pipeline.repo_unfrozen');
+
+/** A repo's freeze on the decider kit; `null` is a repo not frozen. */
+export const repoFreeze: Decider<RepoFreezeCommand, RepoFreeze | null, RepoFreezeEvent> = {
+  initialState: null,
+  decide,
+  evolve,
+};

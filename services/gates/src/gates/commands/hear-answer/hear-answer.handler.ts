@@ -1,5 +1,5 @@
 import type { QuestionAnswered } from '@openq/contracts';
-import type { CycleTx } from '../../cycle-tx';
+import type { GateTransaction } from '../../gate-transaction';
 
 /**
  * `question.answered` (by click or by agent: the same event). Remembers the answer, then tells
@@ -7,7 +7,7 @@ import type { CycleTx } from '../../cycle-tx';
  * (`gate.resumed`, trigger `answer`). Runs under the question's lock, like the verdict's link.
  */
 export async function hearAnswer(
-  tx: CycleTx,
+  tx: GateTransaction,
   projectId: string,
   data: QuestionAnswered,
   now: Date,
@@ -16,6 +16,6 @@ export async function hearAnswer(
   await tx.answers.lock(projectId, [questionId]);
   await tx.answers.record(projectId, questionId, decisionEventId, answeredAt);
   for (const cycle of await tx.cycles.lockWaitingOn(projectId, questionId)) {
-    await tx.step(cycle, { type: 'questionAnswered', data: { questionId, decisionEventId } }, now);
+    await tx.decide({ type: 'questionAnswered', data: { questionId, decisionEventId } }, cycle, now);
   }
 }

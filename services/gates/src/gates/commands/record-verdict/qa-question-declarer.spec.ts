@@ -2,7 +2,8 @@ import type { NatsConnection } from 'nats';
 import { isRefusal, type Reply } from '@openq/contracts';
 import { decodeJson, encodeJson, isRetryLater } from '@openq/messaging';
 import type { QuestionRequest } from '../../domain/gate-cycle';
-import { QaQuestionDeclarer, qaToolCallId } from './qa-question-declarer';
+import { QuestionDeclarer } from '../../../question-declarer';
+import { declareQaQuestions, qaToolCallId } from './qa-question-declarer';
 
 const QUESTION_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
@@ -32,10 +33,12 @@ const request = (pergunta = 'Archived codes: 404 or 410?'): QuestionRequest => (
 });
 const origin = { taskId: 'T1', gate: 'qa' as const, sessionId: 'qa-s1', correlationId: 'c1' };
 
-describe('QaQuestionDeclarer', () => {
+describe('declareQaQuestions', () => {
   it('declares the question as qa-agent, for the execution session author, with a stable toolCallId', async () => {
     const { nc, sent } = natsAnswering({ ok: true, data: { questionId: QUESTION_ID, created: true } });
-    expect(await new QaQuestionDeclarer(nc).declare('p1', origin, request())).toEqual([QUESTION_ID]);
+    expect(await declareQaQuestions(new QuestionDeclarer(nc), 'p1', origin, request())).toEqual([
+      QUESTION_ID,
+    ]);
     expect(sent).toEqual([
       {
         subject: 'openq.questions.declare',
@@ -64,9 +67,12 @@ describe('QaQuestionDeclarer', () => {
     'throws on a %i reply, so the verdict is retried (until the service is back: %s)',
     async (statusCode, untilBack) => {
       const { nc } = natsAnswering({ ok: false, error: { statusCode, reason: 'x', message: 'down' } });
-      const error: unknown = await new QaQuestionDeclarer(nc)
-        .declare('p1', origin, request())
-        .catch((e: unknown) => e);
+      const error: unknown = await declareQaQuestions(
+        new QuestionDeclarer(nc),
+        'p1',
+        origin,
+        request(),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
       expect(isRetryLater(error)).toBe(untilBack);
     },
@@ -77,13 +83,18 @@ describe('QaQuestionDeclarer', () => {
       ok: false,
       error: { statusCode: 400, reason: 'corpo_invalido', message: 'bad' },
     });
-    const outcome = await new QaQuestionDeclarer(nc).declare('p1', origin, request());
+    const outcome = await declareQaQuestions(new QuestionDeclarer(nc), 'p1', origin, request());
     expect(isRefusal(outcome) && outcome).toMatchObject({ statusCode: 400, reason: 'corpo_invalido' });
   });
 
   it('refuses an invalid declaration before calling anyone', async () => {
     const { nc, sent } = natsAnswering();
-    const outcome = await new QaQuestionDeclarer(nc).declare('p1', origin, request('x'.repeat(501)));
+    const outcome = await declareQaQuestions(
+      new QuestionDeclarer(nc),
+      'p1',
+      origin,
+      request('x'.repeat(501)),
+    );
     expect(isRefusal(outcome) && outcome).toMatchObject({ statusCode: 400, reason: 'pergunta_invalida' });
     expect(sent).toHaveLength(0);
   });

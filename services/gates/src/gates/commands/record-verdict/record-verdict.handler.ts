@@ -1,14 +1,24 @@
-import { isRefusal, type AgentQaVerdictDto, type QuestionStatusItem, type Refusal } from '@openq/contracts';
-import type { CycleTx, Stepped } from '../../cycle-tx';
+import {
+  fold,
+  isRefusal,
+  type AgentQaVerdictDto,
+  type QuestionStatusItem,
+  type Refusal,
+} from '@openq/contracts';
+import type { Decided } from '@openq/messaging';
+import type { GateTransaction } from '../../gate-transaction';
 import {
   answeredCitations,
-  applyAll,
   citationsToCheck,
   citedQuestionIds,
   decide,
+  gateCycle,
   type CitedQuestion,
+  type GateCycle,
+  type GateEvent,
 } from '../../domain/gate-cycle';
-import type { QaQuestionDeclarer } from './qa-question-declarer';
+import type { QuestionDeclarer } from '../../../question-declarer';
+import { declareQaQuestions } from './qa-question-declarer';
 import type { QuestionStatusSource } from './question-owner';
 
 export interface VerdictContext {
@@ -31,11 +41,11 @@ export interface VerdictContext {
  * are stable).
  */
 export async function recordVerdict(
-  tx: CycleTx,
+  tx: GateTransaction,
   verdict: AgentQaVerdictDto,
-  questions: { declarer: QaQuestionDeclarer; owner: QuestionStatusSource },
+  questions: { declarer: QuestionDeclarer; owner: QuestionStatusSource },
   ctx: VerdictContext,
-): Promise<Stepped | Refusal> {
+): Promise<Decided<GateCycle | null, GateEvent> | Refusal> {
   const { projectId, now } = ctx;
   const { declarer } = questions;
   const { roundId, taskId, gate, sessionId, sessionAuthorId, maxCorrections, verdicts } = verdict;
@@ -70,11 +80,12 @@ export async function recordVerdict(
     now,
   );
   if (isRefusal(round)) return round;
-  const afterRound = applyAll(state, round);
+  const afterRound = fold(gateCycle, round, state);
   const request = afterRound?.pendingQuestionRequest;
   if (!afterRound || request?.roundId !== roundId) return tx.commit(state, round);
 
-  const declared = await declarer.declare(
+  const declared = await declareQaQuestions(
+    declarer,
     projectId,
     { taskId, gate, sessionId, correlationId: ctx.correlationId },
     request,
@@ -98,7 +109,7 @@ export async function recordVerdict(
  * answer (the common path: no call), otherwise what the owner's log says.
  */
 async function lookUpCitations(
-  tx: CycleTx,
+  tx: GateTransaction,
   owner: QuestionStatusSource,
   projectId: string,
   questionIds: readonly string[],

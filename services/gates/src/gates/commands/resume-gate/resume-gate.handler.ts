@@ -1,7 +1,7 @@
 import type { GateResumeReply, Refusal, ResumeGateCommand } from '@openq/contracts';
 import { isRefusal } from '@openq/contracts';
 import type { GateCommand } from '../../domain/gate-cycle';
-import type { CycleTx } from '../../cycle-tx';
+import type { GateTransaction } from '../../gate-transaction';
 
 /**
  * A person resumes an idle-parked cycle (`gate.resumed`, trigger `human`; the counter is not
@@ -12,7 +12,7 @@ import type { CycleTx } from '../../cycle-tx';
  * `gate_nao_aguarda_decisao` for an idle park.
  */
 export async function resumeGate(
-  tx: CycleTx,
+  tx: GateTransaction,
   cmd: ResumeGateCommand,
   now: Date,
 ): Promise<GateResumeReply | Refusal> {
@@ -21,6 +21,6 @@ export async function resumeGate(
     cmd.override === true && cmd.motivo !== undefined
       ? { type: 'overrideResume', data: { by: cmd.userId, motivo: cmd.motivo } }
       : { type: 'humanResume' };
-  const stepped = await tx.step(state, command, now);
-  return isRefusal(stepped) ? stepped : { ok: true };
+  const decided = await tx.decide(command, state, now);
+  return isRefusal(decided) ? decided : { ok: true };
 }
