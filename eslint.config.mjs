@@ -17,8 +17,14 @@ export default tseslint.config(
           allow: [],
           depConstraints: [
             // A service may use the shared libraries, never another service.
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:sdk', 'type:testing'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
+            {
+              sourceTag: 'type:service',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:sdk', 'type:testing'],
+            },
+            {
+              sourceTag: 'type:infra',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'],
+            },
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra'] },
@@ -32,7 +38,10 @@ export default tseslint.config(
     files: ['services/*/src/**/domain/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', 'nats', 'pg', '@openq/messaging', '@openq/persistence'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@nestjs/*', 'typeorm', 'nats', 'pg', '@openq/messaging', '@openq/persistence'] },
+      ],
       'no-restricted-globals': ['error', 'Date', 'process'],
     },
   },

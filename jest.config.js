@@ -1,19 +1,43 @@
 // One jest run for the whole workspace. Unit tests (*.spec.ts) need nothing running;
 // integration (*.int.spec.ts) and end-to-end (*.e2e.spec.ts) tests talk to the real
 // PostgreSQL and a NATS JetStream server of their own (see libs/testing).
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+  },
+];
 const moduleNameMapper = {
   '^@openq/contracts/testing$': '<rootDir>/libs/contracts/src/testing.ts',
   '^@openq/testing/decider$': '<rootDir>/libs/testing/src/decider.ts',
   '^@openq/(contracts|messaging|persistence|platform|testing|agent-sdk)$': '<rootDir>/libs/$1/src',
 };
-const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
+const common = {
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  rootDir: __dirname,
+};
 module.exports = {
   // testTimeout is global in jest: integration and end-to-end tests wait on real servers.
   testTimeout: 120000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services,tools,deploy}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/', '/dist/'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services,test,tools,deploy}/**/*.int.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services,tools,deploy}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/', '/dist/'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services,test,tools,deploy}/**/*.int.spec.ts'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'] },
   ],
 };

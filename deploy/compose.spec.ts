@@ -101,7 +101,9 @@ describe('deploy/Dockerfile', () => {
     expect(stages[0]).toMatch(/tsc -p deploy\/tsconfig\.image\.json/);
     expect(stages[0]).toMatch(/npm prune --omit=dev/);
     // Assets read at run time from next to the code (the inbox page's public/) are not emitted by tsc.
-    expect(stages[0]).toMatch(/find services libs -type f ! -name '\*\.ts' .* -exec cp --parents \{\} dist\//);
+    expect(stages[0]).toMatch(
+      /find services libs -type f ! -name '\*\.ts' .* -exec cp --parents \{\} dist\//,
+    );
     expect(runtime).toMatch(/COPY --from=build .*\/app\/node_modules/);
     expect(runtime).toMatch(/COPY --from=build .*\/app\/dist/);
   });

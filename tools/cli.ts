@@ -21,10 +21,18 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       // The container image selects its service with OPENQ_SERVICE (one image for all four).
-      const names = rest.length > 0 ? rest : (process.env.OPENQ_SERVICE ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+      const names =
+        rest.length > 0
+          ? rest
+          : (process.env.OPENQ_SERVICE ?? '')
+              .split(',')
+              .map((n) => n.trim())
+              .filter((n) => n !== '');
       const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
       if (unknown.length > 0) {
-        process.stderr.write(`openq start: unknown service ${unknown.join(', ')} (one of ${SERVICE_NAMES.join(', ')})\n`);
+        process.stderr.write(
+          `openq start: unknown service ${unknown.join(', ')} (one of ${SERVICE_NAMES.join(', ')})\n`,
+        );
         return 2;
       }
       await start(names.length > 0 ? (names as ServiceName[]) : undefined);
@@ -49,7 +57,10 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof InfrastructureUnavailableError) process.stderr.write(`openq: ${error.message}\n`);
-    else process.stderr.write(`openq: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    else
+      process.stderr.write(
+        `openq: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     process.exit(1);
   },
 );

@@ -25,10 +25,26 @@ interface QuestionItem {
 }
 
 const QUESTIONS = [
-  { pergunta: 'Should product codes in GET /:codigo be case-insensitive?', sugestao: 'Yes: normalise to upper case before the lookup', tarefas: true },
-  { pergunta: 'Which currency do prices show in the catalogue?', sugestao: 'BRL, with two decimals', tarefas: true },
-  { pergunta: 'May guests (not signed in) see stock levels?', sugestao: 'No: show only "available" / "unavailable"', tarefas: false },
-  { pergunta: 'Keep discontinued products searchable?', sugestao: 'Yes, marked "discontinued", for 12 months', tarefas: true },
+  {
+    pergunta: 'Should product codes in GET /:codigo be case-insensitive?',
+    sugestao: 'Yes: normalise to upper case before the lookup',
+    tarefas: true,
+  },
+  {
+    pergunta: 'Which currency do prices show in the catalogue?',
+    sugestao: 'BRL, with two decimals',
+    tarefas: true,
+  },
+  {
+    pergunta: 'May guests (not signed in) see stock levels?',
+    sugestao: 'No: show only "available" / "unavailable"',
+    tarefas: false,
+  },
+  {
+    pergunta: 'Keep discontinued products searchable?',
+    sugestao: 'Yes, marked "discontinued", for 12 months',
+    tarefas: true,
+  },
 ];
 
 /**
@@ -51,7 +67,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       if (!res.ok) throw new Error(`GET ${path} → ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     };
-    const until = async <T>(what: string, probe: () => Promise<T | null | false>, ms = 15_000): Promise<T> => {
+    const until = async <T>(
+      what: string,
+      probe: () => Promise<T | null | false>,
+      ms = 15_000,
+    ): Promise<T> => {
       const deadline = Date.now() + ms;
       for (;;) {
         const value = await probe().catch(() => null);
@@ -62,34 +82,75 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     };
 
     out(`1. The engine opens story ${storyId} with task ${taskId} (project ${p}, session author ${user}).`);
-    await engine.storyUpserted(p, { storyId, status: 'ready', archived: false, title: 'Product lookup by code', rf: ['GET /:codigo returns the product'], rnf: ['p99 < 200 ms'], dod: ['contract tests green'], dor: ['codes format not confirmed by the user'], regras: ['RN-codes'], taskIds: [taskId] }, { idempotencyKey: `story-${run}` });
+    await engine.storyUpserted(
+      p,
+      {
+        storyId,
+        status: 'ready',
+        archived: false,
+        title: 'Product lookup by code',
+        rf: ['GET /:codigo returns the product'],
+        rnf: ['p99 < 200 ms'],
+        dod: ['contract tests green'],
+        dor: ['codes format not confirmed by the user'],
+        regras: ['RN-codes'],
+        taskIds: [taskId],
+      },
+      { idempotencyKey: `story-${run}` },
+    );
     await engine.taskStatus(p, { taskId, storyId, status: 'in_progress' }, { idempotencyKey: `task-${run}` });
 
     out('2. A Criativo session ends its turn with four doubts — each becomes declare_open_question:');
     for (const [i, q] of QUESTIONS.entries()) {
       await engine.declareOpenQuestion(p, {
-        toolCallId: `demo-${run}-${i}`, sessionId: `criativo-${run}`, sessionAuthorId: user, autor: 'criativo',
-        pergunta: q.pergunta, sugestao: q.sugestao, afeta: { regras: [], historias: [storyId], tarefas: q.tarefas ? [taskId] : [] },
+        toolCallId: `demo-${run}-${i}`,
+        sessionId: `criativo-${run}`,
+        sessionAuthorId: user,
+        autor: 'criativo',
+        pergunta: q.pergunta,
+        sugestao: q.sugestao,
+        afeta: { regras: [], historias: [storyId], tarefas: q.tarefas ? [taskId] : [] },
       });
       out(`   • ${q.pergunta}`);
     }
     const open = await until('the four questions in the queue', async () => {
       const list = await asUser<{ items: QuestionItem[] }>(`/projects/${p}/open-questions?status=all`);
-      const mine = list.items.filter((i) => QUESTIONS.some((q) => q.pergunta === i.pergunta) && i.status === 'open');
+      const mine = list.items.filter(
+        (i) => QUESTIONS.some((q) => q.pergunta === i.pergunta) && i.status === 'open',
+      );
       return mine.length >= QUESTIONS.length ? mine.slice(-QUESTIONS.length) : null;
     });
 
-    out(`3. QA runs on ${taskId}: the code format is "not confirmed by the user" → needs_user_decision (no correction cycle spent).`);
-    await engine.gateStarted(p, { taskId, gate: 'qa', sessionId: `exec-${run}`, sessionAuthorId: user }, { idempotencyKey: `gate-${run}` });
+    out(
+      `3. QA runs on ${taskId}: the code format is "not confirmed by the user" → needs_user_decision (no correction cycle spent).`,
+    );
+    await engine.gateStarted(
+      p,
+      { taskId, gate: 'qa', sessionId: `exec-${run}`, sessionAuthorId: user },
+      { idempotencyKey: `gate-${run}` },
+    );
     await engine.emitQaVerdict(p, {
-      roundId: `round-${run}`, taskId, gate: 'qa', sessionId: `exec-${run}`, sessionAuthorId: user,
+      roundId: `round-${run}`,
+      taskId,
+      gate: 'qa',
+      sessionId: `exec-${run}`,
+      sessionAuthorId: user,
       verdicts: [
         { subspecialty: 'contract', veredito: 'approved', resumo: 'contract tests pass', itens: [] },
-        { subspecialty: 'rules', veredito: 'needs_user_decision', resumo: 'code format not confirmed', itens: ['DoR: codes format not confirmed by the user'], pergunta: 'Are product codes always 8 upper-case letters and digits?', sugestao: 'Yes: [A-Z0-9]{8}' },
+        {
+          subspecialty: 'rules',
+          veredito: 'needs_user_decision',
+          resumo: 'code format not confirmed',
+          itens: ['DoR: codes format not confirmed by the user'],
+          pergunta: 'Are product codes always 8 upper-case letters and digits?',
+          sugestao: 'Yes: [A-Z0-9]{8}',
+        },
       ],
     });
     const parked = await until('the QA gate to park', async () => {
-      const gates = await asUser<{ gate: string; state: string; waitingForYou: boolean; questionIds: string[] }[]>(`/projects/${p}/tasks/${taskId}/gates`);
+      const gates = await asUser<
+        { gate: string; state: string; waitingForYou: boolean; questionIds: string[] }[]
+      >(`/projects/${p}/tasks/${taskId}/gates`);
       const qa = gates.find((g) => g.gate === 'qa');
       return qa && qa.state === 'parked' && qa.waitingForYou ? qa : null;
     });
@@ -97,8 +158,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
     // Declarations are applied concurrently: find the currency question by its text, not its place.
     const chat = open.find((q) => q.pergunta === QUESTIONS[1]!.pergunta)!;
-    out(`4. In the chat, ${user} says "prices in reais, two decimals, please" — the Criativo records it (answer_open_question):`);
-    const recorded = await api.answer(p, chat.questionId, { viaAgente: 'criativo', resposta: 'BRL with two decimals' });
+    out(
+      `4. In the chat, ${user} says "prices in reais, two decimals, please" — the Criativo records it (answer_open_question):`,
+    );
+    const recorded = await api.answer(p, chat.questionId, {
+      viaAgente: 'criativo',
+      resposta: 'BRL with two decimals',
+    });
     out(`   ${recorded.status}: "${chat.pergunta}" → BRL with two decimals`);
 
     const pending = await asUser<{ items: QuestionItem[] }>(`/projects/${p}/open-questions`);
@@ -108,17 +174,27 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     out('   waiting for your answers…');
 
     const seen = new Set<string>();
-    await until('your answers (the QA gate to resume)', async () => {
-      const answered = await asUser<{ items: QuestionItem[] }>(`/projects/${p}/open-questions?status=answered`);
-      for (const q of answered.items) {
-        if (seen.has(q.questionId)) continue;
-        seen.add(q.questionId);
-        out(`   ✓ answered${q.viaAgente ? ` via ${q.viaAgente}` : ' by click'}: ${q.pergunta} → ${q.resposta}`);
-      }
-      const gates = await asUser<{ gate: string; state: string }[]>(`/projects/${p}/tasks/${taskId}/gates`);
-      return gates.find((g) => g.gate === 'qa' && g.state === 'running') ?? null;
-    }, options.waitMs);
-    out('6. The QA gate resumed (gate.resumed, trigger "answer"): the engine re-runs QA with the decision in context.');
+    await until(
+      'your answers (the QA gate to resume)',
+      async () => {
+        const answered = await asUser<{ items: QuestionItem[] }>(
+          `/projects/${p}/open-questions?status=answered`,
+        );
+        for (const q of answered.items) {
+          if (seen.has(q.questionId)) continue;
+          seen.add(q.questionId);
+          out(
+            `   ✓ answered${q.viaAgente ? ` via ${q.viaAgente}` : ' by click'}: ${q.pergunta} → ${q.resposta}`,
+          );
+        }
+        const gates = await asUser<{ gate: string; state: string }[]>(`/projects/${p}/tasks/${taskId}/gates`);
+        return gates.find((g) => g.gate === 'qa' && g.state === 'running') ?? null;
+      },
+      options.waitMs,
+    );
+    out(
+      '6. The QA gate resumed (gate.resumed, trigger "answer"): the engine re-runs QA with the decision in context.',
+    );
 
     const kickoff = await until('the dev kickoff with the decisions', async () => {
       const ctx = await api.devContext(p, taskId);

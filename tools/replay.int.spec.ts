@@ -57,11 +57,9 @@ async function upsert(storyId: string): Promise<void> {
     ...eventExample(AgentEvent.StoryUpserted),
     storyId,
   });
-  await nc
-    .jetstream()
-    .publish(eventSubject(envelope.type, envelope.projectId), encodeJson(envelope), {
-      msgID: envelope.eventId,
-    });
+  await nc.jetstream().publish(eventSubject(envelope.type, envelope.projectId), encodeJson(envelope), {
+    msgID: envelope.eventId,
+  });
 }
 
 describe('openq replay', () => {

@@ -20,7 +20,9 @@ export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Prom
   if (quiet) process.env.LOG_LEVEL = 'warn';
   let config: OpenqConfig;
   try {
-    config = names.includes('gateway') ? loadGatewayConfig(process.env) : loadConfig(process.env, { authSecrets: false });
+    config = names.includes('gateway')
+      ? loadGatewayConfig(process.env)
+      : loadConfig(process.env, { authSecrets: false });
   } catch (error) {
     exitOnStartupFailure('openq', error);
   }

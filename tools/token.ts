@@ -10,7 +10,13 @@
 import { parseArgs } from 'node:util';
 import { mintDevToken, type DevTokenRole } from '@openq/platform';
 
-export { DEV_TOKEN_ROLES, mintDevToken, parseTtl, type DevTokenOptions, type DevTokenRole } from '@openq/platform';
+export {
+  DEV_TOKEN_ROLES,
+  mintDevToken,
+  parseTtl,
+  type DevTokenOptions,
+  type DevTokenRole,
+} from '@openq/platform';
 
 /** The CLI: prints the token on stdout; a bad argument prints one line on stderr and exits 2. */
 export function main(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): number {
@@ -51,4 +57,3 @@ export function main(argv: string[] = process.argv.slice(2), env: NodeJS.Process
     return 2;
   }
 }
-

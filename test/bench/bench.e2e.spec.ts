@@ -18,21 +18,29 @@ describe('bench --quick', () => {
     expect(outcome.results.errors).toEqual({});
   });
 
-  it.each(Object.values(S))('gives figures for %s, each a median and a spread over at least 3 runs', (scenario) => {
-    const rows = outcome.results.figures.filter((r) => r.scenario === scenario);
-    expect(rows.length).toBeGreaterThan(0);
-    for (const { metric, figure } of rows) {
-      expect({ metric, finite: [figure.median, figure.min, figure.max, figure.q1, figure.q3].every(Number.isFinite) }).toEqual({ metric, finite: true });
-      expect(figure.min).toBeLessThanOrEqual(figure.median);
-      expect(figure.median).toBeLessThanOrEqual(figure.max);
-      // sizes on disk are read once (they are not noisy); everything else is measured 3 times
-      if (figure.unit !== 'bytes' && !metric.includes('pg_total_relation_size')) expect({ metric, runs: figure.runs.length >= 3 }).toEqual({ metric, runs: true });
-    }
-  });
+  it.each(Object.values(S))(
+    'gives figures for %s, each a median and a spread over at least 3 runs',
+    (scenario) => {
+      const rows = outcome.results.figures.filter((r) => r.scenario === scenario);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const { metric, figure } of rows) {
+        expect({
+          metric,
+          finite: [figure.median, figure.min, figure.max, figure.q1, figure.q3].every(Number.isFinite),
+        }).toEqual({ metric, finite: true });
+        expect(figure.min).toBeLessThanOrEqual(figure.median);
+        expect(figure.median).toBeLessThanOrEqual(figure.max);
+        // sizes on disk are read once (they are not noisy); everything else is measured 3 times
+        if (figure.unit !== 'bytes' && !metric.includes('pg_total_relation_size'))
+          expect({ metric, runs: figure.runs.length >= 3 }).toEqual({ metric, runs: true });
+      }
+    },
+  );
 
   it('judges every target on a number', () => {
     expect(outcome.results.targets.length).toBeGreaterThanOrEqual(9);
-    for (const t of outcome.results.targets) expect({ id: t.id, finite: Number.isFinite(t.value) }).toEqual({ id: t.id, finite: true });
+    for (const t of outcome.results.targets)
+      expect({ id: t.id, finite: Number.isFinite(t.value) }).toEqual({ id: t.id, finite: true });
   });
 
   it('writes the JSON, the markdown table and the chart under test/artifacts/bench/', () => {
@@ -46,6 +54,8 @@ describe('bench --quick', () => {
     const md = readFileSync(outcome.paths.md, 'utf8');
     expect(md).toContain('| scenario | metric | median | spread (min – max) | IQR (q1 – q3) | unit | runs |');
     for (const scenario of Object.values(S)) expect(md).toContain(`| ${scenario} |`);
-    expect(readFileSync(outcome.paths.svg, 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(readFileSync(outcome.paths.svg, 'utf8')).toMatch(
+      /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
   });
 });

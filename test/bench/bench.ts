@@ -38,7 +38,11 @@ export type StackScenario = (typeof STACK_SCENARIOS)[number];
 
 function shell(cmd: string, args: string[]): string {
   try {
-    return execFileSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(cmd, args, {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -65,7 +69,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
   const collector = new Collector();
   const details: Record<string, unknown> = { plan };
   const errors: Record<string, string> = {};
-  const steps = (phases.includes('stack') ? 2 + plan.runs * (1 + scenarios.length) : 0) + (phases.includes('reads') ? 4 + 2 * plan.runs + Math.ceil(plan.readsLarge / 2 / plan.seedBatch) : 0) + (phases.includes('parked') ? 7 + Math.ceil(plan.parkedCycles / plan.parkedBatch) : 0);
+  const steps =
+    (phases.includes('stack') ? 2 + plan.runs * (1 + scenarios.length) : 0) +
+    (phases.includes('reads') ? 4 + 2 * plan.runs + Math.ceil(plan.readsLarge / 2 / plan.seedBatch) : 0) +
+    (phases.includes('parked') ? 7 + Math.ceil(plan.parkedCycles / plan.parkedBatch) : 0);
   const progress = Progress.auto(steps, options.quiet === true);
 
   const cpu = cpus();
@@ -95,10 +102,16 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
 
   meta.durationS = Math.round((Date.now() - started) / 1000);
   meta.loadAtEnd = loadavg().map((l) => +l.toFixed(2));
-  const results: BenchResults = { meta, figures: collector.rows(), targets: judgeTargets(collector, plan), details, errors };
-  const outDir = options.outDir ?? join(REPO_ROOT, 'test', options.quick ? join('artifacts', 'bench') : join('bench', 'results'));
+  const results: BenchResults = {
+    meta,
+    figures: collector.rows(),
+    targets: judgeTargets(collector, plan),
+    details,
+    errors,
+  };
+  const outDir =
+    options.outDir ??
+    join(REPO_ROOT, 'test', options.quick ? join('artifacts', 'bench') : join('bench', 'results'));
   const paths = writeResults(outDir, date, results);
   return { results, paths };
 }
-
-

@@ -53,12 +53,16 @@ export const M = {
   pgBefore: 'gates tables (pg_total_relation_size), before',
   pgAfter: (p: BenchPlan) => `gates tables (pg_total_relation_size), with ${count(p.parkedCycles)} parked`,
   pgPerCycle: 'PostgreSQL bytes per parked cycle',
-  parkedResumeP50: (p: BenchPlan, parked = p.parkedCycles) => `answer→resume p50 with ${count(parked)} parked @ ${p.parkedLiveRate}/s`,
-  parkedResumeP99: (p: BenchPlan, parked = p.parkedCycles) => `answer→resume p99 with ${count(parked)} parked @ ${p.parkedLiveRate}/s`,
-  parkedAchieved: (p: BenchPlan, parked = p.parkedCycles) => `resumed/s with ${count(parked)} parked, offered ${p.parkedLiveRate}/s`,
+  parkedResumeP50: (p: BenchPlan, parked = p.parkedCycles) =>
+    `answer→resume p50 with ${count(parked)} parked @ ${p.parkedLiveRate}/s`,
+  parkedResumeP99: (p: BenchPlan, parked = p.parkedCycles) =>
+    `answer→resume p99 with ${count(parked)} parked @ ${p.parkedLiveRate}/s`,
+  parkedAchieved: (p: BenchPlan, parked = p.parkedCycles) =>
+    `resumed/s with ${count(parked)} parked, offered ${p.parkedLiveRate}/s`,
 
   /** CPU per event (or per cycle) in each process of the system, from /proc. */
-  cpu: (where: 'node' | 'postgres' | 'nats', per = 'event') => `CPU per ${per}: ${where === 'node' ? 'Node (openq + load, one process)' : where === 'postgres' ? 'PostgreSQL backends' : 'nats-server'}`,
+  cpu: (where: 'node' | 'postgres' | 'nats', per = 'event') =>
+    `CPU per ${per}: ${where === 'node' ? 'Node (openq + load, one process)' : where === 'postgres' ? 'PostgreSQL backends' : 'nats-server'}`,
 
   sql: (per = 'event') => `SQL statements per ${per}`,
 

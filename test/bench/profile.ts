@@ -40,7 +40,8 @@ export function summarise(profile: CpuProfile, top = 25): string {
   const byPkg = new Map<string, number>();
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    const fn = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${lineNumber + 1}` : ''}`.trim();
+    const fn =
+      `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${lineNumber + 1}` : ''}`.trim();
     byFn.set(fn, (byFn.get(fn) ?? 0) + us);
     const pkg = packageOf(url);
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + us);
@@ -49,12 +50,18 @@ export function summarise(profile: CpuProfile, top = 25): string {
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`)
+      .map(
+        ([k, us]) =>
+          `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`,
+      )
       .join('\n');
   return `total ${(total / 1e6).toFixed(1)} s sampled\n\nself time by package\n${table(byPkg)}\n\nself time by function\n${table(byFn)}\n`;
 }
 
 if (require.main === module) {
   const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  for (const file of files) process.stdout.write(`== ${file}\n${summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, 30)}\n`);
+  for (const file of files)
+    process.stdout.write(
+      `== ${file}\n${summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, 30)}\n`,
+    );
 }

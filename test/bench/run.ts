@@ -29,16 +29,26 @@ async function main(argv: string[]): Promise<number> {
   }
   const { results, paths } = await runBench(options);
   process.stdout.write(`\n${markdownTable(results.figures)}\n\n`);
-  for (const t of results.targets) process.stdout.write(`${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${Number.isFinite(t.value) ? t.value.toFixed(2) : '–'} ${t.unit} (${t.limit})\n`);
-  for (const [scenario, error] of Object.entries(results.errors)) process.stdout.write(`FAILED ${scenario}: ${error}\n`);
-  process.stdout.write(`\nwritten: ${Object.values(paths).map((p) => relative(REPO_ROOT, p)).join(', ')}\n`);
+  for (const t of results.targets)
+    process.stdout.write(
+      `${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${Number.isFinite(t.value) ? t.value.toFixed(2) : '–'} ${t.unit} (${t.limit})\n`,
+    );
+  for (const [scenario, error] of Object.entries(results.errors))
+    process.stdout.write(`FAILED ${scenario}: ${error}\n`);
+  process.stdout.write(
+    `\nwritten: ${Object.values(paths)
+      .map((p) => relative(REPO_ROOT, p))
+      .join(', ')}\n`,
+  );
   return Object.keys(results.errors).length > 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -3,7 +3,13 @@ import { connect, type NatsConnection } from 'nats';
 import { eventSubject, makeEnvelope, STREAMS, type EventEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
 import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN, type DomainService } from '@openq/platform';
-import { createTestDatabase, EventCollector, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import {
+  createTestDatabase,
+  EventCollector,
+  startNatsServer,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@openq/testing';
 import { startContext } from '../../services/context/src/context-service';
 import { startGates } from '../../services/gates/src/gates-service';
 import { loadGatewayConfig, type GatewayConfig } from '../../services/gateway/src/config';
@@ -80,9 +86,16 @@ export class Stack {
   }
 
   /** Acts as the engine: publishes an agent event on AGENT_EVENTS (dedupe id = eventId). */
-  async publishAgentEvent<T>(type: string, projectId: string, data: T, eventId?: string): Promise<EventEnvelope<T>> {
+  async publishAgentEvent<T>(
+    type: string,
+    projectId: string,
+    data: T,
+    eventId?: string,
+  ): Promise<EventEnvelope<T>> {
     const envelope = makeEnvelope(type, projectId, data, eventId ? { eventId } : {});
-    await this.nc.jetstream().publish(eventSubject(type, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+    await this.nc
+      .jetstream()
+      .publish(eventSubject(type, projectId), encodeJson(envelope), { msgID: envelope.eventId });
     return envelope;
   }
 
@@ -90,7 +103,13 @@ export class Stack {
   async http(
     method: string,
     path: string,
-    options: { token?: string; service?: boolean; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    options: {
+      token?: string;
+      service?: boolean;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    } = {},
     // Tests read arbitrary JSON bodies; a loose type keeps the assertions short.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ): Promise<{ status: number; body: any }> {

@@ -39,7 +39,8 @@ export class MessageRegistry {
 
   validate(type: string, data: unknown): Validated<object> {
     const definition = this.byType.get(type);
-    if (!definition) return { ok: false, reason: 'tipo_desconhecido', field: 'type', message: `unknown type ${type}` };
+    if (!definition)
+      return { ok: false, reason: 'tipo_desconhecido', field: 'type', message: `unknown type ${type}` };
     return validateAs(definition.dto, data, 'payload_invalido');
   }
 }

@@ -11,7 +11,8 @@ export const CENTRAL_INSTRUCTION =
  * §6.3 / ADR 0258 when an asker may close a question from the chat. One short clause: it rides on
  * every asker turn, inside ADR 0214's ~60-token budget (measured in libs/agent-sdk).
  */
-export const ANSWER_RULE = 'Close with answer_open_question only on an unequivocal chat answer; in doubt, leave it open.';
+export const ANSWER_RULE =
+  'Close with answer_open_question only on an unequivocal chat answer; in doubt, leave it open.';
 
 /** What an asker's turn carries every turn: the central instruction, then the answer rule. */
 export const TURN_INSTRUCTION = `${CENTRAL_INSTRUCTION}\n${ANSWER_RULE}`;

@@ -1,14 +1,28 @@
 import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
-import { createTestDatabase, EventCollector, startNatsServer, waitFor, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import {
+  createTestDatabase,
+  EventCollector,
+  startNatsServer,
+  waitFor,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@openq/testing';
 import { encodeJson } from './codec';
 import { InboundProcessor } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { RpcClient } from './rpc-client';
 import { RetryLaterError } from './retry-later';
-import { openPingDatabase, PING, PING_SCHEMA, PONGED, eventRegistry, startPingService } from './__fixtures__/ping-service.fixture';
+import {
+  openPingDatabase,
+  PING,
+  PING_SCHEMA,
+  PONGED,
+  eventRegistry,
+  startPingService,
+} from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
 
 let nats: TestNatsServer;
@@ -29,7 +43,9 @@ afterEach(async () => {
 
 async function publishPing(n: number, projectId = 'p1', note = 'hi'): Promise<string> {
   const envelope = makeEnvelope(PING, projectId, { n, note });
-  await nc.jetstream().publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+  await nc
+    .jetstream()
+    .publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
   return envelope.eventId;
 }
 
@@ -43,11 +59,18 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, { ackWaitMs: 1000, maxDeliver: -1, maxAckPending: 10 });
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
+      ackWaitMs: 1000,
+      maxDeliver: -1,
+      maxAckPending: 10,
+    });
     const processor = new InboundProcessor(
       ds,
       async (data, ctx) => {
-        await ctx.manager.query(`INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, 'x')`, [ctx.envelope.eventId, (data as { n: number }).n]);
+        await ctx.manager.query(`INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, 'x')`, [
+          ctx.envelope.eventId,
+          (data as { n: number }).n,
+        ]);
         ctx.outbox.event(PONGED, ctx.envelope.projectId, { n: 1 });
       },
       { consumer: durable, registry: eventRegistry },
@@ -60,7 +83,8 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       expect(msg).not.toBeNull();
       deliveries.push(msg!.info.deliveryCount);
       expect(await processor.process(msg!)).toBe('ack');
-      if (i < 5) msg!.nak(); // withhold the ack: the server delivers it again
+      if (i < 5)
+        msg!.nak(); // withhold the ack: the server delivers it again
       else msg!.ack();
     }
     expect(deliveries).toEqual([1, 2, 3, 4, 5]);
@@ -74,7 +98,11 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, { ackWaitMs: 1000, maxDeliver: -1, maxAckPending: 10 });
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
+      ackWaitMs: 1000,
+      maxDeliver: -1,
+      maxAckPending: 10,
+    });
     let failure: Error = new RetryLaterError('questions: 503 servico_indisponivel: nobody answering');
     const processor = new InboundProcessor(
       ds,
@@ -100,8 +128,12 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     }
     // four deliveries past maxAttempts while "down", then the first plain failure gives up
     expect(outcomes).toEqual(['nak', 'nak', 'nak', 'nak', 'term']);
-    const letters: { reason: string; message: string; deliveries: number }[] = await ds.query(`SELECT reason, message, deliveries FROM dead_letter`);
-    expect(letters).toEqual([{ reason: 'falha_no_tratamento', message: 'a bug, not an outage', deliveries: 5 }]);
+    const letters: { reason: string; message: string; deliveries: number }[] = await ds.query(
+      `SELECT reason, message, deliveries FROM dead_letter`,
+    );
+    expect(letters).toEqual([
+      { reason: 'falha_no_tratamento', message: 'a bug, not an outage', deliveries: 5 },
+    ]);
     expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(0);
     await ds.destroy();
   });
@@ -121,7 +153,9 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     });
     await crashing.start();
     const jsm = await nc.jetstreamManager();
-    await waitFor(async () => (await jsm.streams.info(STREAMS.agentEvents.name)).state.messages === 1, { what: 'first publish' });
+    await waitFor(async () => (await jsm.streams.info(STREAMS.agentEvents.name)).state.messages === 1, {
+      what: 'first publish',
+    });
     await crashing.stop();
     expect(await crashing.backlog()).toBe(1); // the row was not marked
 
@@ -130,14 +164,21 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const restarted = new OutboxRelay(ds, nc.jetstream(), { schema: PING_SCHEMA, databaseUrl: db.url });
     await restarted.start();
     await waitFor(async () => (await restarted.backlog()) === 0, { what: 'row marked after restart' });
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, { what: 'effect applied' });
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, {
+      what: 'effect applied',
+    });
     expect((await jsm.streams.info(STREAMS.agentEvents.name)).state.messages).toBe(1); // JetStream dropped the duplicate
 
     // Past the duplicate window the broker would keep a second copy: the inbox still applies once.
     await nc.jetstream().publish(eventSubject(PING, 'p1'), encodeJson(envelope));
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM inbox`)) === 1 && service.server.consumerRunners[0]!.handled === 2, {
-      what: 'redelivered copy handled',
-    });
+    await waitFor(
+      async () =>
+        (await count(ds, `SELECT count(*) AS n FROM inbox`)) === 1 &&
+        service.server.consumerRunners[0]!.handled === 2,
+      {
+        what: 'redelivered copy handled',
+      },
+    );
     expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
     await restarted.stop();
     await service.close();
@@ -154,7 +195,10 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     // Every effect row writes one outbox event; both relays race to publish them.
     const pongs = await collector.waitForType(PONGED, total, 60_000);
     const ds = await openPingDatabase(db.url);
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)) === 0, { what: 'outbox drained' });
+    await waitFor(
+      async () => (await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)) === 0,
+      { what: 'outbox drained' },
+    );
     expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(total);
     expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(total);
     const jsm = await nc.jetstreamManager();
@@ -176,18 +220,37 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const js = nc.jetstream();
     await js.publish(eventSubject(PING, 'p1'), new TextEncoder().encode('{not json'));
     await js.publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 'one', note: 'x' })));
-    await js.publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'x', extra: true })));
-    await js.publish(eventSubject(PING, 'p2'), encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'wrong subject' })));
+    await js.publish(
+      eventSubject(PING, 'p1'),
+      encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'x', extra: true })),
+    );
+    await js.publish(
+      eventSubject(PING, 'p2'),
+      encodeJson(makeEnvelope(PING, 'p1', { n: 1, note: 'wrong subject' })),
+    );
     await publishPing(42);
     const ds = await openPingDatabase(db.url);
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects WHERE n = 42`)) === 1, { what: 'good message after poison' });
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM dead_letter`)) === 4, { what: '4 dead letters' });
-    const letters: { reason: string; message: string }[] = await ds.query(`SELECT reason, message FROM dead_letter ORDER BY stream_seq`);
-    expect(letters.map((l) => l.reason)).toEqual(['json_invalido', 'payload_invalido', 'payload_invalido', 'envelope_invalido']);
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects WHERE n = 42`)) === 1, {
+      what: 'good message after poison',
+    });
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM dead_letter`)) === 4, {
+      what: '4 dead letters',
+    });
+    const letters: { reason: string; message: string }[] = await ds.query(
+      `SELECT reason, message FROM dead_letter ORDER BY stream_seq`,
+    );
+    expect(letters.map((l) => l.reason)).toEqual([
+      'json_invalido',
+      'payload_invalido',
+      'payload_invalido',
+      'envelope_invalido',
+    ]);
     expect(letters[1]!.message).toMatch(/^n:/);
     expect(letters[2]!.message).toMatch(/^extra:/);
     // terminated, not redelivered: the consumer has nothing pending
-    const info = await (await nc.jetstreamManager()).consumers.info(STREAMS.agentEvents.name, 'testsvc__agent_test_ping');
+    const info = await (
+      await nc.jetstreamManager()
+    ).consumers.info(STREAMS.agentEvents.name, 'testsvc__agent_test_ping');
     expect(info.num_ack_pending + info.num_pending).toBe(0);
     await service.close();
     await ds.destroy();
@@ -196,17 +259,29 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
   it('answers request/reply with the reply envelope, validation errors, refusals, timeouts and absence', async () => {
     const service = await startPingService(nc, db.url);
     const rpc = new RpcClient(nc, 2000);
-    expect(await rpc.request('testsvc', 'echo', { text: 'hello' })).toEqual({ ok: true, data: { echoed: 'hello' } });
+    expect(await rpc.request('testsvc', 'echo', { text: 'hello' })).toEqual({
+      ok: true,
+      data: { echoed: 'hello' },
+    });
     const invalid = await rpc.request('testsvc', 'echo', { text: 5 });
-    expect(invalid).toEqual({ ok: false, error: { statusCode: 400, reason: 'corpo_invalido', message: expect.stringMatching(/^text:/) } });
+    expect(invalid).toEqual({
+      ok: false,
+      error: { statusCode: 400, reason: 'corpo_invalido', message: expect.stringMatching(/^text:/) },
+    });
     expect(await rpc.request('testsvc', 'echo', { text: 'refuse' })).toEqual({
       ok: false,
       error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
     });
     const timeout = await rpc.request('testsvc', 'slow', { ms: 1500 }, { timeoutMs: 200 });
-    expect(timeout).toEqual({ ok: false, error: expect.objectContaining({ statusCode: 504, reason: 'servico_sem_resposta' }) });
+    expect(timeout).toEqual({
+      ok: false,
+      error: expect.objectContaining({ statusCode: 504, reason: 'servico_sem_resposta' }),
+    });
     const absent = await rpc.request('nobody', 'echo', { text: 'x' });
-    expect(absent).toEqual({ ok: false, error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }) });
+    expect(absent).toEqual({
+      ok: false,
+      error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
+    });
     await service.close();
   });
 
@@ -216,9 +291,15 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const c = await startPingService(nc, db.url);
     await publishPing(3);
     const ds = await openPingDatabase(db.url);
-    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, { what: 'effect' });
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1, {
+      what: 'effect',
+    });
     const migrations: { name: string }[] = await ds.query(`SELECT name FROM migrations ORDER BY id`);
-    expect(migrations.map((m) => m.name)).toEqual(['MessagingTables1764470000000', 'EffectsTable1764470000001', 'ConsumerPositions1796083200000']);
+    expect(migrations.map((m) => m.name)).toEqual([
+      'MessagingTables1764470000000',
+      'EffectsTable1764470000001',
+      'ConsumerPositions1796083200000',
+    ]);
     const jsm = await nc.jetstreamManager();
     const streams = await jsm.streams.names().next();
     expect(streams.sort()).toEqual([STREAMS.agentEvents.name, STREAMS.openqEvents.name]);
@@ -227,4 +308,3 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     await ds.destroy();
   });
 });
-

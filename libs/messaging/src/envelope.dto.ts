@@ -1,4 +1,15 @@
-import { Allow, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import {
+  Allow,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { ID_PATTERN, UUID_PATTERN } from '@openq/contracts';
 
 /** Shape check of an inbound envelope before its `data` is validated against its type. */
@@ -13,4 +24,13 @@ export class EventEnvelopeDto {
   @IsObject() @Allow() data!: Record<string, unknown>;
 }
 
-export const ENVELOPE_KEYS = ['eventId', 'type', 'schemaVersion', 'occurredAt', 'projectId', 'correlationId', 'causationId', 'data'] as const;
+export const ENVELOPE_KEYS = [
+  'eventId',
+  'type',
+  'schemaVersion',
+  'occurredAt',
+  'projectId',
+  'correlationId',
+  'causationId',
+  'data',
+] as const;

@@ -1,7 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
-import { followOn, typeOfSubject, validateAs, type EventEnvelope, type MessageRegistry } from '@openq/contracts';
+import {
+  followOn,
+  typeOfSubject,
+  validateAs,
+  type EventEnvelope,
+  type MessageRegistry,
+} from '@openq/contracts';
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
 import { messagingMetrics, secondsSince } from './metrics';
@@ -55,7 +61,8 @@ export interface ProcessHints {
 
 const DEFER_DELAY_MS = 250;
 
-export const defaultBackoff = (deliveries: number): number => Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
+export const defaultBackoff = (deliveries: number): number =>
+  Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
 
 /** What `parseEventMessage` makes of a message: its envelope, or why it is refused (dead-lettered). */
 export type ParsedEventMessage =
@@ -68,14 +75,23 @@ export type ParsedEventMessage =
  * replaces `data`). A refusal names the reason the dead letter records; `envelope` is kept when
  * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
  */
-export function parseEventMessage(msg: { subject: string; data: Uint8Array }, registry?: MessageRegistry): ParsedEventMessage {
+export function parseEventMessage(
+  msg: { subject: string; data: Uint8Array },
+  registry?: MessageRegistry,
+): ParsedEventMessage {
   const decoded = decodeJson(msg.data);
-  if (!decoded.ok) return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
+  if (!decoded.ok)
+    return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
   const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
   if (!shape.ok) return { ok: false, reason: shape.reason, message: shape.message, envelope: null };
   const envelope = decoded.value as EventEnvelope;
   if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
-    return { ok: false, reason: 'envelope_invalido', message: `subject ${msg.subject} does not match type ${envelope.type} and projectId`, envelope: null };
+    return {
+      ok: false,
+      reason: 'envelope_invalido',
+      message: `subject ${msg.subject} does not match type ${envelope.type} and projectId`,
+      envelope: null,
+    };
   }
   if (registry) {
     const data = registry.validate(typeOfSubject(msg.subject), envelope.data);
@@ -127,7 +143,11 @@ export class InboundProcessor {
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
     try {
-      const span = { name: `${type} process`, kind: 'consumer' as const, attributes: { 'messaging.consumer.group.name': this.options.consumer } };
+      const span = {
+        name: `${type} process`,
+        kind: 'consumer' as const,
+        attributes: { 'messaging.consumer.group.name': this.options.consumer },
+      };
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
         const settled = await this.processInTurn(msg, scope, hints);
         scope.span?.setAttribute('openq.outcome', settled);
@@ -135,7 +155,9 @@ export class InboundProcessor {
       });
       return outcome;
     } finally {
-      messagingMetrics.handlingDuration().observe({ consumer: this.options.consumer, type, outcome }, secondsSince(started));
+      messagingMetrics
+        .handlingDuration()
+        .observe({ consumer: this.options.consumer, type, outcome }, secondsSince(started));
     }
   }
 
@@ -150,7 +172,8 @@ export class InboundProcessor {
     for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
       try {
         const outcome = await this.processInScope(msg, scope);
-        if (waited) messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'applied' });
+        if (waited)
+          messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'applied' });
         return outcome;
       } catch (error) {
         if (!(error instanceof PredecessorPending)) throw error;
@@ -165,7 +188,12 @@ export class InboundProcessor {
   }
 
   /** True once the predecessor is settled; false at the deadline or when the caller asks to yield. */
-  private async awaitPredecessor(predecessor: Predecessor, deadline: number, pause: number, hints: ProcessHints): Promise<boolean> {
+  private async awaitPredecessor(
+    predecessor: Predecessor,
+    deadline: number,
+    pause: number,
+    hints: ProcessHints,
+  ): Promise<boolean> {
     const order = this.options.order!;
     for (let wait = pause; ; wait = Math.min(wait * 2, 200)) {
       if (hints.shouldYield?.() || Date.now() + wait > deadline) return false;
@@ -186,21 +214,28 @@ export class InboundProcessor {
     }
     scope.correlationId = envelope.correlationId;
     try {
-      if (!(await this.apply(msg, envelope, deliveries))) messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer });
+      if (!(await this.apply(msg, envelope, deliveries)))
+        messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer });
       return 'ack';
     } catch (error) {
       if (error instanceof PredecessorPending) throw error;
       const text = error instanceof Error ? error.message : String(error);
       scope.span?.recordException(error instanceof Error ? error : text);
       if (isRetryLater(error)) {
-        this.logger.warn(`transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
+        this.logger.warn(
+          `transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`,
+        );
         return 'nak';
       }
       if (deliveries >= (this.options.maxAttempts ?? 5)) {
-        this.logger.error(`giving up on ${envelope.type} ${envelope.eventId} after ${deliveries} deliveries: ${text}`);
+        this.logger.error(
+          `giving up on ${envelope.type} ${envelope.eventId} after ${deliveries} deliveries: ${text}`,
+        );
         return this.deadLetter(msg, 'falha_no_tratamento', text, envelope);
       }
-      this.logger.warn(`handler failed on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`);
+      this.logger.warn(
+        `handler failed on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`,
+      );
       return 'nak';
     }
   }
@@ -246,7 +281,12 @@ export class InboundProcessor {
     if (predecessor) throw new PredecessorPending(predecessor);
   }
 
-  private async deadLetter(msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<Outcome> {
+  private async deadLetter(
+    msg: JsMsg,
+    reason: string,
+    message: string,
+    envelope: EventEnvelope | null,
+  ): Promise<Outcome> {
     try {
       await this.dataSource.transaction(async (manager) => {
         await this.enterTurn(manager, msg);
@@ -260,12 +300,16 @@ export class InboundProcessor {
     } catch (error) {
       if (error instanceof PredecessorPending) throw error;
       if (isRetryLater(error) || !this.options.onInvalid) {
-        this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`);
+        this.logger.warn(
+          `could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`,
+        );
         return 'nak';
       }
       // The hook itself cannot be written (its event refused by the database, say): retrying
       // would fail the same way forever, so the message is set aside without it.
-      this.logger.error(`dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`);
+      this.logger.error(
+        `dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`,
+      );
       try {
         await this.dataSource.transaction(async (manager) => {
           await this.enterTurn(manager, msg);
@@ -273,7 +317,9 @@ export class InboundProcessor {
         });
       } catch (again) {
         if (again instanceof PredecessorPending) throw again;
-        this.logger.warn(`could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(again)}`);
+        this.logger.warn(
+          `could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(again)}`,
+        );
         return 'nak';
       }
     }
@@ -282,7 +328,13 @@ export class InboundProcessor {
     return 'term';
   }
 
-  private async insertDeadLetter(manager: EntityManager, msg: JsMsg, reason: string, message: string, envelope: EventEnvelope | null): Promise<void> {
+  private async insertDeadLetter(
+    manager: EntityManager,
+    msg: JsMsg,
+    reason: string,
+    message: string,
+    envelope: EventEnvelope | null,
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO dead_letter (consumer, subject, stream_seq, message_id, reason, message, payload, deliveries)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -1,9 +1,21 @@
 import { Logger } from '@nestjs/common';
-import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import {
+  BaseRpcContext,
+  Server,
+  type CustomTransportStrategy,
+  type MessageHandler,
+} from '@nestjs/microservices';
 import { lastValueFrom, isObservable } from 'rxjs';
 import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
-import { errorReply, isRefusal, okReply, requestSubject, type MessageRegistry, type Reply } from '@openq/contracts';
+import {
+  errorReply,
+  isRefusal,
+  okReply,
+  requestSubject,
+  type MessageRegistry,
+  type Reply,
+} from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
@@ -89,16 +101,26 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     const js = nc.jetstream();
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
-        const { stream, durable } = await whileJetStreamSettles(() => ensureEventConsumer(jsm, service, pattern, this.options.consumers));
+        const { stream, durable } = await whileJetStreamSettles(() =>
+          ensureEventConsumer(jsm, service, pattern, this.options.consumers),
+        );
         const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
         // Several modules may handle one type: the whole chain runs in the message's transaction.
-        const processor = new InboundProcessor(this.options.dataSource, (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])), {
-          consumer: durable,
-          registry: this.options.eventRegistry,
-          onInvalid: this.options.onInvalid?.[pattern],
-          order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
+        const processor = new InboundProcessor(
+          this.options.dataSource,
+          (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])),
+          {
+            consumer: durable,
+            registry: this.options.eventRegistry,
+            onInvalid: this.options.onInvalid?.[pattern],
+            order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
+          },
+        );
+        const runner = new ConsumerRunner(js, processor, {
+          stream,
+          durable,
+          concurrency: this.options.concurrency ?? 16,
         });
-        const runner = new ConsumerRunner(js, processor, { stream, durable, concurrency: this.options.concurrency ?? 16 });
         await runner.start();
         this.runners.push(runner);
         this.lagTargets.push({ stream, durable });
@@ -107,7 +129,11 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       }
     }
     if (this.options.relay !== false) {
-      this.relay = new OutboxRelay(this.options.dataSource, js, { schema: this.options.schema, service, databaseUrl: this.options.databaseUrl });
+      this.relay = new OutboxRelay(this.options.dataSource, js, {
+        schema: this.options.schema,
+        service,
+        databaseUrl: this.options.databaseUrl,
+      });
       await this.relay.start();
     }
     const interval = this.options.sampleIntervalMs ?? 10_000;
@@ -175,22 +201,42 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private async serve(subject: string, verb: string, handler: MessageHandler, msg: Msg): Promise<void> {
     const started = performance.now();
     const read = natsHeaderReader(msg.headers);
-    const reply = await runInScope(read, read(CORRELATION_HEADER) ?? null, { name: subject, kind: 'server', attributes: { 'rpc.method': verb } }, async (scope) => {
-      const answered = await this.answer(subject, verb, handler, msg);
-      if (!answered.ok) scope.span?.setAttribute('openq.status_code', answered.error.statusCode);
-      return answered;
-    });
-    messagingMetrics.requestDuration().observe({ service: this.options.service, verb, status: reply.ok ? 'ok' : String(reply.error.statusCode) }, secondsSince(started));
+    const reply = await runInScope(
+      read,
+      read(CORRELATION_HEADER) ?? null,
+      { name: subject, kind: 'server', attributes: { 'rpc.method': verb } },
+      async (scope) => {
+        const answered = await this.answer(subject, verb, handler, msg);
+        if (!answered.ok) scope.span?.setAttribute('openq.status_code', answered.error.statusCode);
+        return answered;
+      },
+    );
+    messagingMetrics
+      .requestDuration()
+      .observe(
+        { service: this.options.service, verb, status: reply.ok ? 'ok' : String(reply.error.statusCode) },
+        secondsSince(started),
+      );
     msg.respond(encodeJson(reply));
   }
 
-  private async answer(subject: string, verb: string, handler: MessageHandler, msg: Msg): Promise<Reply<unknown>> {
+  private async answer(
+    subject: string,
+    verb: string,
+    handler: MessageHandler,
+    msg: Msg,
+  ): Promise<Reply<unknown>> {
     const decoded = decodeJson(msg.data);
     if (!decoded.ok) return errorReply(400, 'corpo_invalido', 'request is not JSON');
     let payload = decoded.value;
     if (this.options.commandRegistry?.get(subject)) {
       const checked = this.options.commandRegistry.validate(subject, payload);
-      if (!checked.ok) return errorReply(400, checked.reason === 'payload_invalido' ? 'corpo_invalido' : checked.reason, checked.message);
+      if (!checked.ok)
+        return errorReply(
+          400,
+          checked.reason === 'payload_invalido' ? 'corpo_invalido' : checked.reason,
+          checked.message,
+        );
       payload = checked.value;
     }
     try {
@@ -215,13 +261,16 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
             : `the ${this.options.service} service cannot reach a service it needs right now; try again`,
         );
       }
-      this.logger.error(`openq.${this.options.service}.${verb} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      this.logger.error(
+        `openq.${this.options.service}.${verb} failed: ${error instanceof Error ? error.stack : String(error)}`,
+      );
       return errorReply(500, 'erro_interno', 'the service failed to handle the request');
     }
   }
 
   private async invokeChain(head: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<void> {
-    for (let handler: MessageHandler | undefined = head; handler; handler = handler.next) await this.invoke(handler, data, ctx);
+    for (let handler: MessageHandler | undefined = head; handler; handler = handler.next)
+      await this.invoke(handler, data, ctx);
   }
 
   private async invoke(handler: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<unknown> {

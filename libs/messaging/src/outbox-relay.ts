@@ -124,16 +124,24 @@ export class OutboxRelay {
         rows.map((row) => {
           const h = natsHeaders();
           for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-          return this.js.publish(row.subject, encodeJson(row.envelope), { msgID: row.event_id, headers: h, timeout: 10_000 });
+          return this.js.publish(row.subject, encodeJson(row.envelope), {
+            msgID: row.event_id,
+            headers: h,
+            timeout: 10_000,
+          });
         }),
       );
       await this.options.afterPublish?.(rows.map((r) => r.event_id));
-      await manager.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      await manager.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
+        rows.map((r) => r.id),
+      ]);
       return rows;
     });
     if (published.length > 0) {
       this.published += published.length;
-      messagingMetrics.outboxPublished().inc({ service: this.options.service ?? this.options.schema }, published.length);
+      messagingMetrics
+        .outboxPublished()
+        .inc({ service: this.options.service ?? this.options.schema }, published.length);
     }
     return published.length;
   }
@@ -165,7 +173,9 @@ export class OutboxRelay {
       this.listener = client;
     } catch (error) {
       await client.end().catch(() => undefined);
-      this.logger.warn(`outbox LISTEN unavailable, polling only: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `outbox LISTEN unavailable, polling only: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -24,7 +24,12 @@ export class OutboxWriter {
   }
 
   /** Queues an event; written by `flush` (the transport flushes before commit). */
-  event<T>(type: string, projectId: string, data: T, opts: { eventId?: string; occurredAt?: Date } = {}): EventEnvelope<T> {
+  event<T>(
+    type: string,
+    projectId: string,
+    data: T,
+    opts: { eventId?: string; occurredAt?: Date } = {},
+  ): EventEnvelope<T> {
     const envelope = makeEnvelope(type, projectId, data, { ...this.origin, ...opts });
     this.pending.push(envelope);
     return envelope;
@@ -42,7 +47,11 @@ export class OutboxWriter {
 }
 
 /** Inserts envelopes as outbox rows in one statement. */
-export async function appendToOutbox(manager: EntityManager, envelopes: EventEnvelope[], headers: Record<string, string> = {}): Promise<void> {
+export async function appendToOutbox(
+  manager: EntityManager,
+  envelopes: EventEnvelope[],
+  headers: Record<string, string> = {},
+): Promise<void> {
   if (envelopes.length === 0) return;
   const values: unknown[] = [];
   const rows = envelopes.map((e, i) => {
@@ -50,7 +59,10 @@ export async function appendToOutbox(manager: EntityManager, envelopes: EventEnv
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
   });
-  await manager.query(`INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`, values);
+  await manager.query(
+    `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`,
+    values,
+  );
 }
 
 /**

@@ -6,9 +6,13 @@ import { consumerConfig, streamConfig, type ConsumerSettings, type StreamSetting
 export async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig>): Promise<void> {
   const name = config.name!;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = await jsm.streams.info(name).catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
+    const existing = await jsm.streams
+      .info(name)
+      .catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
     if (existing) {
-      if (needsUpdate(existing.config as unknown as Record<string, unknown>, config as Record<string, unknown>)) {
+      if (
+        needsUpdate(existing.config as unknown as Record<string, unknown>, config as Record<string, unknown>)
+      ) {
         await jsm.streams.update(name, config);
       }
       return;
@@ -28,10 +32,18 @@ export async function ensureStreams(jsm: JetStreamManager, settings?: StreamSett
 }
 
 /** Creates the durable consumer, or updates it when its configuration changed; idempotent. */
-export async function ensureConsumer(jsm: JetStreamManager, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
-  const existing = await jsm.consumers.info(stream, config.durable_name).catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
+export async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  config: Partial<ConsumerConfig> & { durable_name: string },
+): Promise<void> {
+  const existing = await jsm.consumers
+    .info(stream, config.durable_name)
+    .catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
   if (existing) {
-    if (needsUpdate(existing.config as unknown as Record<string, unknown>, config as Record<string, unknown>)) {
+    if (
+      needsUpdate(existing.config as unknown as Record<string, unknown>, config as Record<string, unknown>)
+    ) {
       await jsm.consumers.update(stream, config.durable_name, config);
     }
     return;
@@ -43,7 +55,12 @@ export async function ensureConsumer(jsm: JetStreamManager, stream: string, conf
   }
 }
 
-export async function ensureEventConsumer(jsm: JetStreamManager, service: string, type: string, settings?: ConsumerSettings): Promise<{ stream: string; durable: string }> {
+export async function ensureEventConsumer(
+  jsm: JetStreamManager,
+  service: string,
+  type: string,
+  settings?: ConsumerSettings,
+): Promise<{ stream: string; durable: string }> {
   const stream = STREAMS[streamOfType(type)].name;
   const config = consumerConfig(service, type, settings);
   await ensureConsumer(jsm, stream, config);
@@ -51,7 +68,11 @@ export async function ensureEventConsumer(jsm: JetStreamManager, service: string
 }
 
 function isNotFound(error: unknown): boolean {
-  return /not found/i.test(String(error)) || (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10059 || (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10014;
+  return (
+    /not found/i.test(String(error)) ||
+    (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10059 ||
+    (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10014
+  );
 }
 
 function needsUpdate(current: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
@@ -64,7 +85,11 @@ function needsUpdate(current: Record<string, unknown>, wanted: Record<string, un
  * loses its meta leader. Anything else (a bad configuration, too many replicas) is not retried.
  */
 export function isJetStreamSettling(error: unknown): boolean {
-  if (error instanceof NatsError && (error.code === ErrorCode.Timeout || error.code === ErrorCode.NoResponders)) return true;
+  if (
+    error instanceof NatsError &&
+    (error.code === ErrorCode.Timeout || error.code === ErrorCode.NoResponders)
+  )
+    return true;
   return (error as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10008;
 }
 

@@ -1,4 +1,12 @@
-import { AckPolicy, DeliverPolicy, nanos, RetentionPolicy, StorageType, type ConsumerConfig, type StreamConfig } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type StreamConfig,
+} from 'nats';
 import { STREAMS, eventFilter, type StreamKey } from '@openq/contracts';
 
 /**
@@ -18,7 +26,10 @@ export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   maxAgeMs: 30 * 24 * 3600_000,
 };
 
-export function streamConfig(key: StreamKey, settings: StreamSettings = DEFAULT_STREAM_SETTINGS): Partial<StreamConfig> {
+export function streamConfig(
+  key: StreamKey,
+  settings: StreamSettings = DEFAULT_STREAM_SETTINGS,
+): Partial<StreamConfig> {
   const stream = STREAMS[key];
   return {
     name: stream.name,
@@ -40,7 +51,11 @@ export interface ConsumerSettings {
   maxAckPending: number;
 }
 
-export const DEFAULT_CONSUMER_SETTINGS: ConsumerSettings = { ackWaitMs: 30_000, maxDeliver: -1, maxAckPending: 256 };
+export const DEFAULT_CONSUMER_SETTINGS: ConsumerSettings = {
+  ackWaitMs: 30_000,
+  maxDeliver: -1,
+  maxAckPending: 256,
+};
 
 /** Durable name of `service`'s consumer of events of `type` (one consumer per type and service). */
 export function durableName(service: string, type: string): string {

@@ -44,7 +44,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, options: `-c search_path=${schema}`, connectionTimeoutMillis: 5000, onConnect: guardConnection },
+    extra: {
+      max: options.poolSize ?? 10,
+      options: `-c search_path=${schema}`,
+      connectionTimeoutMillis: 5000,
+      onConnect: guardConnection,
+    },
   });
   try {
     await dataSource.initialize();
@@ -63,7 +68,9 @@ async function migrate(dataSource: DataSource, schema: string): Promise<void> {
     await runner.query(`SELECT pg_advisory_lock(hashtext($1))`, [`openq-migrations:${schema}`]);
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
-    await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`openq-migrations:${schema}`]).catch(() => undefined);
+    await runner
+      .query(`SELECT pg_advisory_unlock(hashtext($1))`, [`openq-migrations:${schema}`])
+      .catch(() => undefined);
     await runner.release();
   }
 }
@@ -71,7 +78,10 @@ async function migrate(dataSource: DataSource, schema: string): Promise<void> {
 /** Creates the database named by the URL when it does not exist (connecting to `postgres`). */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
-  const admin = new Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 5000 });
+  const admin = new Client({
+    connectionString: withDatabase(url, 'postgres'),
+    connectionTimeoutMillis: 5000,
+  });
   guardConnection(admin);
   try {
     await admin.connect();
@@ -109,12 +119,16 @@ export async function dropDatabase(url: string): Promise<void> {
  * the error still reaches whoever uses the client next (it is no longer queryable, a transient
  * error), and the pool drops the client when it comes back.
  */
-export function guardConnection(client: { on(event: 'error', listener: (error: Error) => void): unknown }): void {
+export function guardConnection(client: {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}): void {
   client.on('error', () => undefined);
 }
 
 function ignoreRace(error: unknown): void {
-  const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+  const code =
+    (error as { code?: string; driverError?: { code?: string } }).driverError?.code ??
+    (error as { code?: string }).code;
   // duplicate_database / unique_violation on pg_namespace: another replica created it first.
   if (code === '42P04' || code === '23505' || code === '42P06') return;
   throw error;

@@ -114,9 +114,16 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
  * parameter over its length limit) get the body every error has (SPEC §4), not Fastify's own.
  */
 function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is not valid (broken percent-encoding?)';
-  void reply.code(statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ statusCode, reason: 'parametro_invalido', message }));
+  const statusCode =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path parameter is too long'
+      : 'the URL is not valid (broken percent-encoding?)';
+  void reply
+    .code(statusCode)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify({ statusCode, reason: 'parametro_invalido', message }));
 }
 
 /** JetStream API errors of a stream that asks for more replicas than there are servers. */

@@ -66,4 +66,3 @@ export function mintDevToken(options: DevTokenOptions): string {
     .digest();
   return `${signingInput}.${b64url(signature)}`;
 }
-

@@ -1,8 +1,20 @@
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { DEFAULT_STREAM_SETTINGS, JetStreamServer, RethrowErrorsFilter, type JetStreamServerOptions } from '@openq/messaging';
+import {
+  DEFAULT_STREAM_SETTINGS,
+  JetStreamServer,
+  RethrowErrorsFilter,
+  type JetStreamServerOptions,
+} from '@openq/messaging';
 import { openDatabase, type DatabaseOptions } from '@openq/persistence';
 import { exitOnStartupFailure, runService } from './bootstrap';
 import type { OpenqConfig } from './config';
@@ -120,10 +132,17 @@ export async function startDomainService(options: DomainServiceOptions): Promise
     handleSignals: !options.embedded,
     module: {
       module: class DomainServiceRoot {},
-      imports: [InfrastructureModule.forRoot(nc, dataSource, releaseGauges), HealthModule.register(ready), options.module],
+      imports: [
+        InfrastructureModule.forRoot(nc, dataSource, releaseGauges),
+        HealthModule.register(ready),
+        options.module,
+      ],
     },
     configure: async (created) => {
-      const transport = created.connectMicroservice({ strategy: server }, { inheritAppConfig: false, deferInitialization: true });
+      const transport = created.connectMicroservice(
+        { strategy: server },
+        { inheritAppConfig: false, deferInitialization: true },
+      );
       // Handlers' errors reach the transport as thrown, so the inbox can tell transient from poison.
       transport.useGlobalFilters(new RethrowErrorsFilter());
       await created.startAllMicroservices();

@@ -45,7 +45,11 @@ describe('withTimeout', () => {
 describe('dataSourceReadinessCheck', () => {
   function fakeDataSource() {
     const pool = new EventEmitter();
-    const dataSource = { isInitialized: true, driver: { master: pool }, query: async () => [{ '?column?': 1 }] };
+    const dataSource = {
+      isInitialized: true,
+      driver: { master: pool },
+      query: async () => [{ '?column?': 1 }],
+    };
     return { pool, dataSource: dataSource as unknown as DataSource };
   }
 

@@ -78,11 +78,17 @@ export const CONNECTION_DROP_GRACE_MS = 2000;
  * restarts or fails over, or an operator terminates backends, a fresh connection may still answer
  * `SELECT 1` while every transaction in flight is cut — the service is not doing its work.
  */
-export function dataSourceReadinessCheck(dataSource: DataSource, timeoutMs = 1000, dropGraceMs = CONNECTION_DROP_GRACE_MS): ReadinessCheck {
+export function dataSourceReadinessCheck(
+  dataSource: DataSource,
+  timeoutMs = 1000,
+  dropGraceMs = CONNECTION_DROP_GRACE_MS,
+): ReadinessCheck {
   let lastDrop = 0;
   // TypeORM's postgres driver keeps its pg Pool in `master`; the pool emits `error` when a
   // connection it holds is terminated by the server.
-  const pool = (dataSource.driver as unknown as { master?: { on?: (event: 'error', listener: () => void) => unknown } }).master;
+  const pool = (
+    dataSource.driver as unknown as { master?: { on?: (event: 'error', listener: () => void) => unknown } }
+  ).master;
   pool?.on?.('error', () => {
     lastDrop = Date.now();
   });

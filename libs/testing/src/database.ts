@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, withDatabase } from '@openq/persistence';
 
-export const TEST_DATABASE_BASE_URL = process.env.OPENQ_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_DATABASE_BASE_URL =
+  process.env.OPENQ_TEST_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   url: string;

@@ -34,7 +34,10 @@ export class EventCollector {
   }
 
   async waitForType<T = unknown>(type: string, count = 1, timeoutMs = 15_000): Promise<EventEnvelope<T>[]> {
-    await waitFor(() => this.ofType(type).length >= count, { timeoutMs, what: `${count} × ${type} (have ${this.ofType(type).length})` });
+    await waitFor(() => this.ofType(type).length >= count, {
+      timeoutMs,
+      what: `${count} × ${type} (have ${this.ofType(type).length})`,
+    });
     return this.ofType<T>(type);
   }
 
@@ -42,4 +45,3 @@ export class EventCollector {
     this.messages?.stop();
   }
 }
-

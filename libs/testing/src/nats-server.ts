@@ -16,11 +16,17 @@ export interface TestNatsServer {
   stop(): Promise<void>;
 }
 
-const CANDIDATES = [process.env.NATS_SERVER_BIN, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+const CANDIDATES = [
+  process.env.NATS_SERVER_BIN,
+  '/usr/sbin/nats-server',
+  '/usr/bin/nats-server',
+  '/usr/local/bin/nats-server',
+];
 
 export function natsServerBinary(): string {
   const found = CANDIDATES.find((p): p is string => !!p && existsSync(p));
-  if (!found) throw new Error('nats-server is not installed: `apt-get install nats-server` (or set NATS_SERVER_BIN)');
+  if (!found)
+    throw new Error('nats-server is not installed: `apt-get install nats-server` (or set NATS_SERVER_BIN)');
   return found;
 }
 
@@ -31,7 +37,9 @@ export async function freePort(): Promise<number> {
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -47,12 +55,17 @@ export async function startNatsServer(): Promise<TestNatsServer> {
   let child: ChildProcess | null = null;
 
   const start = async (): Promise<void> => {
-    child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
     await waitFor(
       async () => {
         const nc = await connect({ servers: url, reconnect: false, timeout: 500 }).catch(() => null);
         if (!nc) return false;
-        const ok = await nc.jetstreamManager().then(() => true, () => false);
+        const ok = await nc.jetstreamManager().then(
+          () => true,
+          () => false,
+        );
         await nc.close();
         return ok;
       },

@@ -6,19 +6,25 @@ export interface WaitOptions {
 }
 
 /** Polls `condition` until it returns true (or a non-false value, which is returned). */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<Exclude<T, false | null | undefined>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: WaitOptions = {},
+): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   let last: unknown;
   for (;;) {
     try {
       const value = await condition();
-      if (value !== false && value !== null && value !== undefined) return value as Exclude<T, false | null | undefined>;
+      if (value !== false && value !== null && value !== undefined)
+        return value as Exclude<T, false | null | undefined>;
       last = value;
     } catch (error) {
       last = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${options.what ?? 'condition'}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      throw new Error(
+        `timed out waiting for ${options.what ?? 'condition'}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 25));
   }

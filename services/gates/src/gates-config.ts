@@ -8,6 +8,10 @@ export const OPENQ_CONFIG = Symbol('openq:config');
 @Module({})
 export class GatesConfigModule {
   static forRoot(config: OpenqConfig): DynamicModule {
-    return { module: GatesConfigModule, providers: [{ provide: OPENQ_CONFIG, useValue: config }], exports: [OPENQ_CONFIG] };
+    return {
+      module: GatesConfigModule,
+      providers: [{ provide: OPENQ_CONFIG, useValue: config }],
+      exports: [OPENQ_CONFIG],
+    };
   }
 }

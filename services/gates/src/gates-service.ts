@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { commandRegistry, eventRegistry } from '@openq/contracts';
-import { loadConfig, startDomainService, type DomainService, type OpenqConfig, type ServiceGauge } from '@openq/platform';
+import {
+  loadConfig,
+  startDomainService,
+  type DomainService,
+  type OpenqConfig,
+  type ServiceGauge,
+} from '@openq/platform';
 import { GATES_MIGRATIONS } from './gates/migrations';
 import { GatesModule } from './gates/gates.module';
 import { PIPELINE_MIGRATIONS } from './pipeline/migrations';
@@ -34,7 +40,10 @@ export function startGates(
   return startDomainService({
     name: 'gates',
     config,
-    module: { module: GatesServiceModule, imports: [GatesConfigModule.forRoot(config), GatesModule, PipelineModule] },
+    module: {
+      module: GatesServiceModule,
+      imports: [GatesConfigModule.forRoot(config), GatesModule, PipelineModule],
+    },
     migrations: [...GATES_MIGRATIONS, ...PIPELINE_MIGRATIONS] as never,
     gauges: GATES_GAUGES,
     transport: { eventRegistry, commandRegistry },

@@ -14,7 +14,11 @@ export interface PhaseContext {
 }
 
 /** Runs one measurement; a failure is recorded against the scenario (first one wins) and yields null. */
-export async function attempt<T>(ctx: PhaseContext, scenario: string, work: () => Promise<T>): Promise<T | null> {
+export async function attempt<T>(
+  ctx: PhaseContext,
+  scenario: string,
+  work: () => Promise<T>,
+): Promise<T | null> {
   try {
     return await work();
   } catch (error) {

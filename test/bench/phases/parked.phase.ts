@@ -26,7 +26,13 @@ export async function phaseParked(ctx: PhaseContext): Promise<void> {
       progress.step('parked: warm-up, then live cycles with nothing else parked');
       await liveCycles(system, 'warm', plan.parkedLive, plan.parkedLiveRate, plan.timeoutMs);
       for (let r = 0; r < plan.runs; r++) {
-        const run = await liveCycles(system, `base${r}`, plan.parkedLive, plan.parkedLiveRate, plan.timeoutMs);
+        const run = await liveCycles(
+          system,
+          `base${r}`,
+          plan.parkedLive,
+          plan.parkedLiveRate,
+          plan.timeoutMs,
+        );
         c.add(S.parked, M.parkedResumeP50(plan, 0), 'ms', run.p50);
         c.add(S.parked, M.parkedResumeP99(plan, 0), 'ms', run.p99);
         c.add(S.parked, M.parkedAchieved(plan, 0), 'cycles/s', run.achievedRate);
@@ -44,7 +50,9 @@ export async function phaseParked(ctx: PhaseContext): Promise<void> {
       const t0 = Date.now();
       await withIndexesRebuilt(system.pg, 'gates.gate_cycle', async () => {
         for (let from = 0; from < plan.parkedCycles; from += plan.parkedBatch) {
-          progress.step(`parked: inserting cycles (${from.toLocaleString('en-US')} of ${plan.parkedCycles.toLocaleString('en-US')})`);
+          progress.step(
+            `parked: inserting cycles (${from.toLocaleString('en-US')} of ${plan.parkedCycles.toLocaleString('en-US')})`,
+          );
           await seedParkedCycles(system.pg, from, Math.min(plan.parkedBatch, plan.parkedCycles - from));
           progress.tick();
         }
@@ -62,7 +70,13 @@ export async function phaseParked(ctx: PhaseContext): Promise<void> {
       // Live cycles among the parked ones: what an answer costs when a million others wait.
       await attempt(ctx, `${S.parked}: live cycles`, async () => {
         for (let r = 0; r < plan.runs; r++) {
-          const run = await liveCycles(system, `live${r}`, plan.parkedLive, plan.parkedLiveRate, plan.timeoutMs);
+          const run = await liveCycles(
+            system,
+            `live${r}`,
+            plan.parkedLive,
+            plan.parkedLiveRate,
+            plan.timeoutMs,
+          );
           c.add(S.parked, M.parkedResumeP50(plan), 'ms', run.p50);
           c.add(S.parked, M.parkedResumeP99(plan), 'ms', run.p99);
           c.add(S.parked, M.parkedAchieved(plan), 'cycles/s', run.achievedRate);
@@ -74,7 +88,8 @@ export async function phaseParked(ctx: PhaseContext): Promise<void> {
 
       progress.step('parked: RSS after');
       const after = await sampleRss(system, plan.runs, plan.sampleGapMs);
-      for (const s of after) for (const svc of SERVICES) c.add(S.parked, M.rssAfter(svc, plan), 'MiB', s[svc]);
+      for (const s of after)
+        for (const svc of SERVICES) c.add(S.parked, M.rssAfter(svc, plan), 'MiB', s[svc]);
       for (const svc of SERVICES) {
         const b = c.get(S.parked, M.rssBefore(svc))!;
         after.forEach((s) => c.add(S.parked, M.rssDelta(svc), 'MiB', s[svc] - b.median));
@@ -84,7 +99,8 @@ export async function phaseParked(ctx: PhaseContext): Promise<void> {
       progress.step('parked: restarting gates on top of the parked cycles');
       await system.restart('gates');
       await sleep(2 * plan.sweepIntervalS * 1000);
-      for (const s of await sampleRss(system, plan.runs, plan.sampleGapMs)) c.add(S.parked, M.rssRestarted(plan), 'MiB', s.gates);
+      for (const s of await sampleRss(system, plan.runs, plan.sampleGapMs))
+        c.add(S.parked, M.rssRestarted(plan), 'MiB', s.gates);
       progress.tick();
     });
     progress.step('parked: stopping');

@@ -35,7 +35,9 @@ export async function phaseReads(ctx: PhaseContext): Promise<void> {
         const t0 = Date.now();
         await withIndexesRebuilt(ds, 'question_log', async () => {
           for (let q = from; q < to; q += plan.seedBatch) {
-            progress.step(`reads: seeding the log to ${size.toLocaleString('en-US')} events (${(q * 2).toLocaleString('en-US')} so far)`);
+            progress.step(
+              `reads: seeding the log to ${size.toLocaleString('en-US')} events (${(q * 2).toLocaleString('en-US')} so far)`,
+            );
             await seedLog(ds, q, Math.min(to, q + plan.seedBatch));
             if (size === plan.readsLarge) progress.tick();
           }
@@ -63,7 +65,8 @@ export async function phaseReads(ctx: PhaseContext): Promise<void> {
           progress.tick();
         }
         // The statement alone, to tell the database's part from the HTTP and NATS hops.
-        for (let r = 0; r < plan.runs; r++) c.add(S.reads, M.readDbMs(size), 'ms', executionMs((await explainReads(ds)).list));
+        for (let r = 0; r < plan.runs; r++)
+          c.add(S.reads, M.readDbMs(size), 'ms', executionMs((await explainReads(ds)).list));
       }
     });
     progress.step('reads: stopping');

@@ -30,7 +30,13 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
       c.add(scenario, M.cpu('nats', per), 'ms', split.nats);
       const statements = sqlTrace.since(sql);
       c.add(scenario, M.sql(per), 'statements', statements.reduce((n, s) => n + s.count, 0) / events);
-      return statements.slice(0, 30).map((s) => ({ perEvent: +(s.count / events).toFixed(3), meanMs: +(s.ms / s.count).toFixed(3), text: s.text }));
+      return statements
+        .slice(0, 30)
+        .map((s) => ({
+          perEvent: +(s.count / events).toFixed(3),
+          meanMs: +(s.ms / s.count).toFixed(3),
+          text: s.text,
+        }));
     },
   };
 }
@@ -55,7 +61,12 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   progress.tick();
   const failed = new Set<string>();
   const ds = stack.service('questions').dataSource;
-  const backends = async () => ((await ds.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as { pid: number }[]).map((r) => r.pid);
+  const backends = async () =>
+    (
+      (await ds.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as {
+        pid: number;
+      }[]
+    ).map((r) => r.pid);
   const meter = () => window(backends, stack.nats.port);
   const statements: Record<string, unknown> = {};
   ctx.details.statements = statements;
@@ -95,11 +106,21 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
 
       let openqRun: Awaited<ReturnType<typeof answerResumeRun>> | null = null;
       if (want('resume') && !failed.has(S.resume)) {
-        progress.step(`run ${r}/${plan.runs}: park ${plan.answersAtRate + plan.answersSaturating} cycles, answer ${plan.answersAtRate} at ${plan.rate}/s`);
+        progress.step(
+          `run ${r}/${plan.runs}: park ${plan.answersAtRate + plan.answersSaturating} cycles, answer ${plan.answersAtRate} at ${plan.rate}/s`,
+        );
         openqRun = await attempt(ctx, S.resume, async () => {
           await settle(stack);
           cpu = await meter();
-          const run = await answerResumeRun(stack, tag, plan.answersAtRate, plan.answersSaturating, plan.rate, plan.timeoutMs, plan.answersUnloaded);
+          const run = await answerResumeRun(
+            stack,
+            tag,
+            plan.answersAtRate,
+            plan.answersSaturating,
+            plan.rate,
+            plan.timeoutMs,
+            plan.answersUnloaded,
+          );
           await settle(stack);
           const cycles = plan.answersAtRate + plan.answersSaturating + plan.answersUnloaded;
           statements[S.resume] = await cpu.close(c, S.resume, cycles, 'cycle (park + answer + resume)');

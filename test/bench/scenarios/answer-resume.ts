@@ -63,7 +63,7 @@ export async function answerResumeRun(
   const latency = new Latency();
   const tap = await Tap.start(stack.nc, STREAMS.openqEvents.name, 'gate.>', (m) => {
     if (m.subject.startsWith('gate.rescue_parked.')) {
-      const data = (m.json<{ data: { taskId: string; questionIds: string[] } }>()).data;
+      const data = m.json<{ data: { taskId: string; questionIds: string[] } }>().data;
       parked.set(data.taskId, data.questionIds);
     } else if (m.subject.startsWith('gate.resumed.')) {
       const { taskId } = m.json<{ data: { taskId: string } }>().data;
@@ -80,9 +80,17 @@ export async function answerResumeRun(
     await closedLoop(total, 32, async (i) => {
       const projectId = projectOf(i);
       const started = makeEnvelope(AgentEvent.GateStarted, projectId, gateStartedData(taskIds[i]!));
-      await js.publish(eventSubject(AgentEvent.GateStarted, projectId), encodeJson(started), { msgID: started.eventId });
-      const verdict = makeEnvelope(AgentEvent.QaVerdict, projectId, verdictData(taskIds[i]!, `R-${tag}-${i}`));
-      await js.publish(eventSubject(AgentEvent.QaVerdict, projectId), encodeJson(verdict), { msgID: verdict.eventId });
+      await js.publish(eventSubject(AgentEvent.GateStarted, projectId), encodeJson(started), {
+        msgID: started.eventId,
+      });
+      const verdict = makeEnvelope(
+        AgentEvent.QaVerdict,
+        projectId,
+        verdictData(taskIds[i]!, `R-${tag}-${i}`),
+      );
+      await js.publish(eventSubject(AgentEvent.QaVerdict, projectId), encodeJson(verdict), {
+        msgID: verdict.eventId,
+      });
     });
     await until(() => parked.size >= total, `${total} gate.rescue_parked`, timeoutMs, 5);
     const parksPerSecond = total / ((now() - t0) / 1000);
@@ -108,7 +116,8 @@ export async function answerResumeRun(
     };
     /** Every cycle of [from, to) resumed, or its answer failed with 5xx (it may still resume later). */
     const settled = (from: number, to: number) => {
-      for (let k = from; k < to; k++) if (!resumedAt.has(taskIds[k]!) && !overloaded.has(taskIds[k]!)) return false;
+      for (let k = from; k < to; k++)
+        if (!resumedAt.has(taskIds[k]!) && !overloaded.has(taskIds[k]!)) return false;
       return true;
     };
 
@@ -125,15 +134,26 @@ export async function answerResumeRun(
 
     const t1 = now();
     await closedLoop(saturate, 16, (k) => answer(atRate + k));
-    await until(() => failed !== null || settled(atRate, atRate + saturate), `${saturate} gate.resumed`, timeoutMs, 5);
+    await until(
+      () => failed !== null || settled(atRate, atRate + saturate),
+      `${saturate} gate.resumed`,
+      timeoutMs,
+      5,
+    );
     if (failed) throw new Error(`bench: ${failed}`);
-    const resumesPerSecond = taskIds.slice(atRate, atRate + saturate).filter((t) => resumedAt.has(t)).length / ((now() - t1) / 1000);
+    const resumesPerSecond =
+      taskIds.slice(atRate, atRate + saturate).filter((t) => resumedAt.has(t)).length / ((now() - t1) / 1000);
 
     const alone = new Latency();
     for (let k = atRate + saturate; k < total; k++) {
       const t = now();
       await answer(k);
-      await until(() => failed !== null || resumedAt.has(taskIds[k]!) || overloaded.has(taskIds[k]!), `gate.resumed of ${taskIds[k]!}`, timeoutMs, 0.2);
+      await until(
+        () => failed !== null || resumedAt.has(taskIds[k]!) || overloaded.has(taskIds[k]!),
+        `gate.resumed of ${taskIds[k]!}`,
+        timeoutMs,
+        0.2,
+      );
       if (resumedAt.has(taskIds[k]!)) alone.record(resumedAt.get(taskIds[k]!)! - t);
     }
     if (failed) throw new Error(`bench: ${failed}`);

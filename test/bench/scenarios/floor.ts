@@ -1,4 +1,14 @@
-import { AckPolicy, DeliverPolicy, headers as natsHeaders, nanos, RetentionPolicy, StorageType, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  headers as natsHeaders,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
 import { DataSource } from 'typeorm';
 import { makeEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
@@ -62,10 +72,17 @@ export class Floor {
       max_deliver: -1,
       max_ack_pending: 256,
     });
-    const ds = new DataSource({ type: 'postgres', url: databaseUrl, logging: false, extra: { max: 10, options: `-c search_path=${SCHEMA}` } });
+    const ds = new DataSource({
+      type: 'postgres',
+      url: databaseUrl,
+      logging: false,
+      extra: { max: 10, options: `-c search_path=${SCHEMA}` },
+    });
     await ds.initialize();
     await ds.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-    await ds.query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.floor_event (event_id uuid PRIMARY KEY, subject text NOT NULL, envelope jsonb NOT NULL, recorded_at timestamptz NOT NULL DEFAULT now())`);
+    await ds.query(
+      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.floor_event (event_id uuid PRIMARY KEY, subject text NOT NULL, envelope jsonb NOT NULL, recorded_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const floor = new Floor(nc, ds);
     const consumer = await nc.jetstream().consumers.get(STREAM, 'floor');
     floor.messages = await consumer.consume({ max_messages: concurrency * 2 });
@@ -85,7 +102,13 @@ export class Floor {
     const id = msg.headers?.get('Nats-Msg-Id') ?? '';
     const sent = this.sentAt.get(id);
     if (sent !== undefined) this.consumeLatency?.record(now() - sent);
-    await this.ds.transaction((m) => m.query(`INSERT INTO floor_event (event_id, subject, envelope) VALUES ($1, $2, $3::jsonb)`, [id, msg.subject, msg.string()]));
+    await this.ds.transaction((m) =>
+      m.query(`INSERT INTO floor_event (event_id, subject, envelope) VALUES ($1, $2, $3::jsonb)`, [
+        id,
+        msg.subject,
+        msg.string(),
+      ]),
+    );
     msg.ack();
     this.committed++;
     if (sent !== undefined) {
@@ -98,7 +121,9 @@ export class Floor {
     const envelope = makeEnvelope('agent.question.declare', `p${i % 10}`, declareData(i, tag));
     const h = natsHeaders();
     this.sentAt.set(envelope.eventId, at);
-    return this.nc.jetstream().publish(`${SUBJECT}.p${i % 10}`, encodeJson(envelope), { msgID: envelope.eventId, headers: h });
+    return this.nc
+      .jetstream()
+      .publish(`${SUBJECT}.p${i % 10}`, encodeJson(envelope), { msgID: envelope.eventId, headers: h });
   }
 
   /** Sustained: publishes `events` (64 PubAcks outstanding) while the consumer commits them. */
@@ -127,7 +152,13 @@ export class Floor {
     await until(() => this.committed >= target, `${events} floor commits at ${rate}/s`, timeoutMs);
     this.commitLatency = null;
     this.consumeLatency = null;
-    return { commitP50: commit.p(50), commitP99: commit.p(99), consumeP50: consume.p(50), consumeP99: consume.p(99), samples: commit.count };
+    return {
+      commitP50: commit.p(50),
+      commitP99: commit.p(99),
+      consumeP50: consume.p(50),
+      consumeP99: consume.p(99),
+      samples: commit.count,
+    };
   }
 
   async stop(): Promise<void> {

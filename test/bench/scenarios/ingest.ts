@@ -25,7 +25,12 @@ function handled(stack: Stack): number {
  * projection, outbox in one transaction), the relay publishes `question.declared`, and a
  * subscriber counts them; the context service consumes them too, as deployed.
  */
-export async function ingestRun(stack: Stack, events: number, tag: string, timeoutMs: number): Promise<IngestRun> {
+export async function ingestRun(
+  stack: Stack,
+  events: number,
+  tag: string,
+  timeoutMs: number,
+): Promise<IngestRun> {
   let delivered = 0;
   const tap = await Tap.start(stack.nc, STREAMS.openqEvents.name, 'question.declared.>', () => {
     delivered++;
@@ -41,12 +46,18 @@ export async function ingestRun(stack: Stack, events: number, tag: string, timeo
     await closedLoop(events, 64, async (i) => {
       const projectId = `p${i % 10}`;
       const envelope = makeEnvelope(AgentEvent.QuestionDeclare, projectId, declareData(i, tag));
-      await js.publish(eventSubject(AgentEvent.QuestionDeclare, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+      await js.publish(eventSubject(AgentEvent.QuestionDeclare, projectId), encodeJson(envelope), {
+        msgID: envelope.eventId,
+      });
     });
     await until(() => delivered >= events, `${events} question.declared`, timeoutMs);
     await watch;
     const seconds = (now() - started) / 1000;
-    return { eventsPerSecond: events / seconds, committedPerSecond: events / ((committedAt - started) / 1000), events };
+    return {
+      eventsPerSecond: events / seconds,
+      committedPerSecond: events / ((committedAt - started) / 1000),
+      events,
+    };
   } finally {
     tap.stop();
   }

@@ -1,7 +1,13 @@
 import { connect, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { DEV_JWT_SECRET } from '@openq/platform';
-import { createTestDatabase, freePort, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import {
+  createTestDatabase,
+  freePort,
+  startNatsServer,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@openq/testing';
 import { mintDevToken, type DevTokenRole } from '../../../tools/token';
 import { ServiceProcess, type ServiceProcessName } from '../support/processes';
 import { sleep } from '../support/stats';
@@ -32,7 +38,12 @@ export class ProcessSystem implements RunningSystem {
   static async start(sweepIntervalS: number): Promise<ProcessSystem> {
     const natsServer = await startNatsServer();
     const db = await createTestDatabase('openq_bench_parked');
-    const ports = { questions: await freePort(), gates: await freePort(), context: await freePort(), gateway: await freePort() };
+    const ports = {
+      questions: await freePort(),
+      gates: await freePort(),
+      context: await freePort(),
+      gateway: await freePort(),
+    };
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'error',
@@ -55,7 +66,10 @@ export class ProcessSystem implements RunningSystem {
   }
 
   async startService(name: ServiceProcessName): Promise<void> {
-    this.processes.set(name, await ServiceProcess.start(name, this.env, `http://127.0.0.1:${this.ports[name]}/readyz`));
+    this.processes.set(
+      name,
+      await ServiceProcess.start(name, this.env, `http://127.0.0.1:${this.ports[name]}/readyz`),
+    );
   }
 
   async restart(name: ServiceProcessName): Promise<void> {
@@ -69,7 +83,10 @@ export class ProcessSystem implements RunningSystem {
 
   /** RSS of each service (MiB). */
   rss(): Record<ServiceProcessName, number> {
-    return Object.fromEntries(SERVICES.map((n) => [n, this.processes.get(n)!.rss()])) as Record<ServiceProcessName, number>;
+    return Object.fromEntries(SERVICES.map((n) => [n, this.processes.get(n)!.rss()])) as Record<
+      ServiceProcessName,
+      number
+    >;
   }
 
   /** Bytes PostgreSQL uses for the gates tables (heap, TOAST and indexes). */
@@ -97,7 +114,9 @@ export class ProcessSystem implements RunningSystem {
  * service itself would store; the columns beside it are derived the way the store derives them.
  */
 export async function seedParkedCycles(pg: Client, from: number, count: number): Promise<void> {
-  const { rows } = await pg.query<{ cycle: Record<string, unknown> }>(`SELECT cycle FROM gates.gate_cycle ORDER BY updated_at DESC LIMIT 1`);
+  const { rows } = await pg.query<{ cycle: Record<string, unknown> }>(
+    `SELECT cycle FROM gates.gate_cycle ORDER BY updated_at DESC LIMIT 1`,
+  );
   if (!rows[0]) throw new Error('bench: no gate cycle to copy (the warm-up parked none)');
   await pg.query(
     `INSERT INTO gates.gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on, last_activity_at, last_redispatch_at, cycle, updated_at)
@@ -119,7 +138,11 @@ export async function seedParkedCycles(pg: Client, from: number, count: number):
 }
 
 /** Samples the services' RSS `times` times, `gapMs` apart. */
-export async function sampleRss(system: ProcessSystem, times: number, gapMs: number): Promise<Record<ServiceProcessName, number>[]> {
+export async function sampleRss(
+  system: ProcessSystem,
+  times: number,
+  gapMs: number,
+): Promise<Record<ServiceProcessName, number>[]> {
   const out: Record<ServiceProcessName, number>[] = [];
   for (let i = 0; i < times; i++) {
     if (i > 0) await sleep(gapMs);
@@ -129,6 +152,12 @@ export async function sampleRss(system: ProcessSystem, times: number, gapMs: num
 }
 
 /** A few real cycles (park → answer → resume) to exercise every code path, and to time them. */
-export function liveCycles(system: ProcessSystem, tag: string, count: number, rate: number, timeoutMs: number): Promise<AnswerResumeRun> {
+export function liveCycles(
+  system: ProcessSystem,
+  tag: string,
+  count: number,
+  rate: number,
+  timeoutMs: number,
+): Promise<AnswerResumeRun> {
   return answerResumeRun(system, tag, count, 0, rate, timeoutMs);
 }

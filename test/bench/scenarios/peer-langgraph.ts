@@ -27,7 +27,10 @@ function buildGraph(saver: PostgresSaver) {
   return new StateGraph(GateState)
     .addNode('gate', () => ({ verdict: 'needs_user_decision' }))
     .addNode('park', (s: typeof GateState.State) => {
-      const decision = interrupt<{ pergunta: string; sugestao: string }, string>({ pergunta: `Archived code on ${s.taskId}: 404 or 410?`, sugestao: '410' });
+      const decision = interrupt<{ pergunta: string; sugestao: string }, string>({
+        pergunta: `Archived code on ${s.taskId}: 404 or 410?`,
+        sugestao: '410',
+      });
       return { decision };
     })
     .addNode('resume', () => ({ resumed: true }))
@@ -65,11 +68,16 @@ export class LangGraphPeer {
   }
 
   private park(threadId: string): Promise<unknown> {
-    return this.graph.invoke({ taskId: threadId, decision: null, resumed: false }, { configurable: { thread_id: threadId } });
+    return this.graph.invoke(
+      { taskId: threadId, decision: null, resumed: false },
+      { configurable: { thread_id: threadId } },
+    );
   }
 
   private async resume(threadId: string): Promise<void> {
-    const out = (await this.graph.invoke(new Command({ resume: '410' }), { configurable: { thread_id: threadId } })) as { resumed?: boolean };
+    const out = (await this.graph.invoke(new Command({ resume: '410' }), {
+      configurable: { thread_id: threadId },
+    })) as { resumed?: boolean };
     if (out.resumed !== true) throw new Error(`bench: LangGraph thread ${threadId} did not resume`);
   }
 
@@ -77,7 +85,13 @@ export class LangGraphPeer {
    * `threads` parks (16 at once), then half of them resumed 16 at once (resumes/s), the other
    * half resumed at `rate`/s open-loop (latency), then `unloaded` more parked and resumed one at a time.
    */
-  async run(tag: string, threads: number, rate: number, unloaded: number, timeoutMs: number): Promise<PeerRun> {
+  async run(
+    tag: string,
+    threads: number,
+    rate: number,
+    unloaded: number,
+    timeoutMs: number,
+  ): Promise<PeerRun> {
     const ids = Array.from({ length: threads }, (_, i) => `${tag}-${i}`);
     let t0 = now();
     await closedLoop(threads, 16, (i) => this.park(ids[i]!).then(() => undefined));
@@ -113,7 +127,14 @@ export class LangGraphPeer {
       await this.resume(id);
       alone.record(now() - t);
     }
-    return { parksPerSecond, resumesPerSecond, resumeP50: atRate.p(50), resumeP99: atRate.p(99), unloadedP50: alone.p(50), unloadedP99: alone.p(99) };
+    return {
+      parksPerSecond,
+      resumesPerSecond,
+      resumeP50: atRate.p(50),
+      resumeP99: atRate.p(99),
+      unloadedP50: alone.p(50),
+      unloadedP99: alone.p(99),
+    };
   }
 
   async stop(): Promise<void> {

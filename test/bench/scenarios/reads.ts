@@ -111,19 +111,34 @@ export async function readRun(stack: Stack, requests: number): Promise<ReadRun> 
   cpu = process.cpuUsage();
   for (let i = 0; i < requests; i++) {
     const t1 = performance.now();
-    const reply = await rpc.request(service, verb, { projectId: READ_PROJECT, userId: BENCH_USER, status: 'open', limit: 50 });
+    const reply = await rpc.request(service, verb, {
+      projectId: READ_PROJECT,
+      userId: BENCH_USER,
+      status: 'open',
+      limit: 50,
+    });
     rpcLatency.record(performance.now() - t1);
     if (!reply.ok) throw new Error(`bench: ${service}.${verb} failed: ${reply.error.reason}`);
   }
   const rpcCpu = process.cpuUsage(cpu);
   const ms = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000 / requests;
-  return { p50: latency.p(50), p99: latency.p(99), rpcP50: rpcLatency.p(50), rpcP99: rpcLatency.p(99), cpuPerRequest: ms(httpCpu), cpuPerRpc: ms(rpcCpu), items };
+  return {
+    p50: latency.p(50),
+    p99: latency.p(99),
+    rpcP50: rpcLatency.p(50),
+    rpcP99: rpcLatency.p(99),
+    cpuPerRequest: ms(httpCpu),
+    cpuPerRpc: ms(rpcCpu),
+    items,
+  };
 }
 
 /** The plans of the two statements behind the route (list page + count), as the service runs them. */
 export async function explainReads(ds: DataSource): Promise<{ list: string[] }> {
   const plan = async (sql: string, params: unknown[]) =>
-    ((await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']);
+    ((await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)) as { 'QUERY PLAN': string }[]).map(
+      (r) => r['QUERY PLAN'],
+    );
   // The statement the questions service runs for the first page of open questions, with its total.
   return { list: await plan(listStatement('open'), [READ_PROJECT, '0', 51]) };
 }

@@ -14,7 +14,11 @@ async function rows<T>(db: Queryable, sql: string, params: unknown[]): Promise<T
  * — built once over the data instead of maintained row by row. Constraint indexes (primary keys,
  * unique constraints) stay. Only ever used on the bench's throwaway databases.
  */
-export async function withIndexesRebuilt<T>(db: Queryable, table: string, load: () => Promise<T>): Promise<T> {
+export async function withIndexesRebuilt<T>(
+  db: Queryable,
+  table: string,
+  load: () => Promise<T>,
+): Promise<T> {
   const indexes = await rows<{ name: string; def: string }>(
     db,
     `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def

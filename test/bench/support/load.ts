@@ -6,7 +6,11 @@ import { now, sleep } from './stats';
  * a stalled event loop shows up in the figures instead of silently lowering the rate
  * (no coordinated omission). Resolves when every call has been fired, not when they finish.
  */
-export async function openLoop(rate: number, count: number, fire: (i: number, intendedAt: number) => void): Promise<void> {
+export async function openLoop(
+  rate: number,
+  count: number,
+  fire: (i: number, intendedAt: number) => void,
+): Promise<void> {
   const start = now();
   const interval = 1000 / rate;
   for (let i = 0; i < count; i++) {
@@ -18,7 +22,11 @@ export async function openLoop(rate: number, count: number, fire: (i: number, in
 }
 
 /** Runs `work(i)` for i = 0..count-1 with at most `concurrency` at once (closed loop). */
-export async function closedLoop(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+export async function closedLoop(
+  count: number,
+  concurrency: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) await work(next++);
@@ -27,7 +35,12 @@ export async function closedLoop(count: number, concurrency: number, work: (i: n
 }
 
 /** Resolves when `done()` holds, checking every `intervalMs`; rejects after `timeoutMs`. */
-export async function until(done: () => boolean, what: string, timeoutMs: number, intervalMs = 2): Promise<void> {
+export async function until(
+  done: () => boolean,
+  what: string,
+  timeoutMs: number,
+  intervalMs = 2,
+): Promise<void> {
   const deadline = now() + timeoutMs;
   while (!done()) {
     if (now() > deadline) throw new Error(`bench: timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -17,7 +17,13 @@ export function declareData(i: number, tag: string) {
 }
 
 export function gateStartedData(taskId: string) {
-  return { taskId, gate: 'qa' as const, sessionId: `sess-exec-${taskId}`, sessionAuthorId: BENCH_USER, maxCorrections: 3 };
+  return {
+    taskId,
+    gate: 'qa' as const,
+    sessionId: `sess-exec-${taskId}`,
+    sessionAuthorId: BENCH_USER,
+    maxCorrections: 3,
+  };
 }
 
 export function verdictData(taskId: string, roundId: string) {
@@ -28,7 +34,12 @@ export function verdictData(taskId: string, roundId: string) {
     sessionId: `sess-exec-${taskId}`,
     sessionAuthorId: BENCH_USER,
     verdicts: [
-      { subspecialty: 'functional', veredito: 'approved' as const, resumo: 'All acceptance criteria pass', itens: [] },
+      {
+        subspecialty: 'functional',
+        veredito: 'approved' as const,
+        resumo: 'All acceptance criteria pass',
+        itens: [],
+      },
       {
         subspecialty: 'contract',
         veredito: 'needs_user_decision' as const,

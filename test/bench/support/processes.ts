@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { waitFor } from '@openq/testing';
 
 /** The repository root, from the sources (jest) or from dist/ (npm run bench). */
-export const REPO_ROOT = __filename.endsWith('.js') ? join(__dirname, '..', '..', '..', '..') : join(__dirname, '..', '..', '..');
+export const REPO_ROOT = __filename.endsWith('.js')
+  ? join(__dirname, '..', '..', '..', '..')
+  : join(__dirname, '..', '..', '..');
 
 export type ServiceProcessName = 'questions' | 'gates' | 'context' | 'gateway';
 
@@ -35,14 +37,22 @@ export class ServiceProcess {
     child.stdout?.resume();
   }
 
-  static async start(name: ServiceProcessName, env: Record<string, string>, readyUrl: string): Promise<ServiceProcess> {
+  static async start(
+    name: ServiceProcessName,
+    env: Record<string, string>,
+    readyUrl: string,
+  ): Promise<ServiceProcess> {
     const cli = join(REPO_ROOT, 'dist', 'tools', 'cli.js');
     if (!existsSync(cli)) throw new Error(`bench: ${cli} is missing — run \`npm run build\` first`);
-    const child = spawn(process.execPath, [cli, 'start', name], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'start', name], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const service = new ServiceProcess(name, child);
     await waitFor(
       async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${service.stderr}`);
+        if (child.exitCode !== null)
+          throw new Error(`${name} exited with ${child.exitCode}: ${service.stderr}`);
         const res = await fetch(readyUrl).catch(() => null);
         return res?.status === 200;
       },

@@ -15,7 +15,14 @@ export class Progress {
   ) {
     this.bar =
       mode === 'bar'
-        ? new SingleBar({ format: ' {bar} {percentage}% | {value}/{total} | {elapsed}s elapsed | {step}', hideCursor: true, etaBuffer: 20 }, Presets.shades_classic)
+        ? new SingleBar(
+            {
+              format: ' {bar} {percentage}% | {value}/{total} | {elapsed}s elapsed | {step}',
+              hideCursor: true,
+              etaBuffer: 20,
+            },
+            Presets.shades_classic,
+          )
         : null;
     this.bar?.start(total, 0, { step: 'starting' });
   }
@@ -27,7 +34,10 @@ export class Progress {
   /** Names what is running now. */
   step(label: string): void {
     if (this.bar) this.bar.update(this.done, { step: label });
-    else if (this.mode === 'lines') process.stderr.write(`[bench ${this.done}/${this.total} +${Math.round((Date.now() - this.started) / 1000)}s] ${label}\n`);
+    else if (this.mode === 'lines')
+      process.stderr.write(
+        `[bench ${this.done}/${this.total} +${Math.round((Date.now() - this.started) / 1000)}s] ${label}\n`,
+      );
   }
 
   /** One step finished. */

@@ -18,7 +18,8 @@ export async function quiesce(nc: NatsConnection, timeoutMs = 120_000): Promise<
       }
     }
     if (busy === 0) return;
-    if (now() > deadline) throw new Error(`bench: the stack did not go idle in ${timeoutMs} ms (${busy} messages pending)`);
+    if (now() > deadline)
+      throw new Error(`bench: the stack did not go idle in ${timeoutMs} ms (${busy} messages pending)`);
     await sleep(100);
   }
 }

@@ -16,7 +16,9 @@ export function markdownTable(rows: readonly FigureRow[]): string {
     '|---|---|---:|---:|---:|---|---:|',
   ];
   for (const { scenario, metric, figure: f } of rows) {
-    lines.push(`| ${scenario} | ${metric} | **${fmt(f.median)}** | ${fmt(f.min)} – ${fmt(f.max)} | ${fmt(f.q1)} – ${fmt(f.q3)} | ${f.unit} | ${f.runs.length} |`);
+    lines.push(
+      `| ${scenario} | ${metric} | **${fmt(f.median)}** | ${fmt(f.min)} – ${fmt(f.max)} | ${fmt(f.q1)} – ${fmt(f.q3)} | ${f.unit} | ${f.runs.length} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -37,10 +39,14 @@ export function markdownReport(results: BenchResults): string {
     '',
     '| target | measured (median) | limit | |',
     '|---|---:|---|---|',
-    ...results.targets.map((t) => `| ${t.description} | ${fmt(t.value)} ${t.unit} | ${t.limit} | ${t.met ? 'met' : '**missed**'} |`),
+    ...results.targets.map(
+      (t) =>
+        `| ${t.description} | ${fmt(t.value)} ${t.unit} | ${t.limit} | ${t.met ? 'met' : '**missed**'} |`,
+    ),
   ];
   const errors = Object.entries(results.errors);
-  if (errors.length > 0) out.push('', '## Scenarios that failed', '', ...errors.map(([s, e]) => `- **${s}**: ${e}`));
+  if (errors.length > 0)
+    out.push('', '## Scenarios that failed', '', ...errors.map(([s, e]) => `- **${s}**: ${e}`));
   return `${out.join('\n')}\n`;
 }
 
@@ -51,7 +57,13 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * min – max over the runs, on a log scale so 1 ms and 100 ms both read.
  */
 export function svgChart(results: BenchResults): string {
-  const rows = results.figures.filter((r) => r.figure.unit === 'ms' && !r.metric.startsWith('CPU') && Number.isFinite(r.figure.median) && r.figure.median > 0);
+  const rows = results.figures.filter(
+    (r) =>
+      r.figure.unit === 'ms' &&
+      !r.metric.startsWith('CPU') &&
+      Number.isFinite(r.figure.median) &&
+      r.figure.median > 0,
+  );
   const width = 1100;
   const left = 470;
   const barH = 16;
@@ -72,25 +84,47 @@ export function svgChart(results: BenchResults): string {
     const v = 10 ** d;
     if (v < minV || v > 10 ** hi) continue;
     parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${top - 6}" y2="${height - 30}" stroke="#ddd"/>`);
-    parts.push(`<text x="${x(v)}" y="${height - 14}" text-anchor="middle" fill="#555">${v >= 1 ? v : v.toFixed(Math.abs(d))} ms</text>`);
+    parts.push(
+      `<text x="${x(v)}" y="${height - 14}" text-anchor="middle" fill="#555">${v >= 1 ? v : v.toFixed(Math.abs(d))} ms</text>`,
+    );
   }
   rows.forEach((r, i) => {
     const y = top + i * (barH + gap);
-    const color = r.scenario.includes('floor') ? '#8da0cb' : r.scenario.includes('peer') ? '#fc8d62' : '#66c2a5';
+    const color = r.scenario.includes('floor')
+      ? '#8da0cb'
+      : r.scenario.includes('peer')
+        ? '#fc8d62'
+        : '#66c2a5';
     const label = `${r.scenario} · ${r.metric}`;
-    parts.push(`<text x="${left - 8}" y="${y + barH - 4}" text-anchor="end" font-size="11">${esc(label.length > 78 ? `${label.slice(0, 77)}…` : label)}</text>`);
-    parts.push(`<rect x="${left}" y="${y}" width="${Math.max(1, x(r.figure.median) - left)}" height="${barH}" fill="${color}"/>`);
-    parts.push(`<line x1="${x(r.figure.min)}" x2="${x(r.figure.max)}" y1="${y + barH / 2}" y2="${y + barH / 2}" stroke="#333"/>`);
-    parts.push(`<text x="${x(r.figure.max) + 4}" y="${y + barH - 4}" fill="#333">${esc(fmt(r.figure.median))}</text>`);
+    parts.push(
+      `<text x="${left - 8}" y="${y + barH - 4}" text-anchor="end" font-size="11">${esc(label.length > 78 ? `${label.slice(0, 77)}…` : label)}</text>`,
+    );
+    parts.push(
+      `<rect x="${left}" y="${y}" width="${Math.max(1, x(r.figure.median) - left)}" height="${barH}" fill="${color}"/>`,
+    );
+    parts.push(
+      `<line x1="${x(r.figure.min)}" x2="${x(r.figure.max)}" y1="${y + barH / 2}" y2="${y + barH / 2}" stroke="#333"/>`,
+    );
+    parts.push(
+      `<text x="${x(r.figure.max) + 4}" y="${y + barH - 4}" fill="#333">${esc(fmt(r.figure.median))}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('\n');
 }
 
 /** Writes `<stamp>.json`, `<stamp>.md` and `<stamp>.svg` into `dir`; returns their paths. */
-export function writeResults(dir: string, stamp: string, results: BenchResults): { json: string; md: string; svg: string } {
+export function writeResults(
+  dir: string,
+  stamp: string,
+  results: BenchResults,
+): { json: string; md: string; svg: string } {
   mkdirSync(dir, { recursive: true });
-  const paths = { json: join(dir, `${stamp}.json`), md: join(dir, `${stamp}.md`), svg: join(dir, `${stamp}.svg`) };
+  const paths = {
+    json: join(dir, `${stamp}.json`),
+    md: join(dir, `${stamp}.md`),
+    svg: join(dir, `${stamp}.svg`),
+  };
   writeFileSync(paths.json, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(paths.md, markdownReport(results));
   writeFileSync(paths.svg, svgChart(results));

@@ -28,7 +28,10 @@ export interface BenchResults {
 
 /** Collects one value per run and metric; `rows()` turns them into figures (median, spread). */
 export class Collector {
-  private readonly values = new Map<string, { scenario: string; metric: string; unit: string; runs: number[] }>();
+  private readonly values = new Map<
+    string,
+    { scenario: string; metric: string; unit: string; runs: number[] }
+  >();
 
   add(scenario: string, metric: string, unit: string, value: number): void {
     const key = `${scenario}\u0000${metric}`;
@@ -47,6 +50,10 @@ export class Collector {
   }
 
   rows(): FigureRow[] {
-    return [...this.values.values()].map((e) => ({ scenario: e.scenario, metric: e.metric, figure: figure(e.unit, e.runs) }));
+    return [...this.values.values()].map((e) => ({
+      scenario: e.scenario,
+      metric: e.metric,
+      figure: figure(e.unit, e.runs),
+    }));
   }
 }

@@ -27,7 +27,10 @@ class SqlTrace {
       this.stats.set(key, s);
       this.total++;
     };
-    (Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: Client, ...args: unknown[]) {
+    (Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
+      this: Client,
+      ...args: unknown[]
+    ) {
       const first = args[0];
       const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
       if (typeof text !== 'string') return original.apply(this, args);
@@ -55,7 +58,11 @@ class SqlTrace {
   /** Statements since `before` (a snapshot), most frequent first. */
   since(before: Map<string, StatementStats>): { text: string; count: number; ms: number }[] {
     return [...this.stats]
-      .map(([text, s]) => ({ text, count: s.count - (before.get(text)?.count ?? 0), ms: s.ms - (before.get(text)?.ms ?? 0) }))
+      .map(([text, s]) => ({
+        text,
+        count: s.count - (before.get(text)?.count ?? 0),
+        ms: s.ms - (before.get(text)?.ms ?? 0),
+      }))
       .filter((s) => s.count > 0)
       .sort((a, b) => b.count - a.count);
   }

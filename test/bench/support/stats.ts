@@ -38,7 +38,11 @@ export function figure(unit: string, runs: readonly number[]): Figure {
  * back in milliseconds.
  */
 export class Latency {
-  private readonly h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  private readonly h = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
 
   /** Records a duration in milliseconds. */
   record(ms: number): void {

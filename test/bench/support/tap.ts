@@ -1,4 +1,11 @@
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  type ConsumerMessages,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
 
 /**
  * A subscriber of the bench: an ephemeral JetStream pull consumer (no acks, new messages only)
@@ -8,7 +15,12 @@ import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, typ
 export class Tap {
   private constructor(private readonly messages: ConsumerMessages) {}
 
-  static async start(nc: NatsConnection, stream: string, filter: string, onMessage: (msg: JsMsg) => void): Promise<Tap> {
+  static async start(
+    nc: NatsConnection,
+    stream: string,
+    filter: string,
+    onMessage: (msg: JsMsg) => void,
+  ): Promise<Tap> {
     const jsm = await nc.jetstreamManager();
     const name = `bench_tap_${Math.random().toString(36).slice(2)}`;
     await jsm.consumers.add(stream, {

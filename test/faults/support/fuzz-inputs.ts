@@ -196,16 +196,14 @@ export function agentMessage(
     { weight: 1, arbitrary: nested.map((deep) => enc(envelope({ ...validData, extra: deep }))) },
     {
       weight: 1,
-      arbitrary: fc
-        .constantFrom(...Object.keys(validData))
-        .map((k) =>
-          enc(
-            envelope({
-              ...validData,
-              [k]: typeof validData[k] === 'string' ? `${String(validData[k])}\u0000` : validData[k],
-            }),
-          ),
+      arbitrary: fc.constantFrom(...Object.keys(validData)).map((k) =>
+        enc(
+          envelope({
+            ...validData,
+            [k]: typeof validData[k] === 'string' ? `${String(validData[k])}\u0000` : validData[k],
+          }),
         ),
+      ),
     },
   );
 }

@@ -66,9 +66,16 @@ async function contextSnapshot(stack: ProcessStack): Promise<string> {
  * Rebuilds the context read models from the streams (`replayContextReadModels`, what
  * `openq replay context` runs) and compares them with what the live consumers built.
  */
-export async function contextEqualsReplay(stack: ProcessStack): Promise<{ equal: boolean; facts: number; ms: number }> {
+export async function contextEqualsReplay(
+  stack: ProcessStack,
+): Promise<{ equal: boolean; facts: number; ms: number }> {
   const live = await contextSnapshot(stack);
-  const ds = await openDatabase({ url: stack.db.url, schema: 'context', migrations: CONTEXT_MIGRATIONS, poolSize: 2 });
+  const ds = await openDatabase({
+    url: stack.db.url,
+    schema: 'context',
+    migrations: CONTEXT_MIGRATIONS,
+    poolSize: 2,
+  });
   try {
     const result = await replayContextReadModels(ds, stack.nc);
     const facts = Object.values(result.types).reduce((sum, t) => sum + t.applied, 0);

@@ -6,7 +6,13 @@ import type { NatsConnection } from 'nats';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
-import { JetStreamServer, RethrowErrorsFilter, RetryLaterError, type JetStreamEventContext, type JetStreamServerOptions } from '../index';
+import {
+  JetStreamServer,
+  RethrowErrorsFilter,
+  RetryLaterError,
+  type JetStreamEventContext,
+  type JetStreamServerOptions,
+} from '../index';
 
 /** A minimal service used to prove the messaging guarantees against real NATS and PostgreSQL. */
 export class PingData {
@@ -23,12 +29,17 @@ export class SlowRequest {
 export const PING = 'agent.test.ping';
 export const PONGED = 'question.test_ponged';
 export const eventRegistry = new MessageRegistry([defineMessage(PING, PingData)]);
-export const commandRegistry = new MessageRegistry([defineMessage('openq.testsvc.echo', EchoRequest), defineMessage('openq.testsvc.slow', SlowRequest)]);
+export const commandRegistry = new MessageRegistry([
+  defineMessage('openq.testsvc.echo', EchoRequest),
+  defineMessage('openq.testsvc.slow', SlowRequest),
+]);
 
 export class EffectsTable1764470000001 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     // applied_order: the order effects were written in (commit order within one subject, whose messages never overlap).
-    await q.query(`CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL, applied_by text NOT NULL, project_id text, applied_order bigserial NOT NULL)`);
+    await q.query(
+      `CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL, applied_by text NOT NULL, project_id text, applied_order bigserial NOT NULL)`,
+    );
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE effects`);
@@ -50,7 +61,12 @@ class PingController {
       throw new RetryLaterError('a dependency is down for this message, once');
     }
     // A plain INSERT: a second application of the same event would fail, not hide.
-    await manager.query(`INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`, [envelope.eventId, data.n, PingController.instance, envelope.projectId]);
+    await manager.query(`INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`, [
+      envelope.eventId,
+      data.n,
+      PingController.instance,
+      envelope.projectId,
+    ]);
     outbox.event(PONGED, envelope.projectId, { n: data.n });
     const sleep = /^sleep:(\d+)$/.exec(data.note);
     if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));

@@ -6,9 +6,15 @@ const req = (method: string, headers: Record<string, string>) => ({ method, head
 describe('refuseCrossSiteWrite', () => {
   it.each([
     ['a GET with the cookie', req('GET', { cookie: 'openq_token=x' })],
-    ['a JSON POST with the cookie', req('POST', { cookie: 'openq_token=x', 'content-type': 'application/json; charset=utf-8' })],
+    [
+      'a JSON POST with the cookie',
+      req('POST', { cookie: 'openq_token=x', 'content-type': 'application/json; charset=utf-8' }),
+    ],
     ['a bodyless POST with the cookie', req('POST', { cookie: 'openq_token=x' })],
-    ['a form POST with a bearer header', req('POST', { authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' })],
+    [
+      'a form POST with a bearer header',
+      req('POST', { authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' }),
+    ],
   ])('lets through %s', (_name, request) => {
     expect(() => refuseCrossSiteWrite(request)).not.toThrow();
   });

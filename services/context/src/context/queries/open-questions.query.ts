@@ -14,13 +14,18 @@ export async function openQuestionsForTurn(
 ): Promise<OpenQuestionsPage> {
   // One statement, so the slice and the total come from the same snapshot (two reads could see a
   // question declared in between: a total of 2 next to a list of 1).
-  const rows: { question_id: string; pergunta: string; sugestao: string | null; declared_at: Date; total: string }[] =
-    await manager.query(
-      `SELECT question_id, pergunta, sugestao, declared_at, count(*) OVER () AS total FROM context_question
+  const rows: {
+    question_id: string;
+    pergunta: string;
+    sugestao: string | null;
+    declared_at: Date;
+    total: string;
+  }[] = await manager.query(
+    `SELECT question_id, pergunta, sugestao, declared_at, count(*) OVER () AS total FROM context_question
         WHERE project_id = $1 AND answered_at IS NULL AND declared_at IS NOT NULL
         ORDER BY declared_at DESC, question_id DESC LIMIT $2`,
-      [projectId, MAX_TURN_OPEN_QUESTIONS],
-    );
+    [projectId, MAX_TURN_OPEN_QUESTIONS],
+  );
   return {
     newest: rows.map((row) => ({
       questionId: row.question_id,

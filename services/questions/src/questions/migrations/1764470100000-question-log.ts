@@ -20,9 +20,15 @@ export class QuestionLog1764470100000 implements MigrationInterface {
         data jsonb NOT NULL,
         recorded_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE UNIQUE INDEX question_log_one_declaration ON question_log (question_id) WHERE type = 'question.declared'`);
-    await q.query(`CREATE UNIQUE INDEX question_log_one_answer ON question_log (question_id) WHERE type = 'question.answered'`);
-    await q.query(`CREATE UNIQUE INDEX question_log_one_decision ON question_log (question_id) WHERE type = 'decision.recorded'`);
+    await q.query(
+      `CREATE UNIQUE INDEX question_log_one_declaration ON question_log (question_id) WHERE type = 'question.declared'`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX question_log_one_answer ON question_log (question_id) WHERE type = 'question.answered'`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX question_log_one_decision ON question_log (question_id) WHERE type = 'decision.recorded'`,
+    );
     await q.query(`
       CREATE UNIQUE INDEX question_log_tool_call ON question_log (project_id, (data->>'toolCallId'))
         WHERE type = 'question.declared' AND data->>'toolCallId' IS NOT NULL`);
@@ -49,7 +55,9 @@ export class QuestionLog1764470100000 implements MigrationInterface {
         answered jsonb,
         last_position bigint NOT NULL
       )`);
-    await q.query(`CREATE INDEX question_view_by_status ON question_view (project_id, status, declared_position)`);
+    await q.query(
+      `CREATE INDEX question_view_by_status ON question_view (project_id, status, declared_position)`,
+    );
     await q.query(`CREATE INDEX question_view_all ON question_view (project_id, declared_position)`);
     await q.query(`
       CREATE TABLE question_counts (

@@ -7,7 +7,11 @@ import type { AppendedEvent } from '../question-log';
  * step with the log. Live writes call it in the appending transaction; `openq replay` calls it
  * for the whole log, in position order, into emptied tables — the same function, the same result.
  */
-export async function project(manager: EntityManager, projectId: string, appended: AppendedEvent[]): Promise<void> {
+export async function project(
+  manager: EntityManager,
+  projectId: string,
+  appended: AppendedEvent[],
+): Promise<void> {
   for (const { position, event } of appended) {
     if (event.type === 'question.declared') {
       const declared = event.data as QuestionDeclared;
@@ -29,7 +33,12 @@ export async function project(manager: EntityManager, projectId: string, appende
   }
 }
 
-async function bumpCounts(manager: EntityManager, projectId: string, open: number, answered: number): Promise<void> {
+async function bumpCounts(
+  manager: EntityManager,
+  projectId: string,
+  open: number,
+  answered: number,
+): Promise<void> {
   await manager.query(
     `INSERT INTO question_counts (project_id, open, answered) VALUES ($1, $2, $3)
      ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + $2, answered = question_counts.answered + $3`,

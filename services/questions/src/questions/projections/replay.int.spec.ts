@@ -51,17 +51,37 @@ describe('question log: replay and append-only', () => {
           if (open) {
             const pick = declared[Math.floor(random() * declared.length)]!;
             const byAgent = random() < 0.5;
-            await answerQuestion(m, outbox, pick.projectId, pick.questionId,
-              byAgent ? { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` } : { by: 'user', userId: 'ana', resposta: `click ${i}` },
-              new Date());
+            await answerQuestion(
+              m,
+              outbox,
+              pick.projectId,
+              pick.questionId,
+              byAgent
+                ? { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` }
+                : { by: 'user', userId: 'ana', resposta: `click ${i}` },
+              new Date(),
+            );
           } else {
             const projectId = projects[Math.floor(random() * projects.length)]!;
-            const r = await declareQuestion(m, outbox, projectId, {
-              sessionId: 's', sessionAuthorId: 'ana', autor: 'po', origin: 'tool',
-              pergunta: `question ${operations}`, sugestao: random() < 0.5 ? `suggestion ${operations}` : null,
-              afeta: { regras: [], historias: [], tarefas: [`T${operations % 17}`] },
-              toolCallId: random() < 0.05 && declared.length > 0 ? `tc-${Math.floor(random() * operations)}` : `tc-${operations}`,
-            }, new Date());
+            const r = await declareQuestion(
+              m,
+              outbox,
+              projectId,
+              {
+                sessionId: 's',
+                sessionAuthorId: 'ana',
+                autor: 'po',
+                origin: 'tool',
+                pergunta: `question ${operations}`,
+                sugestao: random() < 0.5 ? `suggestion ${operations}` : null,
+                afeta: { regras: [], historias: [], tarefas: [`T${operations % 17}`] },
+                toolCallId:
+                  random() < 0.05 && declared.length > 0
+                    ? `tc-${Math.floor(random() * operations)}`
+                    : `tc-${operations}`,
+              },
+              new Date(),
+            );
             if (r.created) declared.push({ projectId, questionId: r.questionId });
           }
         }
@@ -72,7 +92,9 @@ describe('question log: replay and append-only', () => {
     expect(live.view.length).toBe(declared.length);
     const answered = (live.view as { status: string }[]).filter((v) => v.status === 'answered').length;
     expect(answered).toBeGreaterThan(1000);
-    const [{ n: logAnswers }] = await ds.query(`SELECT count(*)::int AS n FROM question_log WHERE type = 'question.answered'`);
+    const [{ n: logAnswers }] = await ds.query(
+      `SELECT count(*)::int AS n FROM question_log WHERE type = 'question.answered'`,
+    );
     expect(logAnswers).toBe(answered);
 
     const result = await replayQuestionProjection(ds);
@@ -83,11 +105,25 @@ describe('question log: replay and append-only', () => {
 
   it('refuses UPDATE, DELETE and TRUNCATE on the log', async () => {
     await ds.transaction(async (m) => {
-      await declareQuestion(m, new OutboxWriter(m), 'px', {
-        sessionId: 's', sessionAuthorId: 'ana', autor: 'po', origin: 'tool', pergunta: 'kept?', afeta: { regras: [], historias: [], tarefas: [] }, toolCallId: 'keep',
-      }, new Date());
+      await declareQuestion(
+        m,
+        new OutboxWriter(m),
+        'px',
+        {
+          sessionId: 's',
+          sessionAuthorId: 'ana',
+          autor: 'po',
+          origin: 'tool',
+          pergunta: 'kept?',
+          afeta: { regras: [], historias: [], tarefas: [] },
+          toolCallId: 'keep',
+        },
+        new Date(),
+      );
     });
-    await expect(ds.query(`UPDATE question_log SET data = '{}'::jsonb WHERE project_id = 'px'`)).rejects.toThrow(/append-only/);
+    await expect(
+      ds.query(`UPDATE question_log SET data = '{}'::jsonb WHERE project_id = 'px'`),
+    ).rejects.toThrow(/append-only/);
     await expect(ds.query(`DELETE FROM question_log WHERE project_id = 'px'`)).rejects.toThrow(/append-only/);
     await expect(ds.query(`TRUNCATE question_log`)).rejects.toThrow(/append-only/);
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM question_log WHERE project_id = 'px'`);

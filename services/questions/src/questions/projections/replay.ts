@@ -42,6 +42,11 @@ export async function replayQuestionProjection(dataSource: DataSource): Promise<
        ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, rebuilt_at = now()`,
       [stats.position],
     );
-    return { questions: stats.questions, projects: stats.projects, position: stats.position, ms: Date.now() - started };
+    return {
+      questions: stats.questions,
+      projects: stats.projects,
+      position: stats.position,
+      ms: Date.now() - started,
+    };
   });
 }

@@ -30,7 +30,8 @@ export async function answerQuestion(
   ]);
   await project(manager, projectId, appended);
   for (const a of appended) {
-    const type = a.event.type === 'question.answered' ? OpenqEvent.QuestionAnswered : OpenqEvent.DecisionRecorded;
+    const type =
+      a.event.type === 'question.answered' ? OpenqEvent.QuestionAnswered : OpenqEvent.DecisionRecorded;
     outbox.event(type, projectId, a.event.data, { eventId: a.eventId });
   }
   return decision;
