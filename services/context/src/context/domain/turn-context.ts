@@ -3,6 +3,7 @@ import { latestPerQuestion, newestFirst as newestDecisionFirst } from './decisio
 import { renderDecisionsBlock } from './decisions-block';
 import { compareInstantsDesc } from './instants';
 import { oneLine, showingLine } from './text';
+import type { TurnDecision } from '@openq/contracts';
 
 /** How many open questions an asker's turn lists; `openQuestionsTotal` says how many there are. */
 export const MAX_TURN_OPEN_QUESTIONS = 20;
@@ -10,16 +11,8 @@ export const MAX_TURN_OPEN_QUESTIONS = 20;
 /** The decisions block of a turn with no decision in the project yet (under the usual heading). */
 export const NO_PROJECT_DECISIONS_LINE = 'No user decisions in this project yet.';
 
-/** SPEC §11.2: one of the project's decisions, as an asker's turn carries it. */
-export interface TurnDecision {
-  decisionEventId: string;
-  questionId: string;
-  pergunta: string;
-  resposta: string;
-  viaAgente: AskerRole | null;
-  /** ISO-8601 instant. */
-  decidedAt: string;
-}
+/** SPEC §11.2: one of the project's decisions, as an asker's turn carries it (the wire view's own type). */
+export type { TurnDecision } from '@openq/contracts';
 
 /** The project's newest decisions, and how many there are when the caller cut them (in SQL). */
 export interface RecentDecisions {
