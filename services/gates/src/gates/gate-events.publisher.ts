@@ -13,15 +13,24 @@ export type WireGateEvent = WireEvent & Omit<OutboxEvent, 'type' | 'data'>;
 /** A published domain event as SPEC §5 puts it on the wire (`projectId` travels in the envelope). */
 function wireOf(event: PublishedGateEvent): WireEvent {
   switch (event.type) {
-    case 'gate.verdict_recorded':
-      return { type: OpenqEvent.GateVerdictRecorded, data: { ...event.data } };
-    case 'gate.rescue_parked':
+    case 'gate.verdict_recorded': {
+      const { verdict, ...rest } = event.data;
+      return { type: OpenqEvent.GateVerdictRecorded, data: { ...rest, veredito: verdict } };
+    }
+    case 'gate.rescue_parked': {
+      const { ageSeconds, why, ...rest } = event.data;
       return {
         type: OpenqEvent.GateRescueParked,
-        data: { ...event.data, questionIds: [...event.data.questionIds] },
+        data: {
+          ...rest,
+          questionIds: [...rest.questionIds],
+          ...(ageSeconds !== undefined ? { idadeSegundos: ageSeconds } : {}),
+          motivo: why,
+        },
       };
+    }
     case 'gate.resumed': {
-      const { pendingChanges, ...rest } = event.data;
+      const { pendingChanges, why, ...rest } = event.data;
       // [openq] the changes of the round that parked go back to QA; absent when there were none.
       const changes = pendingChanges.map((c) => ({
         subspecialty: c.subspecialty,
@@ -30,11 +39,17 @@ function wireOf(event: PublishedGateEvent): WireEvent {
       }));
       return {
         type: OpenqEvent.GateResumed,
-        data: { ...rest, ...(changes.length > 0 ? { pendingChanges: changes } : {}) },
+        data: {
+          ...rest,
+          ...(why !== undefined ? { motivo: why } : {}),
+          ...(changes.length > 0 ? { pendingChanges: changes } : {}),
+        },
       };
     }
-    case 'gate.redispatch_requested':
-      return { type: OpenqEvent.GateRedispatchRequested, data: { ...event.data } };
+    case 'gate.redispatch_requested': {
+      const { ageSeconds, ...rest } = event.data;
+      return { type: OpenqEvent.GateRedispatchRequested, data: { ...rest, idadeSegundos: ageSeconds } };
+    }
     case 'gate.verdict_rejected':
       return { type: OpenqEvent.GateVerdictRejected, data: { ...event.data } };
     default: {

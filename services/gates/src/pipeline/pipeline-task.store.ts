@@ -28,7 +28,7 @@ interface FreezeRow {
 const freezeFromRow = (row: FreezeRow): RepoFreeze => ({
   repo: row.repo,
   by: row.frozen_by,
-  motivo: row.reason,
+  why: row.reason,
   frozenAt: row.frozen_at,
 });
 
@@ -198,7 +198,7 @@ export class PipelineTaskStore {
       `INSERT INTO pipeline_repo_freeze (project_id, repo, frozen_by, reason, frozen_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (project_id, repo) DO UPDATE SET frozen_by = EXCLUDED.frozen_by, reason = EXCLUDED.reason,
          frozen_at = EXCLUDED.frozen_at`,
-      [projectId, repo, freeze.by, freeze.motivo, freeze.frozenAt],
+      [projectId, repo, freeze.by, freeze.why, freeze.frozenAt],
     );
   }
 }

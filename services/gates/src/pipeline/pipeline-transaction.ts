@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { OpenqEventDataMap } from '@openq/contracts';
 import { DeciderTransaction, type OutboxWriter, type WireEvent } from '@openq/messaging';
 import {
   isPublishedPipelineEvent,
@@ -22,6 +23,14 @@ const asPublished = ({ type, data, occurredAt }: PipelineEvent | RepoFreezeEvent
   data,
   occurredAt,
 });
+
+/** A freeze's events on the wire: the domain's `why` is SPEC §11.3's `motivo`. */
+export function freezeToWire(event: RepoFreezeEvent): WireEvent {
+  if (event.type === 'pipeline.repo_unfrozen') return asPublished(event);
+  const { why, ...rest } = event.data;
+  const data: OpenqEventDataMap['pipeline.repo_frozen'] = { ...rest, motivo: why };
+  return { type: event.type, data, occurredAt: event.occurredAt };
+}
 
 /**
  * One pipeline change of a project inside the caller's transaction (an inbox transaction or a
@@ -59,7 +68,7 @@ export class PipelineTransaction {
       {
         decider: repoFreeze,
         projectOf: () => projectId,
-        toWire: asPublished,
+        toWire: freezeToWire,
         save: async (freeze, { events }) => {
           const repo = events[0]?.data.repo;
           if (repo !== undefined) await store.saveFreeze(projectId, repo, freeze);

@@ -69,7 +69,7 @@ export class PipelineEventsController {
     await freezeOrUnfreeze(
       tx,
       data.frozen
-        ? { type: 'freeze', repo: data.repo, by: AGENT_FREEZER, motivo: data.motivo ?? '' }
+        ? { type: 'freeze', repo: data.repo, by: AGENT_FREEZER, why: data.motivo ?? '' }
         : { type: 'unfreeze', repo: data.repo, by: AGENT_FREEZER },
     );
   }

@@ -52,9 +52,9 @@ export class PipelineRequestsController {
 
   @MessagePattern(Commands.gates.pipelineFreeze.type)
   freeze(@Payload() cmd: RepoFreezeCommand, @Ctx() ctx: JetStreamRequestContext): Promise<RepoFreezeReply> {
-    const { repo, userId: by, motivo } = cmd;
+    const { repo, userId: by, motivo: why } = cmd;
     return this.inPipeline(cmd.projectId, ctx, (tx) =>
-      freezeOrUnfreeze(tx, { type: 'freeze', repo, by, motivo }),
+      freezeOrUnfreeze(tx, { type: 'freeze', repo, by, why }),
     );
   }
 

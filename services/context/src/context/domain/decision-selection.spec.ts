@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { selectDecisions, type CandidateDecision } from './decision-selection';
 
 let seq = 0;
-type Overrides = Partial<Omit<CandidateDecision, 'afeta'>> & { afeta?: Partial<CandidateDecision['afeta']> };
+type Overrides = Partial<Omit<CandidateDecision, 'affects'>> & {
+  affects?: Partial<CandidateDecision['affects']>;
+};
 
 function decision(overrides: Overrides = {}): CandidateDecision {
   seq += 1;
@@ -16,7 +18,7 @@ function decision(overrides: Overrides = {}): CandidateDecision {
     viaAgente: null,
     decidedAt: `2026-11-05T10:00:${String(seq % 60).padStart(2, '0')}.000Z`,
     ...overrides,
-    afeta: { regras: [], historias: [], tarefas: [], ...overrides.afeta },
+    affects: { regras: [], historias: [], tarefas: [], ...overrides.affects },
   };
 }
 
@@ -26,36 +28,36 @@ const ids = (views: { decisionEventId: string }[]): string[] => views.map((v) =>
 
 describe('selectDecisions: linking (SPEC §6)', () => {
   it('links a decision whose afeta.tarefas holds the task', () => {
-    const d = decision({ afeta: { tarefas: ['T9', 'T1'] } });
+    const d = decision({ affects: { tarefas: ['T9', 'T1'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('links a decision whose afeta.historias holds the task’s story', () => {
-    const d = decision({ afeta: { historias: ['S1'] } });
+    const d = decision({ affects: { historias: ['S1'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('links a decision whose afeta.regras meets the story’s rules', () => {
-    const d = decision({ afeta: { regras: ['RN-001', 'RN-860'] } });
+    const d = decision({ affects: { regras: ['RN-001', 'RN-860'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('leaves out decisions about other tasks, stories and rules', () => {
-    const other = decision({ afeta: { tarefas: ['T2'], historias: ['S2'], regras: ['RN-001'] } });
+    const other = decision({ affects: { tarefas: ['T2'], historias: ['S2'], regras: ['RN-001'] } });
     const none = decision();
     expect(selectDecisions(task, story, [other, none])).toEqual([]);
   });
 
   it('a task without a story is linked only through afeta.tarefas', () => {
-    const byTask = decision({ afeta: { tarefas: ['T1'] } });
-    const byRule = decision({ afeta: { regras: ['RN-858'] } });
+    const byTask = decision({ affects: { tarefas: ['T1'] } });
+    const byRule = decision({ affects: { regras: ['RN-858'] } });
     expect(ids(selectDecisions({ taskId: 'T1', storyId: null }, null, [byTask, byRule]))).toEqual([
       byTask.decisionEventId,
     ]);
   });
 
   it('returns the wire view (no afeta)', () => {
-    const d = decision({ afeta: { tarefas: ['T1'] }, viaAgente: 'po' });
+    const d = decision({ affects: { tarefas: ['T1'] }, viaAgente: 'po' });
     expect(selectDecisions(task, story, [d])).toEqual([
       {
         decisionEventId: d.decisionEventId,
@@ -72,9 +74,9 @@ describe('selectDecisions: linking (SPEC §6)', () => {
 
 describe('selectDecisions: order and one per question', () => {
   it('is newest first, comparing instants (offsets and fraction digits included), not strings', () => {
-    const older = decision({ afeta: { tarefas: ['T1'] }, decidedAt: '2026-11-05T12:00:00Z' });
-    const newer = decision({ afeta: { tarefas: ['T1'] }, decidedAt: '2026-11-05T10:00:00-03:00' });
-    const newest = decision({ afeta: { tarefas: ['T1'] }, decidedAt: '2026-11-05T13:00:00.5Z' });
+    const older = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T12:00:00Z' });
+    const newer = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T10:00:00-03:00' });
+    const newest = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T13:00:00.5Z' });
     expect(ids(selectDecisions(task, story, [older, newest, newer]))).toEqual(
       [newest, newer, older].map((d) => d.decisionEventId),
     );
@@ -83,12 +85,12 @@ describe('selectDecisions: order and one per question', () => {
   it('breaks a tie on the instant by decisionEventId, descending', () => {
     const at = '2026-11-05T10:00:00.000Z';
     const a = decision({
-      afeta: { tarefas: ['T1'] },
+      affects: { tarefas: ['T1'] },
       decidedAt: at,
       decisionEventId: '0190a000-0000-7000-8000-00000000000a',
     });
     const b = decision({
-      afeta: { tarefas: ['T1'] },
+      affects: { tarefas: ['T1'] },
       decidedAt: '2026-11-05T10:00:00Z',
       decisionEventId: '0190a000-0000-7000-8000-00000000000b',
     });
@@ -96,7 +98,7 @@ describe('selectDecisions: order and one per question', () => {
   });
 
   it('keeps one decision per question, the newest; the superseded one never appears', () => {
-    const first = decision({ afeta: { historias: ['S1'] }, decidedAt: '2026-11-05T09:00:00Z' });
+    const first = decision({ affects: { historias: ['S1'] }, decidedAt: '2026-11-05T09:00:00Z' });
     const second = decision({
       ...first,
       decisionEventId: '0190a000-0000-7000-8000-ffffffffffff',
@@ -111,7 +113,7 @@ describe('selectDecisions: order and one per question', () => {
   it('gives the same result whatever the input order', () => {
     const pool = Array.from({ length: 8 }, (_, i) =>
       decision({
-        afeta: { tarefas: ['T1'] },
+        affects: { tarefas: ['T1'] },
         questionId: `q-${i % 5}`,
         decidedAt: `2026-11-05T10:00:0${i % 3}Z`,
       }),

@@ -18,7 +18,7 @@ export interface CandidateDecision {
   viaAgente: AskerRole | null;
   /** ISO-8601 instant. */
   decidedAt: string;
-  afeta: Affects;
+  affects: Affects;
 }
 
 /** A decision as the agents receive it (SPEC §6.1 `decisoes[]`). */
@@ -55,18 +55,18 @@ export function selectDecisions(
   candidates: readonly CandidateDecision[],
 ): DecisionView[] {
   return latestPerQuestion(candidates)
-    .filter((decision) => isLinked(decision.afeta, task, story))
+    .filter((decision) => isLinked(decision.affects, task, story))
     .sort(newestFirst)
     .map(toView);
 }
 
 /** The linking rule of SPEC §6, shared by every task-scoped context. */
-export function isLinked(afeta: Affects, task: TaskRef, story: StoryRules | null): boolean {
+export function isLinked(affects: Affects, task: TaskRef, story: StoryRules | null): boolean {
   const storyId = task.storyId ?? story?.storyId ?? null;
-  if (afeta.tarefas.includes(task.taskId)) return true;
-  if (storyId !== null && afeta.historias.includes(storyId)) return true;
+  if (affects.tarefas.includes(task.taskId)) return true;
+  if (storyId !== null && affects.historias.includes(storyId)) return true;
   const rules = new Set(story?.regras ?? []);
-  return afeta.regras.some((rule) => rules.has(rule));
+  return affects.regras.some((rule) => rules.has(rule));
 }
 
 export function newestFirst(

@@ -15,7 +15,7 @@ const story: StoryFacts = {
 };
 const task = { taskId: 'T1', storyId: 'S1' };
 
-function decision(i: number, afeta: Partial<CandidateDecision['afeta']>): CandidateDecision {
+function decision(i: number, affects: Partial<CandidateDecision['affects']>): CandidateDecision {
   const n = String(i).padStart(12, '0');
   return {
     decisionEventId: `0190a000-0000-7000-8000-${n}`,
@@ -25,7 +25,7 @@ function decision(i: number, afeta: Partial<CandidateDecision['afeta']>): Candid
     respondidaPor: 'u1',
     viaAgente: i % 2 === 0 ? 'po' : null,
     decidedAt: `2026-11-05T10:00:${String(i).padStart(2, '0')}Z`,
-    afeta: { regras: [], historias: [], tarefas: [], ...afeta },
+    affects: { regras: [], historias: [], tarefas: [], ...affects },
   };
 }
 

@@ -80,6 +80,6 @@ async function linkableDecisions(
     respondidaPor: row.respondida_por,
     viaAgente: row.via_agente,
     decidedAt: row.decided_at,
-    afeta: { tarefas: row.tarefas, historias: row.historias, regras: row.regras },
+    affects: { tarefas: row.tarefas, historias: row.historias, regras: row.regras },
   }));
 }

@@ -73,8 +73,8 @@ describe('correction counter', () => {
     ['secops', 'changes_requested', 1, 3, 'correct'],
     ['qa', 'blocked', 0, 3, 'blocked'],
     ['qa', 'needs_user_decision', 1, 3, 'parked'],
-  ])('nextAction(%s, %s, %i, %i) = %s', (gate, veredito, count, max, expected) => {
-    expect(nextAction(gate, veredito, count, max)).toBe(expected);
+  ])('nextAction(%s, %s, %i, %i) = %s', (gate, verdict, count, max, expected) => {
+    expect(nextAction(gate, verdict, count, max)).toBe(expected);
   });
 
   it('blocks the task once the count goes above the ceiling, not at it', () => {
@@ -85,7 +85,7 @@ describe('correction counter', () => {
     expect(verdictRecorded(evs)).toEqual({
       taskId: 't1',
       gate: 'qa',
-      veredito: 'changes_requested',
+      verdict: 'changes_requested',
       correctionCount: 4,
       maxCorrections: 3,
       nextAction: 'blocked',

@@ -73,7 +73,7 @@ describe('needs_user_decision', () => {
     );
     expect(types).toEqual(['gate.round_recorded', 'gate.verdict_recorded', 'gate.questions_requested']);
     expect(event(events, 'gate.verdict_recorded')?.data).toMatchObject({
-      veredito: 'needs_user_decision',
+      verdict: 'needs_user_decision',
       correctionCount: 0,
       nextAction: 'parked',
     });
@@ -115,7 +115,7 @@ describe('needs_user_decision', () => {
       gate: 'qa',
       reason: 'user_decision',
       questionIds: ['q1', 'q2'],
-      motivo: "waiting for the user's decision on 2 open questions",
+      why: "waiting for the user's decision on 2 open questions",
     });
     expect(state).toMatchObject({
       status: 'parked',

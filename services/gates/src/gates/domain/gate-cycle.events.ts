@@ -51,11 +51,11 @@ interface CycleRef {
 // Published (SPEC §5 payloads).
 export type VerdictRecorded = DomainEvent<
   'gate.verdict_recorded',
-  CycleRef & { veredito: Verdict; correctionCount: number; maxCorrections: number; nextAction: NextAction }
+  CycleRef & { verdict: Verdict; correctionCount: number; maxCorrections: number; nextAction: NextAction }
 >;
 export type RescueParked = DomainEvent<
   'gate.rescue_parked',
-  CycleRef & { reason: ParkedReason; questionIds: string[]; idadeSegundos?: number; motivo: string }
+  CycleRef & { reason: ParkedReason; questionIds: string[]; ageSeconds?: number; why: string }
 >;
 /** `pendingChanges` is an openq addition: the changes requested in the round that parked (§5 [openq]). */
 export type Resumed = DomainEvent<
@@ -67,13 +67,10 @@ export type Resumed = DomainEvent<
     pendingChanges: PendingChange[];
     /** §11.1 trigger `override` only: who resumed without the answer, and why. */
     by?: string;
-    motivo?: string;
+    why?: string;
   }
 >;
-export type RedispatchRequested = DomainEvent<
-  'gate.redispatch_requested',
-  CycleRef & { idadeSegundos: number }
->;
+export type RedispatchRequested = DomainEvent<'gate.redispatch_requested', CycleRef & { ageSeconds: number }>;
 /** §11.1 the round cited a question that is not in the project: refused, the round spent. */
 export type VerdictRejected = DomainEvent<
   'gate.verdict_rejected',
@@ -90,7 +87,7 @@ export type RoundRecorded = DomainEvent<
   'gate.round_recorded',
   CycleRef & {
     roundId: string;
-    veredito: Verdict;
+    verdict: Verdict;
     correctionCount: number;
     maxCorrections: number;
     nextAction: NextAction;

@@ -35,9 +35,9 @@ const answer = (questionId: string, decisionEventId: string): GateCommand => ({
   type: 'questionAnswered',
   data: { questionId, decisionEventId },
 });
-const override = (by = 'maria', motivo = 'Customer confirmed 410 by phone'): GateCommand => ({
+const override = (by = 'maria', why = 'Customer confirmed 410 by phone'): GateCommand => ({
   type: 'overrideResume',
-  data: { by, motivo },
+  data: { by, why },
 });
 const sweep: GateCommand = { type: 'sweep', data: { staleAfterS: 900, parkAfterS: 7200 } };
 
@@ -66,7 +66,7 @@ describe('override resume (§11.1)', () => {
           decisionEventIds: ['d1'],
           pendingChanges: [{ subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix route'] }],
           by: 'maria',
-          motivo: 'Customer confirmed 410 by phone',
+          why: 'Customer confirmed 410 by phone',
         },
         occurredAt: at(300),
       },

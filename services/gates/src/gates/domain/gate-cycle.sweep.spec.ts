@@ -31,8 +31,8 @@ describe('sweep', () => {
       gate: 'secops',
       reason: 'idle',
       questionIds: [],
-      idadeSegundos: 7300,
-      motivo: 'no agent activity for 7300 s (limit 7200 s)',
+      ageSeconds: 7300,
+      why: 'no agent activity for 7300 s (limit 7200 s)',
     });
     expect(state).toMatchObject({ status: 'parked', parkedReason: 'idle' });
   });
@@ -41,7 +41,7 @@ describe('sweep', () => {
     expect(given([], started).when(sweep, 1000).events[0]?.data).toEqual({
       taskId: 't1',
       gate: 'secops',
-      idadeSegundos: 1000,
+      ageSeconds: 1000,
     });
   });
 

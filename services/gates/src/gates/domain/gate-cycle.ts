@@ -56,7 +56,7 @@ export type GateCommand =
     }
   | { type: 'questionAnswered'; data: { questionId: string; decisionEventId: string } }
   | { type: 'humanResume' }
-  | { type: 'overrideResume'; data: { by: string; motivo: string } }
+  | { type: 'overrideResume'; data: { by: string; why: string } }
   | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
 
 export type GateDecision = Decision<GateEvent>;
@@ -177,12 +177,12 @@ function questionsLinked(
   if (!after) return [linked];
   if (after.questionIds.length === 0) return [linked, resumedByAnswer(after, now)];
   const n = after.questionIds.length;
-  const motivo = `waiting for the user's decision on ${n} open question${n === 1 ? '' : 's'}`;
+  const why = `waiting for the user's decision on ${n} open question${n === 1 ? '' : 's'}`;
   return [
     linked,
     {
       type: 'gate.rescue_parked',
-      data: { ...ref(state), reason: 'user_decision', questionIds: [...after.questionIds], motivo },
+      data: { ...ref(state), reason: 'user_decision', questionIds: [...after.questionIds], why },
       occurredAt: now,
     },
   ];
@@ -234,11 +234,7 @@ function humanResume(state: GateCycle | null, now: Date): GateDecision {
  * questions stay open (a later answer no longer resumes anything: the cycle is not waiting). The
  * event names the questions left open and the decisions the park had already got.
  */
-function overrideResume(
-  data: { by: string; motivo: string },
-  state: GateCycle | null,
-  now: Date,
-): GateDecision {
+function overrideResume(data: { by: string; why: string }, state: GateCycle | null, now: Date): GateDecision {
   if (!state) return refusal(404, 'gate_nao_encontrado', 'this task has no such gate cycle');
   if (state.status !== 'parked')
     return refusal(409, 'gate_nao_estacionado', `the gate is ${state.status}, not parked`);
@@ -262,7 +258,7 @@ function overrideResume(
         decisionEventIds,
         pendingChanges: [...state.pendingChanges],
         by: data.by,
-        motivo: data.motivo,
+        why: data.why,
       },
       occurredAt: now,
     },
@@ -278,21 +274,21 @@ function sweep(
   now: Date,
 ): GateDecision {
   if (!state || state.status !== 'running') return [];
-  const idadeSegundos = secondsBetween(state.lastActivityAt, now);
-  if (idadeSegundos > data.parkAfterS) {
-    const motivo = `no agent activity for ${idadeSegundos} s (limit ${data.parkAfterS} s)`;
+  const ageSeconds = secondsBetween(state.lastActivityAt, now);
+  if (ageSeconds > data.parkAfterS) {
+    const why = `no agent activity for ${ageSeconds} s (limit ${data.parkAfterS} s)`;
     return [
       {
         type: 'gate.rescue_parked',
-        data: { ...ref(state), reason: 'idle', questionIds: [], idadeSegundos, motivo },
+        data: { ...ref(state), reason: 'idle', questionIds: [], ageSeconds, why },
         occurredAt: now,
       },
     ];
   }
-  if (idadeSegundos <= data.staleAfterS) return [];
+  if (ageSeconds <= data.staleAfterS) return [];
   // At most one re-dispatch per stale window, so a sweep every 5 minutes does not flood the engine.
   if (state.lastRedispatchAt && secondsBetween(state.lastRedispatchAt, now) <= data.staleAfterS) return [];
-  return [{ type: 'gate.redispatch_requested', data: { ...ref(state), idadeSegundos }, occurredAt: now }];
+  return [{ type: 'gate.redispatch_requested', data: { ...ref(state), ageSeconds }, occurredAt: now }];
 }
 
 /** A gate cycle on the decider kit; `null` is a cycle that has not started. */

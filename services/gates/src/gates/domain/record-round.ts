@@ -25,8 +25,8 @@ export interface SubspecialtyVerdict {
  * The correction counter after a round's verdict: changes_requested consumes one cycle, approved
  * resets it, blocked and needs_user_decision leave it alone. Exhausted once ABOVE the ceiling.
  */
-export function countCorrections(veredito: Verdict, correctionCount: number, maxCorrections: number) {
-  switch (veredito) {
+export function countCorrections(verdict: Verdict, correctionCount: number, maxCorrections: number) {
+  switch (verdict) {
     case 'approved':
       return { correctionCount: 0, exhausted: false };
     case 'changes_requested': {
@@ -37,7 +37,7 @@ export function countCorrections(veredito: Verdict, correctionCount: number, max
     case 'needs_user_decision':
       return { correctionCount, exhausted: false };
     default: {
-      const unknownVerdict: never = veredito;
+      const unknownVerdict: never = verdict;
       return unknownVerdict;
     }
   }
@@ -46,11 +46,11 @@ export function countCorrections(veredito: Verdict, correctionCount: number, max
 /** `nextAction` of `gate.verdict_recorded`, from the event's own fields. */
 export function nextAction(
   gate: GateName,
-  veredito: Verdict,
+  verdict: Verdict,
   correctionCount: number,
   maxCorrections: number,
 ): NextAction {
-  switch (veredito) {
+  switch (verdict) {
     case 'approved':
       return nextActionOnApproval(gate);
     case 'changes_requested':
@@ -60,7 +60,7 @@ export function nextAction(
     case 'needs_user_decision':
       return 'parked';
     default: {
-      const unknownVerdict: never = veredito;
+      const unknownVerdict: never = verdict;
       return unknownVerdict;
     }
   }
@@ -169,12 +169,12 @@ function pendingChanges(verdicts: readonly SubspecialtyVerdict[]): PendingChange
 }
 
 function blockedReason(
-  veredito: Verdict,
+  verdict: Verdict,
   exhausted: boolean,
   verdicts: readonly SubspecialtyVerdict[],
 ): string | null {
   if (exhausted) return CORRECTION_CYCLE_EXHAUSTED;
-  if (veredito !== 'blocked') return null;
+  if (verdict !== 'blocked') return null;
   const failing = verdicts.filter((v) => v.veredito === 'blocked').map((v) => v.subspecialty);
   return `blocked by subspecialty: ${failing.join(', ')}`;
 }
@@ -187,13 +187,13 @@ export function roundEvents(
   maxCorrectionsFromVerdict: number | undefined,
   now: Date,
 ): GateEvent[] {
-  const veredito = consolidate(verdicts.map((v) => v.veredito));
-  if (veredito === null) return [];
+  const verdict = consolidate(verdicts.map((v) => v.veredito));
+  if (verdict === null) return [];
   const { taskId, gate } = state;
   const maxCorrections = maxCorrectionsFromVerdict ?? state.maxCorrections;
-  const { correctionCount, exhausted } = countCorrections(veredito, state.correctionCount, maxCorrections);
-  const action = nextAction(gate, veredito, correctionCount, maxCorrections);
-  const parking = veredito === 'needs_user_decision';
+  const { correctionCount, exhausted } = countCorrections(verdict, state.correctionCount, maxCorrections);
+  const action = nextAction(gate, verdict, correctionCount, maxCorrections);
+  const parking = verdict === 'needs_user_decision';
   const events: GateEvent[] = [
     {
       type: 'gate.round_recorded',
@@ -201,18 +201,18 @@ export function roundEvents(
         taskId,
         gate,
         roundId,
-        veredito,
+        verdict,
         correctionCount,
         maxCorrections,
         nextAction: action,
-        blockedReason: blockedReason(veredito, exhausted, verdicts),
+        blockedReason: blockedReason(verdict, exhausted, verdicts),
         pendingChanges: parking ? pendingChanges(verdicts) : [],
       },
       occurredAt: now,
     },
     {
       type: 'gate.verdict_recorded',
-      data: { taskId, gate, veredito, correctionCount, maxCorrections, nextAction: action },
+      data: { taskId, gate, verdict, correctionCount, maxCorrections, nextAction: action },
       occurredAt: now,
     },
   ];

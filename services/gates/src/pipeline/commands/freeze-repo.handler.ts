@@ -10,7 +10,7 @@ export function freezeView(freeze: RepoFreeze): RepoFreezeView {
   return {
     repo: freeze.repo,
     by: freeze.by,
-    motivo: freeze.motivo,
+    motivo: freeze.why,
     frozenAt: freeze.frozenAt.toISOString(),
   };
 }

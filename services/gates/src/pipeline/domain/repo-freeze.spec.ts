@@ -6,11 +6,11 @@ const T0 = Date.UTC(2026, 11, 1);
 const at = (s: number) => new Date(T0 + s * 1000);
 const { given, history } = deciderSpec(repoFreeze, at);
 
-const freeze = (by = 'alice', motivo = 'release week'): RepoFreezeCommand => ({
+const freeze = (by = 'alice', why = 'release week'): RepoFreezeCommand => ({
   type: 'freeze',
   repo: 'api',
   by,
-  motivo,
+  why,
 });
 const unfreeze = (by = 'bob'): RepoFreezeCommand => ({ type: 'unfreeze', repo: 'api', by });
 
@@ -20,14 +20,14 @@ describe('repo freeze (SPEC §11.3)', () => {
     expect(events).toEqual([
       {
         type: 'pipeline.repo_frozen',
-        data: { repo: 'api', by: 'alice', motivo: 'release week' },
+        data: { repo: 'api', by: 'alice', why: 'release week' },
         occurredAt: at(5),
       },
     ]);
     expect(events.reduce(evolve, null)).toEqual({
       repo: 'api',
       by: 'alice',
-      motivo: 'release week',
+      why: 'release week',
       frozenAt: at(5),
     });
     expect(liftsFreeze(events)).toBe(false);

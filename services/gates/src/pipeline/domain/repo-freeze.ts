@@ -12,7 +12,7 @@ export interface RepoFreeze {
   /** A user id, or `agent` when the engine froze it (`agent.repo.freeze`). */
   by: string;
   /** Null only for a freeze written by hand in SQL before the doors existed. */
-  motivo: string | null;
+  why: string | null;
   frozenAt: Date;
 }
 
@@ -20,10 +20,9 @@ export interface RepoFreeze {
 export const AGENT_FREEZER = 'agent';
 
 export type RepoFreezeCommand =
-  | { type: 'freeze'; repo: string; by: string; motivo: string }
-  | { type: 'unfreeze'; repo: string; by: string };
+  { type: 'freeze'; repo: string; by: string; why: string } | { type: 'unfreeze'; repo: string; by: string };
 
-export type RepoFrozen = DomainEvent<'pipeline.repo_frozen', { repo: string; by: string; motivo: string }>;
+export type RepoFrozen = DomainEvent<'pipeline.repo_frozen', { repo: string; by: string; why: string }>;
 export type RepoUnfrozen = DomainEvent<'pipeline.repo_unfrozen', { repo: string; by: string }>;
 export type RepoFreezeEvent = RepoFrozen | RepoUnfrozen;
 
@@ -31,9 +30,9 @@ export type RepoFreezeEvent = RepoFrozen | RepoUnfrozen;
 export function decide(command: RepoFreezeCommand, current: RepoFreeze | null, now: Date): RepoFreezeEvent[] {
   if (command.type === 'freeze') {
     if (current !== null) return [];
-    const motivo = command.motivo.trim();
+    const why = command.why.trim();
     return [
-      { type: 'pipeline.repo_frozen', data: { repo: command.repo, by: command.by, motivo }, occurredAt: now },
+      { type: 'pipeline.repo_frozen', data: { repo: command.repo, by: command.by, why }, occurredAt: now },
     ];
   }
   if (current === null) return [];
@@ -42,8 +41,8 @@ export function decide(command: RepoFreezeCommand, current: RepoFreeze | null, n
 
 export function evolve(current: RepoFreeze | null, event: RepoFreezeEvent): RepoFreeze | null {
   if (event.type === 'pipeline.repo_unfrozen') return null;
-  const { repo, by, motivo } = event.data;
-  return { repo, by, motivo, frozenAt: event.occurredAt };
+  const { repo, by, why } = event.data;
+  return { repo, by, why, frozenAt: event.occurredAt };
 }
 
 /** True when the events lift a freeze: the repo's waiting tasks must be looked at again. */

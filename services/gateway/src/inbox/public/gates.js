@@ -12,7 +12,7 @@ const GATE_NAMES = { qa: 'QA gate', secops: 'SecOps gate' };
 export const gateName = (gate) => GATE_NAMES[gate] ?? `${gate} gate`;
 
 /** §11.1 `motivo`: 1–500 characters. */
-const MOTIVO_MAX = 500;
+const WHY_MAX_LENGTH = 500;
 
 /**
  * "Resume without the answer" on a gate parked on a decision: a maintainer (or owner) writes
@@ -21,7 +21,7 @@ const MOTIVO_MAX = 500;
  */
 export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed }) {
   const [open, setOpen] = useState(false);
-  const [motivo, setMotivo] = useState('');
+  const [why, setWhy] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const field = useRef(null);
@@ -34,7 +34,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
   };
   const submit = async (event) => {
     event.preventDefault();
-    if (!motivo.trim()) {
+    if (!why.trim()) {
       setError({ reason: 'motivo_invalido' });
       field.current?.focus();
       return;
@@ -44,7 +44,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
     try {
       await api(
         projectPath(projectId, `/tasks/${encodeURIComponent(cycle.taskId)}/gates/${cycle.gate}/resume`),
-        { method: 'POST', body: { override: true, motivo } },
+        { method: 'POST', body: { override: true, motivo: why } },
       );
       onResumed(cycle, { override: true });
     } catch (e) {
@@ -74,11 +74,11 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
       ref=${field}
       rows="3"
       required
-      maxlength=${MOTIVO_MAX}
-      value=${motivo}
+      maxlength=${WHY_MAX_LENGTH}
+      value=${why}
       aria-invalid=${error?.reason === 'motivo_invalido'}
       onInput=${(e) => {
-        setMotivo(e.currentTarget.value);
+        setWhy(e.currentTarget.value);
         if (error?.reason === 'motivo_invalido') setError(null);
       }}
     ></textarea>

@@ -10,7 +10,7 @@ import { ErrorLine } from './ui.js';
 const html = htm.bind(h);
 
 const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
-const MAX_MOTIVO = 500;
+const WHY_MAX_LENGTH = 500;
 const REPO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `agent` is the engine's own freeze (`agent.repo.freeze`). */
@@ -19,7 +19,7 @@ const freezer = (by) => (by === 'agent' ? 'the engine' : by);
 /** The freeze routes' refusals in this panel's words. */
 function freezeSentence(error) {
   if (error?.reason === 'corpo_invalido')
-    return `Say why the repo is frozen, in 1 to ${MAX_MOTIVO} characters.`;
+    return `Say why the repo is frozen, in 1 to ${WHY_MAX_LENGTH} characters.`;
   if (error?.reason === 'parametro_invalido') return 'A repo name is letters, digits, - and _ (up to 64).';
   return sentenceFor(error);
 }
@@ -66,20 +66,20 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
 
 function FreezeForm({ projectId, repos, onChanged }) {
   const [repo, setRepo] = useState('');
-  const [motivo, setMotivo] = useState('');
+  const [why, setWhy] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const submit = async (event) => {
     event.preventDefault();
     const name = repo.trim();
     if (!REPO_ID.test(name)) return setError({ reason: 'parametro_invalido' });
-    if (!motivo.trim()) return setError({ reason: 'corpo_invalido' });
+    if (!why.trim()) return setError({ reason: 'corpo_invalido' });
     setBusy(true);
     setError(null);
     try {
-      const reply = await api(repoPath(projectId, name), { method: 'POST', body: { motivo } });
+      const reply = await api(repoPath(projectId, name), { method: 'POST', body: { motivo: why } });
       setRepo('');
-      setMotivo('');
+      setWhy('');
       onChanged(
         reply.changed ? `${name} frozen.` : `${name} was already frozen by ${freezer(reply.freeze.by)}.`,
       );
@@ -96,7 +96,7 @@ function FreezeForm({ projectId, repos, onChanged }) {
       <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
       <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
       <label for="freeze-motivo">Why</label>
-      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_MOTIVO} value=${motivo} onInput=${(e) => setMotivo(e.currentTarget.value)} />
+      <input id="freeze-motivo" autocomplete="off" maxlength=${WHY_MAX_LENGTH} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
     </div>
     <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Freezing…' : 'Freeze'}</button>
     ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}

@@ -15,8 +15,8 @@ const AFFECTS = [
 ];
 
 /** What a question affects, as labelled groups of ids. */
-export function Affects({ afeta }) {
-  const groups = AFFECTS.filter(([key]) => afeta?.[key]?.length);
+export function Affects({ affects }) {
+  const groups = AFFECTS.filter(([key]) => affects?.[key]?.length);
   if (!groups.length) return html`<p class="affects muted">Affects nothing listed.</p>`;
   return html`<dl class="affects">
     <dt class="affects-title">Affects</dt>
@@ -24,7 +24,7 @@ export function Affects({ afeta }) {
       ([key, label]) =>
         html`<dd class="affects-group">
           <span class="affects-label">${label}</span>
-          ${afeta[key].map((id) => html`<span class="chip">${id}</span>`)}
+          ${affects[key].map((id) => html`<span class="chip">${id}</span>`)}
         </dd>`,
     )}
   </dl>`;
@@ -105,7 +105,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       ${origin && html`<span class="sep" aria-hidden="true">·</span><span>${origin}</span>`}
     </p>
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
-    <${Affects} afeta=${q.afeta} />
+    <${Affects} affects=${q.afeta} />
     <fieldset
       class="controls"
       disabled=${!q.canAnswer}

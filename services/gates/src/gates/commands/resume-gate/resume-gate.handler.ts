@@ -19,7 +19,7 @@ export async function resumeGate(
   const state = await tx.cycles.lock({ projectId: cmd.projectId, taskId: cmd.taskId, gate: cmd.gate });
   const command: GateCommand =
     cmd.override === true && cmd.motivo !== undefined
-      ? { type: 'overrideResume', data: { by: cmd.userId, motivo: cmd.motivo } }
+      ? { type: 'overrideResume', data: { by: cmd.userId, why: cmd.motivo } }
       : { type: 'humanResume' };
   const decided = await tx.decide(command, state, now);
   return isRefusal(decided) ? decided : { ok: true };
