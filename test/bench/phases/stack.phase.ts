@@ -30,13 +30,11 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
       c.add(scenario, M.cpu('nats', per), 'ms', split.nats);
       const statements = sqlTrace.since(sql);
       c.add(scenario, M.sql(per), 'statements', statements.reduce((n, s) => n + s.count, 0) / events);
-      return statements
-        .slice(0, 30)
-        .map((s) => ({
-          perEvent: +(s.count / events).toFixed(3),
-          meanMs: +(s.ms / s.count).toFixed(3),
-          text: s.text,
-        }));
+      return statements.slice(0, 30).map((s) => ({
+        perEvent: +(s.count / events).toFixed(3),
+        meanMs: +(s.ms / s.count).toFixed(3),
+        text: s.text,
+      }));
     },
   };
 }
