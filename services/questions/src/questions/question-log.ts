@@ -1,6 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import { newId, type DecisionRecorded, type QuestionDeclared } from '@openq/contracts';
-import { evolve, type Question, type QuestionLogEvent } from './domain/question';
+import {
+  fold,
+  newId,
+  type DecisionRecorded,
+  type QuestionAnswered,
+  type QuestionDeclared,
+} from '@openq/contracts';
+import type { WireEvent } from '@openq/messaging';
+import { question, type Question, type QuestionEvent } from './domain/question';
+
+/** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
+export type QuestionLogEvent =
+  | { type: 'question.declared'; data: QuestionDeclared }
+  | { type: 'question.answered'; data: QuestionAnswered }
+  | { type: 'decision.recorded'; data: DecisionRecorded };
+
+/** A question event on the wire, with the id it has in the log too (`Nats-Msg-Id` = log id). */
+export type QuestionWireEvent = QuestionLogEvent & WireEvent & { eventId: string };
 
 interface LogRow {
   position: string;
@@ -8,6 +24,7 @@ interface LogRow {
   project_id: string;
   type: QuestionLogEvent['type'];
   data: QuestionLogEvent['data'];
+  recorded_at: Date;
 }
 
 export interface AppendedEvent {
@@ -16,19 +33,46 @@ export interface AppendedEvent {
   event: QuestionLogEvent;
 }
 
+/**
+ * The questions slice's domain → wire map (docs/decider-kit.md): every question event is
+ * published, with the payload the log stores. A decision keeps its `decisionEventId` as its id;
+ * the others get a new one.
+ */
+export function questionToWire(event: QuestionEvent): QuestionWireEvent {
+  const { occurredAt } = event;
+  switch (event.type) {
+    case 'question.declared':
+      return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
+    case 'question.answered':
+      return { type: event.type, data: event.data, occurredAt, eventId: newId() };
+    case 'decision.recorded':
+      return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The wire → domain map, for a row read back from the log (its project is a column there). */
+function fromLog(row: LogRow): QuestionEvent {
+  const occurredAt = new Date(row.recorded_at);
+  const event = { type: row.type, data: row.data } as QuestionLogEvent;
+  return event.type === 'question.declared'
+    ? { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt }
+    : { ...event, occurredAt };
+}
+
 /** Reads and appends the question log (the source of truth) inside a caller's transaction. */
 export class QuestionLog {
   constructor(private readonly manager: EntityManager) {}
 
   async load(questionId: string): Promise<Question | null> {
     const rows: LogRow[] = await this.manager.query(
-      `SELECT position, event_id, project_id, type, data FROM question_log WHERE question_id = $1 ORDER BY position`,
+      `SELECT position, event_id, project_id, type, data, recorded_at FROM question_log WHERE question_id = $1 ORDER BY position`,
       [questionId],
     );
-    return rows.reduce<Question | null>(
-      (state, row) => evolve(state, row.project_id, { type: row.type, data: row.data } as QuestionLogEvent),
-      null,
-    );
+    return fold(question, rows.map(fromLog));
   }
 
   /** Serialises work on one question (answers) until the transaction ends. */
@@ -50,36 +94,39 @@ export class QuestionLog {
    * concurrent declaration of the same key is waited for, and wins if it commits), so no lock and
    * no read come first.
    */
-  async appendDeclaration(projectId: string, declared: QuestionDeclared): Promise<AppendedEvent | null> {
-    const eventId = newId();
+  async appendDeclaration(
+    projectId: string,
+    declared: Extract<QuestionWireEvent, { type: 'question.declared' }>,
+  ): Promise<AppendedEvent | null> {
+    const { eventId, data } = declared;
     const rows: { position: string }[] = await this.manager.query(
       `INSERT INTO question_log (event_id, project_id, question_id, type, data)
        VALUES ($1, $2, $3, 'question.declared', $4::jsonb)
        ON CONFLICT (project_id, (data->>'toolCallId'))
          WHERE type = 'question.declared' AND data->>'toolCallId' IS NOT NULL DO NOTHING
        RETURNING position`,
-      [eventId, projectId, declared.questionId, JSON.stringify(declared)],
+      [eventId, projectId, data.questionId, JSON.stringify(data)],
     );
     const row = rows[0];
-    return row
-      ? { position: row.position, eventId, event: { type: 'question.declared', data: declared } }
-      : null;
+    return row ? { position: row.position, eventId, event: { type: 'question.declared', data } } : null;
   }
 
   /**
-   * Appends events of one question. The event ids of the log are the event ids on the wire, so
-   * the outbox publishes each with `Nats-Msg-Id` equal to its log id.
+   * Appends events of one question, each under its wire id, so the outbox publishes each with
+   * `Nats-Msg-Id` equal to its log id.
    */
-  async append(projectId: string, questionId: string, events: QuestionLogEvent[]): Promise<AppendedEvent[]> {
+  async append(
+    projectId: string,
+    questionId: string,
+    events: readonly QuestionWireEvent[],
+  ): Promise<AppendedEvent[]> {
     const out: AppendedEvent[] = [];
-    for (const event of events) {
-      const eventId =
-        event.type === 'decision.recorded' ? (event.data as DecisionRecorded).decisionEventId : newId();
+    for (const { eventId, type, data } of events) {
       const [row]: { position: string }[] = await this.manager.query(
         `INSERT INTO question_log (event_id, project_id, question_id, type, data) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING position`,
-        [eventId, projectId, questionId, event.type, JSON.stringify(event.data)],
+        [eventId, projectId, questionId, type, JSON.stringify(data)],
       );
-      out.push({ position: row!.position, eventId, event });
+      out.push({ position: row!.position, eventId, event: { type, data } as QuestionLogEvent });
     }
     return out;
   }

@@ -23,10 +23,10 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
-import { answerQuestion } from './commands/answer-question/answer-question.handler';
+import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
 import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
-import type { AnswerDecision } from './domain/question';
+
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
 

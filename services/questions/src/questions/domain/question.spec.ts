@@ -1,122 +1,161 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
 import {
   answerability,
-  decideAnswer,
-  decideDeclare,
-  evolve,
+  answerOutcome,
+  question,
   statusOf,
   type AnswerCommand,
-  type Question,
+  type DeclareInput,
+  type QuestionCommand,
+  type QuestionWasDeclared,
 } from './question';
 
-const now = new Date('2026-11-30T10:00:00Z');
+const T0 = Date.parse('2026-11-30T10:00:00Z');
+const at = (s: number) => new Date(T0 + s * 1000);
+const now = at(100);
+const { given, history } = deciderSpec(question, at);
 
-function given(overrides: { sugestao?: string | null; answered?: boolean } = {}): Question {
-  const declared = decideDeclare(
-    {
+const afeta = { regras: ['R1'], historias: [], tarefas: ['T1'] };
+
+/** q1 of p1, declared in ana's session (step 0 of `at`). */
+const declared = (sugestao: string | null = 'Yes'): QuestionWasDeclared => ({
+  type: 'question.declared',
+  data: {
+    projectId: 'p1',
+    declared: {
       questionId: 'q1',
       sessionId: 's1',
       sessionAuthorId: 'ana',
       autor: 'criativo',
+      pergunta: 'Accept lowercase codes?',
+      sugestao,
+      afeta,
       origin: 'tool',
       toolCallId: 'tc',
-      pergunta: 'Accept lowercase codes?',
-      sugestao: overrides.sugestao === undefined ? 'Yes' : overrides.sugestao,
-      afeta: { regras: ['R1'], historias: [], tarefas: ['T1'] },
+      declaredAt: at(0).toISOString(),
     },
-    now,
-  );
-  let state = evolve(null, 'p1', { type: 'question.declared', data: declared });
-  if (overrides.answered) {
-    const d = decideAnswer({ by: 'user', userId: 'ana', resposta: 'No' }, state, 'p1', 'd0', now);
-    if (isRefusal(d) || d.kind !== 'answered') throw new Error('setup');
-    state = evolve(state, 'p1', { type: 'question.answered', data: d.answered });
-  }
-  return state!;
-}
-
-const click = (userId: string, b: { resposta?: string; aceitarSugestao?: true }): AnswerCommand => ({
-  by: 'user',
-  userId,
-  ...b,
+  },
+  occurredAt: at(0),
 });
-const agent = (resposta: string | null = null): AnswerCommand => ({ by: 'agent', viaAgente: 'po', resposta });
 
-describe('decideAnswer', () => {
+const answer = (answer: AnswerCommand, projectId = 'p1', decisionEventId = 'd1'): QuestionCommand => ({
+  type: 'answer',
+  projectId,
+  decisionEventId,
+  answer,
+});
+const click = (userId: string, b: { resposta?: string; aceitarSugestao?: true }, projectId = 'p1') =>
+  answer({ by: 'user', userId, ...b }, projectId);
+const agent = (resposta: string | null = null, projectId = 'p1') =>
+  answer({ by: 'agent', viaAgente: 'po', resposta }, projectId);
+
+const declaration = (over: Partial<DeclareInput> = {}): DeclareInput => ({
+  sessionId: 's1',
+  sessionAuthorId: 'ana',
+  autor: 'criativo',
+  pergunta: 'Accept lowercase codes?',
+  sugestao: 'Yes',
+  afeta,
+  origin: 'tool',
+  toolCallId: 'tc',
+  ...over,
+});
+
+/** The command that declares q1 (as `declared()`, at step 0). */
+const declare = (d: DeclareInput = declaration()): QuestionCommand => ({
+  type: 'declare',
+  projectId: 'p1',
+  questionId: 'q1',
+  declaration: d,
+});
+
+/** q1 declared (step 0), then answered "No" by ana (step 1, decision d0). */
+const answeredHistory = () =>
+  history([declare(), answer({ by: 'user', userId: 'ana', resposta: 'No' }, 'p1', 'd0')]);
+
+describe('declare', () => {
+  it('declares the question of the project: question.declared, and the question is open', () => {
+    const then = given([]).when(declare(), 0);
+    then.then([declared()]);
+    expect(then.state).toEqual({ projectId: 'p1', declared: declared().data.declared, answered: null });
+    expect(then.state?.declared.afeta.regras).not.toBe(afeta.regras);
+  });
+
+  it('no suggestion and no tool call unless given', () => {
+    const bare = declaration();
+    delete bare.sugestao;
+    delete bare.toolCallId;
+    const [event] = given([]).when(declare(bare), 0).events;
+    expect(event?.data).toMatchObject({ declared: { sugestao: null, toolCallId: null } });
+  });
+
+  it('declaring a question that exists changes nothing', () => {
+    given([declared()])
+      .when(declare(declaration({ pergunta: 'Another?' })))
+      .then([]);
+  });
+});
+
+describe('answer', () => {
   it.each([
-    ['missing question', null, 'p1', click('ana', { resposta: 'x' }), 'pergunta_nao_encontrada'],
-    ['another project', given(), 'p2', click('ana', { resposta: 'x' }), 'pergunta_nao_encontrada'],
-    ['not the session author', given(), 'p1', click('bia', { resposta: 'x' }), 'so_o_autor_da_sessao'],
+    ['missing question', [], click('ana', { resposta: 'x' }), 'pergunta_nao_encontrada'],
+    ['another project', [declared()], click('ana', { resposta: 'x' }, 'p2'), 'pergunta_nao_encontrada'],
+    ['not the session author', [declared()], click('bia', { resposta: 'x' }), 'so_o_autor_da_sessao'],
     [
       'non-author on an answered question (403 before 409)',
-      given({ answered: true }),
-      'p1',
+      answeredHistory(),
       click('bia', { resposta: 'x' }),
       'so_o_autor_da_sessao',
     ],
-    [
-      'already answered',
-      given({ answered: true }),
-      'p1',
-      click('ana', { resposta: 'x' }),
-      'pergunta_ja_respondida',
-    ],
-    [
-      'no suggestion to accept',
-      given({ sugestao: null }),
-      'p1',
-      click('ana', { aceitarSugestao: true }),
-      'sem_sugestao',
-    ],
-    [
-      'agent: neither resposta nor suggestion',
-      given({ sugestao: null }),
-      'p1',
-      agent(),
-      'sem_resposta_nem_sugestao',
-    ],
-    ['agent: another project', given(), 'p2', agent('x'), 'pergunta_nao_encontrada'],
-  ])('refuses: %s', (_name, state, project, command, reason) => {
-    const d = decideAnswer(command, state, project, 'd1', now);
-    expect(isRefusal(d) && d.reason).toBe(reason);
+    ['already answered', answeredHistory(), click('ana', { resposta: 'x' }), 'pergunta_ja_respondida'],
+    ['no suggestion to accept', [declared(null)], click('ana', { aceitarSugestao: true }), 'sem_sugestao'],
+    ['agent: neither resposta nor suggestion', [declared(null)], agent(), 'sem_resposta_nem_sugestao'],
+    ['agent: another project', [declared()], agent('x', 'p2'), 'pergunta_nao_encontrada'],
+  ])('refuses: %s', (_name, events, command, reason) => {
+    given(events).when(command).then({ reason });
   });
 
   it('records a click: respondidaPor is the author, no agent, and the decision mirrors the question', () => {
-    const d = decideAnswer(click('ana', { resposta: '  No  ' }), given(), 'p1', 'd1', now);
-    expect(d).toEqual({
-      kind: 'answered',
-      answered: {
-        questionId: 'q1',
-        resposta: '  No  ',
-        aceitouSugestao: false,
-        decisionEventId: 'd1',
-        respondidaPor: 'ana',
-        viaAgente: null,
-        answeredAt: now.toISOString(),
-      },
-      decision: {
-        decisionEventId: 'd1',
-        actor: { kind: 'user', id: 'ana' },
-        context: 'Accept lowercase codes?',
-        choice: '  No  ',
-        consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
-        questionId: 'q1',
-        viaAgente: null,
-        decidedAt: now.toISOString(),
-      },
-    });
+    given([declared()])
+      .when(click('ana', { resposta: '  No  ' }))
+      .then([
+        {
+          type: 'question.answered',
+          data: {
+            questionId: 'q1',
+            resposta: '  No  ',
+            aceitouSugestao: false,
+            decisionEventId: 'd1',
+            respondidaPor: 'ana',
+            viaAgente: null,
+            answeredAt: now.toISOString(),
+          },
+          occurredAt: now,
+        },
+        {
+          type: 'decision.recorded',
+          data: {
+            decisionEventId: 'd1',
+            actor: { kind: 'user', id: 'ana' },
+            context: 'Accept lowercase codes?',
+            choice: '  No  ',
+            consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
+            questionId: 'q1',
+            viaAgente: null,
+            decidedAt: now.toISOString(),
+          },
+          occurredAt: now,
+        },
+      ]);
   });
 
   it('accepting the suggestion answers with its text', () => {
-    const d = decideAnswer(click('ana', { aceitarSugestao: true }), given(), 'p1', 'd1', now);
-    expect(
-      !isRefusal(d) && d.kind === 'answered' && [d.answered.resposta, d.answered.aceitouSugestao],
-    ).toEqual(['Yes', true]);
+    const { state } = given([declared()]).when(click('ana', { aceitarSugestao: true }));
+    expect([state?.answered?.resposta, state?.answered?.aceitouSugestao]).toEqual(['Yes', true]);
   });
 
   it('an agent without resposta takes the suggestion; the user stays respondidaPor', () => {
-    const d = decideAnswer(agent(), given(), 'p1', 'd1', now);
-    expect(!isRefusal(d) && d.kind === 'answered' && d.answered).toMatchObject({
+    expect(given([declared()]).when(agent()).state?.answered).toMatchObject({
       resposta: 'Yes',
       aceitouSugestao: true,
       respondidaPor: 'ana',
@@ -131,14 +170,13 @@ describe('decideAnswer', () => {
       resposta: 'No',
       agentSessionId: 'sess-arq-9',
     };
-    const d = decideAnswer(withSession, given(), 'p1', 'd1', now);
-    if (isRefusal(d) || d.kind !== 'answered') throw new Error('expected an answer');
-    expect(d.answered).toMatchObject({
+    const [answered, decision] = given([declared()]).when(answer(withSession)).events;
+    expect(answered?.data).toMatchObject({
       viaAgente: 'arquiteto',
       agentSessionId: 'sess-arq-9',
       respondidaPor: 'ana',
     });
-    expect(d.decision).toMatchObject({
+    expect(decision?.data).toMatchObject({
       viaAgente: 'arquiteto',
       agentSessionId: 'sess-arq-9',
       actor: { kind: 'user', id: 'ana' },
@@ -146,35 +184,54 @@ describe('decideAnswer', () => {
 
     for (const command of [
       agent('No'),
-      { ...withSession, agentSessionId: null },
+      answer({ ...withSession, agentSessionId: null }),
       click('ana', { resposta: 'No' }),
     ]) {
-      const plain = decideAnswer(command, given(), 'p1', 'd1', now);
-      if (isRefusal(plain) || plain.kind !== 'answered') throw new Error('expected an answer');
-      expect('agentSessionId' in plain.answered || 'agentSessionId' in plain.decision).toBe(false);
+      const events = given([declared()]).when(command).events;
+      expect(events).toHaveLength(2);
+      expect(events.some((e) => 'agentSessionId' in e.data)).toBe(false);
     }
   });
 
   it('a second agent answer is already_answered with the first answer, never a conflict', () => {
-    const state = given({ answered: true });
-    const d = decideAnswer(agent('other'), state, 'p1', 'd9', now);
-    expect(d).toEqual({ kind: 'already_answered', answered: state.answered });
+    const first = given(answeredHistory()).state;
+    const then = given(answeredHistory()).when(
+      answer({ by: 'agent', viaAgente: 'po', resposta: 'other' }, 'p1', 'd9'),
+    );
+    then.then([]);
+    expect(answerOutcome(first, then.events)).toEqual({
+      kind: 'already_answered',
+      answered: first?.answered,
+    });
+    expect(first?.answered).toMatchObject({ resposta: 'No', decisionEventId: 'd0' });
+  });
+
+  it('an answer decided now is the outcome: the answer and its decision', () => {
+    const then = given([declared()]).when(click('ana', { resposta: 'No' }));
+    expect(answerOutcome(then.state, then.events)).toEqual({
+      kind: 'answered',
+      answered: then.events[0]?.data,
+      decision: then.events[1]?.data,
+    });
   });
 });
 
 describe('status and answerability', () => {
+  const open = () => given([declared()]).state!;
+  const answered = () => given(answeredHistory()).state!;
+
   it('derives status from the log', () => {
-    expect(statusOf(given())).toBe('open');
-    expect(statusOf(given({ answered: true }))).toBe('answered');
+    expect(statusOf(open())).toBe('open');
+    expect(statusOf(answered())).toBe('answered');
   });
 
   it('lets only the session author answer an open question, and says why otherwise', () => {
-    expect(answerability(given(), 'ana')).toEqual({ canAnswer: true, inertReason: null });
-    expect(answerability(given(), 'bia')).toEqual({
+    expect(answerability(open(), 'ana')).toEqual({ canAnswer: true, inertReason: null });
+    expect(answerability(open(), 'bia')).toEqual({
       canAnswer: false,
       inertReason: expect.stringContaining('ana'),
     });
-    expect(answerability(given({ answered: true }), 'ana')).toEqual({
+    expect(answerability(answered(), 'ana')).toEqual({
       canAnswer: false,
       inertReason: 'Already answered.',
     });

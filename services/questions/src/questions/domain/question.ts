@@ -1,6 +1,9 @@
 import {
   refusal,
   type AskerRole,
+  type Decider,
+  type Decision,
+  type DomainEvent,
   type DecisionRecorded,
   type QuestionAnswered,
   type QuestionDeclared,
@@ -14,16 +17,23 @@ export interface Question {
   answered: QuestionAnswered | null;
 }
 
-export type QuestionLogEvent =
-  | { type: 'question.declared'; data: QuestionDeclared }
-  | { type: 'question.answered'; data: QuestionAnswered }
-  | { type: 'decision.recorded'; data: DecisionRecorded };
+/**
+ * The question's events (docs/decider-kit.md). A declaration also says its project (the wire
+ * payload does not: the project is the stream); the answer and its decision are the §3.1 payloads.
+ */
+export type QuestionWasDeclared = DomainEvent<
+  'question.declared',
+  { projectId: string; declared: QuestionDeclared }
+>;
+export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswered>;
+export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
+export type QuestionEvent = QuestionWasDeclared | QuestionWasAnswered | DecisionWasRecorded;
 
-/** Folds one log event into the state; status is derived: open while `answered` is null. */
-export function evolve(state: Question | null, projectId: string, event: QuestionLogEvent): Question | null {
+/** Folds one event into the state; status is derived: open while `answered` is null. */
+export function evolve(state: Question | null, event: QuestionEvent): Question | null {
   switch (event.type) {
     case 'question.declared':
-      return { projectId, declared: event.data, answered: null };
+      return { projectId: event.data.projectId, declared: event.data.declared, answered: null };
     case 'question.answered':
       return state ? { ...state, answered: event.data } : state;
     case 'decision.recorded':
@@ -41,8 +51,8 @@ export function statusOf(q: Question): QuestionStatusOf {
   return q.answered ? 'answered' : 'open';
 }
 
+/** What a door declares; the question's id is given by the command (a new one per declaration). */
 export interface DeclareInput {
-  questionId: string;
   sessionId: string;
   sessionAuthorId: string;
   autor: QuestionDeclared['autor'];
@@ -53,9 +63,28 @@ export interface DeclareInput {
   toolCallId?: string | null;
 }
 
-export function decideDeclare(input: DeclareInput, now: Date): QuestionDeclared {
-  return {
-    questionId: input.questionId,
+/** The two doors of ADR 0214 §3 and ADR 0258: a click by a user, or an agent recording a chat answer. */
+export type AnswerCommand =
+  | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
+  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
+
+export type QuestionCommand =
+  | { type: 'declare'; projectId: string; questionId: string; declaration: DeclareInput }
+  | { type: 'answer'; projectId: string; decisionEventId: string; answer: AnswerCommand };
+
+export const NOT_FOUND = (): Refusal =>
+  refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
+
+/** A declaration is never refused here (the DTOs validated it); declaring an existing question changes nothing. */
+function decideDeclare(
+  command: Extract<QuestionCommand, { type: 'declare' }>,
+  state: Question | null,
+  now: Date,
+): QuestionEvent[] {
+  if (state) return [];
+  const input = command.declaration;
+  const declared: QuestionDeclared = {
+    questionId: command.questionId,
     sessionId: input.sessionId,
     sessionAuthorId: input.sessionAuthorId,
     autor: input.autor,
@@ -70,34 +99,20 @@ export function decideDeclare(input: DeclareInput, now: Date): QuestionDeclared 
     toolCallId: input.toolCallId ?? null,
     declaredAt: now.toISOString(),
   };
+  return [{ type: 'question.declared', data: { projectId: command.projectId, declared }, occurredAt: now }];
 }
-
-/** The two doors of ADR 0214 §3 and ADR 0258: a click by a user, or an agent recording a chat answer. */
-export type AnswerCommand =
-  | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
-  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
-
-export type AnswerDecision =
-  | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
-  | { kind: 'already_answered'; answered: QuestionAnswered }
-  | Refusal;
-
-export const NOT_FOUND = (): Refusal =>
-  refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
 
 /**
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
  * project is the same 404), 403 not the session author, 409 already answered, 400 no suggestion
- * to accept. For an agent: 404, already answered (not an error: the first answer stands), 400
- * neither `resposta` nor a suggestion. `respondidaPor` is always the session author.
+ * to accept. For an agent: 404, already answered (not an error: no events, the first answer
+ * stands), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session author.
  */
-export function decideAnswer(
-  command: AnswerCommand,
+function decideAnswer(
+  { projectId, decisionEventId, answer: command }: Extract<QuestionCommand, { type: 'answer' }>,
   question: Question | null,
-  projectId: string,
-  decisionEventId: string,
   now: Date,
-): AnswerDecision {
+): Decision<QuestionEvent> {
   if (!question || question.projectId !== projectId) return NOT_FOUND();
   const { declared } = question;
   if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
@@ -108,7 +123,7 @@ export function decideAnswer(
     );
   }
   if (question.answered) {
-    if (command.by === 'agent') return { kind: 'already_answered', answered: question.answered };
+    if (command.by === 'agent') return [];
     return refusal(409, 'pergunta_ja_respondida', 'this question has already been answered');
   }
   const explicit = command.resposta ?? null;
@@ -145,7 +160,36 @@ export function decideAnswer(
     ...session,
     decidedAt: at,
   };
-  return { kind: 'answered', answered, decision };
+  return [
+    { type: 'question.answered', data: answered, occurredAt: now },
+    { type: 'decision.recorded', data: decision, occurredAt: now },
+  ];
+}
+
+export function decide(command: QuestionCommand, state: Question | null, now: Date): Decision<QuestionEvent> {
+  return command.type === 'declare' ? decideDeclare(command, state, now) : decideAnswer(command, state, now);
+}
+
+/** A question on the decider kit; `null` is a question never declared. */
+export const question: Decider<QuestionCommand, Question | null, QuestionEvent> = {
+  initialState: null,
+  decide,
+  evolve,
+};
+
+/** What an accepted answer command did, for the doors' replies: answered now, or the first answer stands. */
+export type AnswerOutcome =
+  | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
+  | { kind: 'already_answered'; answered: QuestionAnswered };
+
+/** Reads the outcome from the events an answer decided (none: the question was already answered). */
+export function answerOutcome(before: Question | null, events: readonly QuestionEvent[]): AnswerOutcome {
+  const answered = events.find((e): e is QuestionWasAnswered => e.type === 'question.answered');
+  const decision = events.find((e): e is DecisionWasRecorded => e.type === 'decision.recorded');
+  if (answered && decision) return { kind: 'answered', answered: answered.data, decision: decision.data };
+  if (!before?.answered)
+    throw new Error('an answer was accepted, but decided no answer for an open question');
+  return { kind: 'already_answered', answered: before.answered };
 }
 
 /** §3.3 whether `userId` may answer here, and if not, why (said once, in words). */

@@ -1,15 +1,18 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, newId, OpenqEvent } from '@openq/contracts';
+import { isRefusal, newId, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { decideAnswer, type AnswerCommand, type AnswerDecision } from '../../domain/question';
+import { answerOutcome, type AnswerCommand, type AnswerOutcome } from '../../domain/question';
 import { QuestionLog } from '../../question-log';
-import { project } from '../../projections/question-view.projector';
+import { questionTransaction } from '../../question-transaction';
+
+export type AnswerDecision = AnswerOutcome | Refusal;
 
 /**
  * The one answering core behind both doors (click and agent). Answers to one question are
  * serialised by a transaction lock, and the log's unique index on (question, answered) is the
- * guarantee behind it: `question.answered` and `decision.recorded` are appended in the
- * caller's transaction, together with their outbox rows — both or neither.
+ * guarantee behind it: the question decider's `question.answered` and `decision.recorded` are
+ * appended through the decider transaction in the caller's transaction, together with their
+ * outbox rows — both or neither.
  */
 export async function answerQuestion(
   manager: EntityManager,
@@ -21,18 +24,12 @@ export async function answerQuestion(
 ): Promise<AnswerDecision> {
   const log = new QuestionLog(manager);
   await log.lockQuestion(questionId);
-  const question = await log.load(questionId);
-  const decision = decideAnswer(command, question, projectId, newId(), now);
-  if (isRefusal(decision) || decision.kind !== 'answered') return decision;
-  const appended = await log.append(projectId, questionId, [
-    { type: 'question.answered', data: decision.answered },
-    { type: 'decision.recorded', data: decision.decision },
-  ]);
-  await project(manager, projectId, appended);
-  for (const a of appended) {
-    const type =
-      a.event.type === 'question.answered' ? OpenqEvent.QuestionAnswered : OpenqEvent.DecisionRecorded;
-    outbox.event(type, projectId, a.event.data, { eventId: a.eventId });
-  }
-  return decision;
+  const current = await log.load(questionId);
+  const decided = await questionTransaction(manager, outbox, log).decide(
+    { type: 'answer', projectId, decisionEventId: newId(), answer: command },
+    current,
+    now,
+  );
+  if (isRefusal(decided)) return decided;
+  return answerOutcome(current, decided.events);
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { newId, OpenqEvent } from '@openq/contracts';
+import { isRefusal, newId } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { decideDeclare, type DeclareInput } from '../../domain/question';
-import { QuestionLog } from '../../question-log';
+import { question, type DeclareInput } from '../../domain/question';
+import { QuestionLog, questionToWire } from '../../question-log';
 import { project } from '../../projections/question-view.projector';
 
 export interface DeclareResult {
@@ -14,16 +14,25 @@ export interface DeclareResult {
  * Declares a question (any door: tool event, internal route, QA verdict, analyst). The same
  * `toolCallId` in a project always yields the same question: the log's unique index on it
  * decides, in the insert itself; the existing question is read only when the key was taken.
+ * The question decider decides the event and `questionToWire` maps it, as for answers; the write
+ * is not the decider transaction's, since only the insert knows whether anything was written
+ * (docs/decider-kit.md, "Questions").
  */
 export async function declareQuestion(
   manager: EntityManager,
   outbox: OutboxWriter,
   projectId: string,
-  input: Omit<DeclareInput, 'questionId'>,
+  input: DeclareInput,
   now: Date,
 ): Promise<DeclareResult> {
   const log = new QuestionLog(manager);
-  const declared = decideDeclare({ ...input, questionId: newId() }, now);
+  const decision = question.decide(
+    { type: 'declare', projectId, questionId: newId(), declaration: input },
+    question.initialState,
+    now,
+  );
+  const declared = isRefusal(decision) || !decision[0] ? null : questionToWire(decision[0]);
+  if (declared?.type !== 'question.declared') throw new Error('a new question was not declared');
   const appended = await log.appendDeclaration(projectId, declared);
   if (!appended) {
     const existing = await log.findByToolCall(projectId, input.toolCallId!);
@@ -32,6 +41,9 @@ export async function declareQuestion(
     return { questionId: existing, created: false };
   }
   await project(manager, projectId, [appended]);
-  outbox.event(OpenqEvent.QuestionDeclared, projectId, declared, { eventId: appended.eventId });
-  return { questionId: declared.questionId, created: true };
+  outbox.event(declared.type, projectId, declared.data, {
+    eventId: declared.eventId,
+    occurredAt: declared.occurredAt,
+  });
+  return { questionId: declared.data.questionId, created: true };
 }
