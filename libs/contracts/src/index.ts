@@ -14,3 +14,4 @@ export * from './commands';
 export * from './http';
 export * from './analyst-questions-file';
 export * from './decider';
+export * from './calendar';

@@ -1,3 +1,4 @@
+import { daysFromCivil } from '@openq/contracts';
 /**
  * Ordering of ISO-8601 instants without the clock or `Date` (the domain is pure). Offsets and
  * any number of fraction digits are honoured, so "…T10:00:00Z" and "…T10:00:00.000+00:00" are equal.
@@ -31,14 +32,4 @@ function offsetMinutes(zone: string): number {
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
   return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
 }

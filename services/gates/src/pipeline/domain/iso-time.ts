@@ -1,3 +1,4 @@
+import { daysFromCivil } from '@openq/contracts';
 // RFC 3339 parsing by hand: the domain may not touch the Date global (lint), and `Date.parse`
 // would both accept non-ISO text and round file mtimes to milliseconds, turning
 // "newer by some microseconds" into a tie.
@@ -7,16 +8,6 @@ const RFC3339 =
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const daysInMonth = (y: number, m: number) =>
   [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
 
 /** Nanoseconds since the epoch of an RFC 3339 timestamp, or null when the text is not one. */
 export function parseTimestamp(text: string): bigint | null {
