@@ -117,16 +117,16 @@ describe('pipeline: freezing a repo over HTTP (maintainer and above)', () => {
   );
 
   it.each([
-    ['no body', undefined],
-    ['no motivo', {}],
-    ['a blank motivo', { motivo: '   ' }],
-    ['a motivo over 500 characters', { motivo: 'm'.repeat(501) }],
-    ['a made-up author', { motivo: 'x', by: 'someone-else' }],
-  ])('refuses %s with 400 corpo_invalido, and writes nothing', async (_name, body) => {
+    ['no body', undefined, 'corpo_invalido'],
+    ['no motivo', {}, 'motivo_invalido'],
+    ['a blank motivo', { motivo: '   ' }, 'motivo_invalido'],
+    ['a motivo over 500 characters', { motivo: 'm'.repeat(501) }, 'motivo_invalido'],
+    ['a made-up author', { motivo: 'x', by: 'someone-else' }, 'corpo_invalido'],
+  ])('refuses %s with 400 (its reason), and writes nothing', async (_name, body, reason) => {
     const p = new PipelineDriver(stack, 'freeze-bad');
     const res = await freezeRoute(p, 'api', 'POST', 'maintainer', body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ statusCode: 400, reason: 'corpo_invalido' });
+    expect(res.body).toMatchObject({ statusCode: 400, reason });
     expect(
       await p.gatesSql(`SELECT 1 FROM pipeline_repo_freeze WHERE project_id = $1`, [p.projectId]),
     ).toEqual([]);

@@ -1,3 +1,4 @@
+import { FieldReasons } from '../validation';
 import { IsOptional } from 'class-validator';
 import { ASKER_ROLES, READINESS_ACTIONS, type AskerRole, type ReadinessAction } from '../vocabulary';
 import { FREEZE_MOTIVO_MAX_LENGTH, FREEZE_MOTIVO_MIN_LENGTH } from '../limits';
@@ -22,7 +23,11 @@ export class ReadinessParams {
   action!: ReadinessAction;
 }
 
-/** `POST /projects/:projectId/pipeline/repos/:repo/freeze` (§11.3): why the repo is frozen. */
+/**
+ * `POST /projects/:projectId/pipeline/repos/:repo/freeze` (§11.3): why the repo is frozen. A
+ * missing, blank or too long `motivo` is `motivo_invalido`, as for an override (§11.1).
+ */
+@FieldReasons({ motivo: 'motivo_invalido' })
 export class RepoFreezeBody {
   @TrimmedText(FREEZE_MOTIVO_MIN_LENGTH, FREEZE_MOTIVO_MAX_LENGTH)
   motivo!: string;
