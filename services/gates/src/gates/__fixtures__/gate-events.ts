@@ -97,6 +97,7 @@ export const askedForDecision = (
   o: Ref & {
     declare?: QuestionToDeclare[];
     link?: string[];
+    sessionAuthorId?: string;
     correctionCount?: number;
     pendingChanges?: PendingChange[];
   } = {},
