@@ -1,25 +1,26 @@
 import { deciderSpec } from '@openq/testing/decider';
-import { fold, isRefusal } from '@openq/contracts';
 import type { Verdict } from './consolidate';
 import {
   CORRECTION_CYCLE_EXHAUSTED,
   gateCycle,
   countCorrections,
-  decide,
   nextAction,
   type GateCommand,
   type GateEvent,
   type GateName,
 } from './gate-cycle';
+import { at, cycleStarted, roundRecorded } from '../__fixtures__/gate-events';
 
-const T0 = Date.UTC(2026, 0, 1);
-const at = (s: number) => new Date(T0 + s * 1000);
 const { given, history } = deciderSpec(gateCycle, at);
 
-function events(decision: ReturnType<typeof decide>): GateEvent[] {
-  if (isRefusal(decision)) throw new Error(`refused: ${decision.reason}`);
-  return decision;
-}
+/** A round that asked for changes, the count after it `correctionCount`. */
+const changesRequested = (step: number, roundId: string, correctionCount: number, maxCorrections = 3) =>
+  roundRecorded(step, roundId, {
+    verdict: 'changes_requested',
+    correctionCount,
+    maxCorrections,
+    nextAction: 'correct',
+  });
 
 const start = (gate: GateName = 'qa', maxCorrections?: number): GateCommand => ({
   type: 'start',
@@ -78,22 +79,28 @@ describe('correction counter', () => {
   });
 
   it('blocks the task once the count goes above the ceiling, not at it', () => {
-    const cr = (): GateCommand => round(['changes_requested']);
-    const s = given(history([start(), cr(), cr(), cr()])).state;
-    expect(s).toMatchObject({ correctionCount: 3, status: 'changes_requested', blockedReason: null });
-    const evs = events(decide(cr(), s, at(10)));
-    expect(verdictRecorded(evs)).toEqual({
-      taskId: 't1',
-      gate: 'qa',
-      verdict: 'changes_requested',
-      correctionCount: 4,
-      maxCorrections: 3,
-      nextAction: 'blocked',
+    const atCeiling = given([
+      cycleStarted(0),
+      ...changesRequested(1, 'c1', 1),
+      ...changesRequested(2, 'c2', 2),
+      ...changesRequested(3, 'c3', 3),
+    ]);
+    expect(atCeiling.state).toMatchObject({
+      correctionCount: 3,
+      status: 'changes_requested',
+      blockedReason: null,
     });
-    expect(fold(gateCycle, evs, s)).toMatchObject({
-      status: 'blocked',
-      blockedReason: CORRECTION_CYCLE_EXHAUSTED,
-    });
+    const fourth = atCeiling.when(round(['changes_requested'], { roundId: 'c4' }), 10);
+    fourth.then(
+      roundRecorded(10, 'c4', {
+        verdict: 'changes_requested',
+        correctionCount: 4,
+        maxCorrections: 3,
+        nextAction: 'blocked',
+        blockedReason: CORRECTION_CYCLE_EXHAUSTED,
+      }),
+    );
+    expect(fourth.state).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
   });
 
   it('consumes exactly one cycle per round however many subspecialties asked for changes', () => {
@@ -131,12 +138,17 @@ describe('correction counter', () => {
   it('takes the ceiling from the verdict when it carries one, and keeps it', () => {
     const s = given(history([start(), round(['changes_requested'], { maxCorrections: 1 })])).state;
     expect(s).toMatchObject({ correctionCount: 1, maxCorrections: 1, status: 'changes_requested' });
-    const evs = events(decide(round(['changes_requested']), s, at(5)));
-    expect(verdictRecorded(evs)).toMatchObject({
-      correctionCount: 2,
-      maxCorrections: 1,
-      nextAction: 'blocked',
-    });
+    given([cycleStarted(0), ...changesRequested(1, 'c1', 1, 1)])
+      .when(round(['changes_requested'], { roundId: 'c2' }), 5)
+      .then(
+        roundRecorded(5, 'c2', {
+          verdict: 'changes_requested',
+          correctionCount: 2,
+          maxCorrections: 1,
+          nextAction: 'blocked',
+          blockedReason: CORRECTION_CYCLE_EXHAUSTED,
+        }),
+      );
   });
 
   it('uses the default ceiling of 3, the deployment default, or the start message, in that order of weakness', () => {
@@ -172,25 +184,24 @@ describe('correction counter', () => {
     [['blocked'], 'secops', 'blocked'],
     [['needs_user_decision'], 'qa', 'parked'],
   ])('round %j on %s → nextAction %s', (verdicts, gate, expected) => {
-    const s = given(history([start(gate)])).state;
-    expect(verdictRecorded(events(decide(round(verdicts, { gate }), s, at(5))))?.nextAction).toBe(expected);
+    const { events } = given([cycleStarted(0, { gate })]).when(round(verdicts, { gate }), 5);
+    expect(verdictRecorded(events)?.nextAction).toBe(expected);
   });
 
   it('ignores a round delivered again, even with other verdicts', () => {
-    const s = given(history([start(), round(['changes_requested'], { roundId: 'dup' })])).state;
-    expect(events(decide(round(['changes_requested'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
-    expect(events(decide(round(['approved'], { roundId: 'dup' }), s, at(9)))).toEqual([]);
-    expect(s?.correctionCount).toBe(1);
+    const once = given([cycleStarted(0), ...changesRequested(1, 'dup', 1)]);
+    once.when(round(['changes_requested'], { roundId: 'dup' }), 9).then([]);
+    once.when(round(['approved'], { roundId: 'dup' }), 9).then([]);
+    expect(once.state?.correctionCount).toBe(1);
   });
 
   it('opens the cycle when the verdict arrives before its start', () => {
-    const evs = events(decide(round(['changes_requested'], { maxCorrections: 2 }), null, at(0)));
-    expect(evs.map((e) => e.type)).toEqual([
-      'gate.cycle_started',
-      'gate.round_recorded',
-      'gate.verdict_recorded',
+    const opening = given([]).when(round(['changes_requested'], { maxCorrections: 2, roundId: 'c1' }), 0);
+    opening.then([
+      cycleStarted(0, { sessionAuthorId: 'u-qa', maxCorrections: 2 }),
+      ...changesRequested(0, 'c1', 1, 2),
     ]);
-    expect(fold(gateCycle, evs, null)).toMatchObject({
+    expect(opening.state).toMatchObject({
       sessionAuthorId: 'u-qa',
       correctionCount: 1,
       maxCorrections: 2,
@@ -236,10 +247,8 @@ describe('correction counter', () => {
     ['max_correcoes_invalido', round(['approved'], { maxCorrections: -1 })],
     ['max_correcoes_invalido', start('qa', 1.5)],
   ])('refuses with 400 %s', (reason, command) => {
-    expect(decide(command, given(history([start()])).state, at(1))).toMatchObject({
-      refused: true,
-      statusCode: 400,
-      reason,
-    });
+    given([cycleStarted(0)])
+      .when(command, 1)
+      .then({ refused: true, statusCode: 400, reason });
   });
 });
