@@ -20,11 +20,23 @@ export interface DeciderSlice<C, S, E extends DomainEvent, W extends WireEvent =
   projectOf(state: S): string | null;
   /** The domain → wire map of the slice. */
   toWire(event: E, projectId: string): W | null;
-  /** Stores the new state (and whatever is kept with what was published), in the caller's transaction. */
+  /**
+   * Stores the new state (and whatever is kept with what was published), in the caller's
+   * transaction. Nothing returned: all of it was stored. A slice whose store may refuse the write
+   * (a unique index that another transaction won) returns what it actually stored instead: the
+   * events written (the very objects it was given, some or none) and the state that stands (the
+   * winner's); only those events get outbox rows.
+   */
   save(
     state: S,
     written: { projectId: string; events: readonly E[]; published: readonly W[] },
-  ): Promise<void>;
+  ): Promise<void | Saved<S, E>>;
+}
+
+/** What a slice's `save` stored, when it was not all it was given (see `DeciderSlice.save`). */
+export interface Saved<S, E> {
+  state: S;
+  events: readonly E[];
 }
 
 export interface Decided<S, E> {
@@ -57,20 +69,37 @@ export class DeciderTransaction<C, S, E extends DomainEvent, W extends WireEvent
     return decided;
   }
 
-  /** Evolves, saves and publishes events already decided. No events: nothing is written. */
+  /**
+   * Evolves, saves and publishes events already decided. No events: nothing is written. The
+   * result is what was saved: when `save` says it stored less, its state and events, and only
+   * those events are published.
+   */
   async commit(state: S, events: readonly E[]): Promise<Decided<S, E>> {
     if (events.length === 0) return { state, events: [] };
     const next = fold(this.slice.decider, events, state);
     const projectId = this.slice.projectOf(next);
     if (projectId === null) return { state: next, events: [...events] };
-    const wire = events.flatMap((e) => this.slice.toWire(e, projectId) ?? []);
-    await this.slice.save(next, { projectId, events, published: wire });
+    const mapped = events.map((e) => ({ event: e, wire: this.slice.toWire(e, projectId) }));
+    const published = mapped.flatMap((m) => m.wire ?? []);
+    const saved = await this.slice.save(next, { projectId, events, published });
+    if (!saved) {
+      this.publish(projectId, published);
+      return { state: next, events: [...events] };
+    }
+    const stored = new Set<E>(saved.events);
+    this.publish(
+      projectId,
+      mapped.flatMap((m) => (m.wire && stored.has(m.event) ? [m.wire] : [])),
+    );
+    return { state: saved.state, events: [...saved.events] };
+  }
+
+  private publish(projectId: string, wire: readonly W[]): void {
     for (const event of wire) {
       this.outbox.event(event.type, projectId, event.data, {
         occurredAt: event.occurredAt,
         ...(event.eventId ? { eventId: event.eventId } : {}),
       });
     }
-    return { state: next, events: [...events] };
   }
 }

@@ -80,12 +80,16 @@ export class QuestionLog {
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('question:' || $1))`, [questionId]);
   }
 
-  async findByToolCall(projectId: string, toolCallId: string): Promise<string | null> {
-    const rows: { question_id: string }[] = await this.manager.query(
-      `SELECT question_id FROM question_log WHERE project_id = $1 AND type = 'question.declared' AND data->>'toolCallId' = $2`,
+  /** The question declared under `toolCallId` in the project, folded from its rows, in one statement. */
+  async loadByToolCall(projectId: string, toolCallId: string): Promise<Question | null> {
+    const rows: LogRow[] = await this.manager.query(
+      `SELECT position, event_id, project_id, type, data, recorded_at FROM question_log
+        WHERE question_id = (SELECT question_id FROM question_log
+                              WHERE project_id = $1 AND type = 'question.declared' AND data->>'toolCallId' = $2)
+        ORDER BY position`,
       [projectId, toolCallId],
     );
-    return rows[0]?.question_id ?? null;
+    return fold(question, rows.map(fromLog));
   }
 
   /**

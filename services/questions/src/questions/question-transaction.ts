@@ -14,8 +14,10 @@ export type QuestionTransaction = DeciderTransaction<
 /**
  * The questions slice of the decider kit (docs/decider-kit.md), inside the caller's transaction,
  * for a question the caller has locked and loaded: the decided events are appended to the log
- * under their wire ids, projected, and queued in the outbox — all or nothing. Declarations do not
- * come here: their one statement lets the log's unique index decide (see the doc).
+ * under their wire ids, projected, and queued in the outbox — all or nothing. A declaration comes
+ * here with no lock and no state (`null`): its one statement lets the log's unique index decide,
+ * and when the `toolCallId` was taken `save` stores nothing and hands back the winner's question,
+ * so no `question.declared` is published for it (see the doc).
  */
 export function questionTransaction(
   manager: EntityManager,
@@ -29,6 +31,17 @@ export function questionTransaction(
       toWire: questionToWire,
       save: async (q, { projectId, published }) => {
         if (!q) return;
+        const [first] = published;
+        if (first?.type === 'question.declared') {
+          if (published.length !== 1) throw new Error('a declaration is saved alone');
+          const appended = await log.appendDeclaration(projectId, first);
+          if (appended) return project(manager, projectId, [appended]);
+          const toolCallId = first.data.toolCallId!;
+          const winner = await log.loadByToolCall(projectId, toolCallId);
+          if (!winner)
+            throw new Error(`toolCallId ${toolCallId} was taken, but its declaration cannot be read`);
+          return { state: winner, events: [] };
+        }
         const appended = await log.append(projectId, q.declared.questionId, published);
         await project(manager, projectId, appended);
       },

@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../../migrations/1764470100000-question-log';
+import { OutboxWriter } from '@openq/messaging';
 import { declareIn } from '../../testing/declare-in';
-import type { DeclareResult } from './declare-question.handler';
+import { declareQuestion, type DeclareResult } from './declare-question.handler';
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -50,6 +51,54 @@ describe('declareQuestion', () => {
     expect(await count(`SELECT count(*) AS n FROM outbox WHERE subject = 'question.declared.p1'`, [])).toBe(
       1,
     );
+    // the one row published is the winner's: its message id is the log's id of the declaration
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM outbox o JOIN question_log l ON l.event_id = o.event_id
+          WHERE o.subject = 'question.declared.p1' AND l.question_id = $1`,
+        [results[0]!.questionId],
+      ),
+    ).toBe(1);
+  });
+
+  it('issues three statements to declare (insert, view, counts) and two to find the winner, before the outbox flush', async () => {
+    const statements = (toolCallId: string) =>
+      ds.transaction(async (m) => {
+        let n = 0;
+        const query = m.query.bind(m);
+        m.query = ((sql: string, params?: unknown[]) => {
+          n += 1;
+          return query(sql, params);
+        }) as typeof m.query;
+        const outbox = new OutboxWriter(m);
+        const result = await declareQuestion(
+          m,
+          outbox,
+          'p4',
+          {
+            sessionId: 's',
+            sessionAuthorId: 'ana',
+            autor: 'po',
+            origin: 'tool',
+            pergunta: 'counted',
+            sugestao: null,
+            afeta: { regras: [], historias: [], tarefas: [] },
+            toolCallId,
+          },
+          new Date(),
+        );
+        const beforeFlush = n;
+        await outbox.flush();
+        return { result, beforeFlush, total: n };
+      });
+    const first = await statements('tc-counted');
+    expect(first).toMatchObject({ result: { created: true }, beforeFlush: 3, total: 4 });
+    const again = await statements('tc-counted');
+    expect(again).toMatchObject({
+      result: { questionId: first.result.questionId, created: false },
+      beforeFlush: 2,
+      total: 2,
+    });
   });
 
   it('keeps toolCallIds per project, and never merges declarations without one', async () => {
