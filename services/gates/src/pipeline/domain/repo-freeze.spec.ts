@@ -1,10 +1,9 @@
 import { nextAdmissions, type QueueTask } from './admission';
 import { deciderSpec } from '@openq/testing/decider';
-import { decide, evolve, liftsFreeze, repoFreeze, type RepoFreezeCommand } from './repo-freeze';
+import { liftsFreeze, repoFreeze, type RepoFreezeCommand } from './repo-freeze';
+import { at, repoFrozen, repoUnfrozen } from '../__fixtures__/pipeline-events';
 
-const T0 = Date.UTC(2026, 11, 1);
-const at = (s: number) => new Date(T0 + s * 1000);
-const { given, history } = deciderSpec(repoFreeze, at);
+const { given } = deciderSpec(repoFreeze, at);
 
 const freeze = (by = 'alice', why = 'release week'): RepoFreezeCommand => ({
   type: 'freeze',
@@ -16,44 +15,36 @@ const unfreeze = (by = 'bob'): RepoFreezeCommand => ({ type: 'unfreeze', repo: '
 
 describe('repo freeze (SPEC §11.3)', () => {
   it('freezing records who and why, trimmed, and publishes pipeline.repo_frozen', () => {
-    const events = decide(freeze('alice', '  release week '), null, at(5));
-    expect(events).toEqual([
-      {
-        type: 'pipeline.repo_frozen',
-        data: { repo: 'api', by: 'alice', why: 'release week' },
-        occurredAt: at(5),
-      },
-    ]);
-    expect(events.reduce(evolve, null)).toEqual({
+    const frozen = given([]).when(freeze('alice', '  release week '), 5);
+    frozen.then([repoFrozen(5, 'alice', 'release week')]);
+    expect(frozen.state).toEqual({
       repo: 'api',
       by: 'alice',
       why: 'release week',
       frozenAt: at(5),
     });
-    expect(liftsFreeze(events)).toBe(false);
+    expect(liftsFreeze(frozen.events)).toBe(false);
   });
 
   it('freezing a frozen repo changes nothing: the first freeze, its who and why, stands', () => {
-    const state = given(history([freeze('alice', 'release week')])).state;
-    expect(decide(freeze('carol', 'another reason'), state, at(9))).toEqual([]);
-    expect(
-      given(history([freeze('alice', 'release week'), freeze('carol', 'another reason')])).state,
-    ).toEqual(state);
+    const frozen = given([repoFrozen(0, 'alice', 'release week')]);
+    frozen.when(freeze('carol', 'another reason'), 9).then([]);
+    expect(frozen.when(freeze('carol', 'another reason'), 9).state).toEqual(frozen.state);
   });
 
   it('unfreezing lifts it, says who, and asks for admission to run again', () => {
-    const state = given(history([freeze()])).state;
-    const events = decide(unfreeze('bob'), state, at(7));
-    expect(events).toEqual([
-      { type: 'pipeline.repo_unfrozen', data: { repo: 'api', by: 'bob' }, occurredAt: at(7) },
-    ]);
-    expect(events.reduce(evolve, state)).toBeNull();
-    expect(liftsFreeze(events)).toBe(true);
+    const lifted = given([repoFrozen(0)]).when(unfreeze('bob'), 7);
+    lifted.then([repoUnfrozen(7, 'bob')]);
+    expect(lifted.state).toBeNull();
+    expect(liftsFreeze(lifted.events)).toBe(true);
   });
 
   it('unfreezing a repo that is not frozen changes nothing and publishes nothing', () => {
-    expect(decide(unfreeze(), null, at(1))).toEqual([]);
-    expect(given(history([freeze(), unfreeze(), unfreeze()])).state).toBeNull();
+    given([]).when(unfreeze(), 1).then([]);
+    given([repoFrozen(0), repoUnfrozen(1)])
+      .when(unfreeze(), 2)
+      .then([]);
+    expect(given([repoFrozen(0), repoUnfrozen(1)]).when(unfreeze(), 2).state).toBeNull();
   });
 
   it('a freeze blocks admission of the repo only; lifting it lets the first waiting task in', () => {
@@ -67,9 +58,9 @@ describe('repo freeze (SPEC §11.3)', () => {
     });
     const tasks = [task('A1', 'api', 1), task('A2', 'api', 2), task('W1', 'web', 1)];
     const flags = { serialGatePauseEnabled: true };
-    const frozen = given(history([freeze()])).state;
+    const frozen = given([repoFrozen(0)]).state;
     expect(nextAdmissions(tasks, { repos: frozen ? [frozen.repo] : [] }, flags)).toEqual(['W1']);
-    const lifted = given(history([freeze(), unfreeze()])).state;
+    const lifted = given([repoFrozen(0), repoUnfrozen(1)]).state;
     expect(nextAdmissions(tasks, { repos: lifted ? [lifted.repo] : [] }, flags)).toEqual(['A1', 'W1']);
   });
 });
