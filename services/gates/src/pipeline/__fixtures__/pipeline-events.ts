@@ -139,6 +139,12 @@ export const inReview = (step: number, taskId = 'A'): PipelineEvent[] => [
   { type: 'pipeline.in_review', data: { taskId, repo: 'api' }, occurredAt: at(step) },
 ];
 
+export const advanced = (step: number, to: string, taskId = 'A'): PipelineEvent => ({
+  type: 'pipeline.advanced',
+  data: { taskId, to },
+  occurredAt: at(step),
+});
+
 /** Task `A` registered at 0 and admitted at 1: in analysis, its analyst running. */
 export const inAnalysis = (): PipelineEvent[] => [taskRegistered(0), taskAdmitted(1)];
 

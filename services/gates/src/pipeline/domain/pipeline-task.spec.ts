@@ -2,17 +2,34 @@ import { deciderSpec } from '@openq/testing/decider';
 import { nextAdmissions } from './admission';
 import { DEFAULT_ANALYSIS_FLAGS, type AnalysisFlags } from './analysis-outcome';
 import {
-  decide,
   pipelineTask,
   isPublishedPipelineEvent,
   stageAfter,
   type PipelineCommand,
-  type PipelineTask,
+  type PipelineEvent,
 } from './pipeline-task';
+import {
+  advanced,
+  analysisRecorded,
+  analystRequest,
+  askedForInput,
+  askedQuestions,
+  at,
+  inAnalysis,
+  inReview,
+  needsInput,
+  questionAnswered,
+  questionsLinked,
+  questionsRequested,
+  relaunched,
+  stageChanged,
+  taskAdmitted,
+  taskPaused,
+  taskRegistered,
+  taskUnpaused,
+} from '../__fixtures__/pipeline-events';
 
-const T0 = Date.UTC(2026, 5, 17);
-const at = (s: number) => new Date(T0 + s * 1000);
-const { given, history } = deciderSpec(pipelineTask, at);
+const { given } = deciderSpec(pipelineTask, at);
 const Q = '2026-06-17T10:00:00Z';
 const NEWER = '2026-06-17T11:00:00Z';
 const OLDER = '2026-06-17T09:00:00Z';
@@ -60,19 +77,15 @@ const answered = (questionId: string): PipelineCommand => ({
 });
 const status = (s: string): PipelineCommand => ({ type: 'statusChanged', data: { status: s } });
 
-const inAnalysis = () => given(history([register(), admit])).state;
-const needsInput = () =>
-  given(history([register(), admit, finished(pkg(Q, null)), linked(['q1', 'q2'])])).state;
-
 describe('pipeline task', () => {
   it('registers once', () => {
-    const s = given(history([register()])).state;
+    const s = given([taskRegistered()]).state;
     expect(s).toMatchObject({ stage: 'created', pausedAt: null, relaunchCount: 0 });
-    expect(given([], s).when(register()).events).toEqual([]);
+    given([taskRegistered()]).when(register()).then([]);
   });
 
   it('admits through the serial gate only from the pending stage', () => {
-    const s = given(history([register('B', 2)])).state;
+    const waiting = given([taskRegistered(0, { taskId: 'B', order: 2 })]);
     const blocked: PipelineCommand = {
       type: 'admit',
       data: {
@@ -81,26 +94,21 @@ describe('pipeline task', () => {
         flags: { serialGatePauseEnabled: true },
       },
     };
-    expect(given([], s).when(blocked).events).toEqual([]);
-    const { events, state } = given([], s).when(admit);
-    expect(events).toEqual([
-      { type: 'pipeline.task_admitted', data: { taskId: 'B', repo: 'api' }, occurredAt: at(100) },
-    ]);
-    expect(state).toMatchObject({ stage: 'analysis', analystRunning: true });
-    expect(given([], state).when(admit).events).toEqual([]);
+    waiting.when(blocked).then([]);
+    const admitted = waiting.when(admit);
+    admitted.then([taskAdmitted(100, 'B')]);
+    expect(admitted.state).toMatchObject({ stage: 'analysis', analystRunning: true });
+    given([taskRegistered(0, { taskId: 'B', order: 2 }), taskAdmitted(100, 'B')])
+      .when(admit)
+      .then([]);
   });
 
   describe('analysis finished', () => {
     it('needs input: asks for the questions and auto-parks with source engine', () => {
-      const { types, events, state } = given([], inAnalysis()).when(finished(pkg(Q, OLDER)));
-      expect(types).toEqual([
-        'pipeline.analysis_recorded',
-        'pipeline.questions_requested',
-        'pipeline.task_paused',
-      ]);
-      expect(events[1]?.data).toEqual({
-        taskId: 'A',
-        request: {
+      const asked = given(inAnalysis()).when(finished(pkg(Q, OLDER)));
+      asked.then([
+        analysisRecorded(100, 'needs_input'),
+        questionsRequested(100, {
           sessionId: 's1',
           sessionAuthorId: 'u1',
           autor: 'analyst',
@@ -110,10 +118,10 @@ describe('pipeline task', () => {
             { key: 'analyst:A:s1:0:0', pergunta: 'Which market?', sugestao: 'BR' },
             { key: 'analyst:A:s1:0:1', pergunta: 'Tax?', sugestao: null },
           ],
-        },
-      });
-      expect(events[2]?.data).toEqual({ taskId: 'A', source: 'engine' });
-      expect(state).toMatchObject({
+        }),
+        taskPaused(100, 'engine'),
+      ]);
+      expect(asked.state).toMatchObject({
         pausedAt: at(100),
         pauseSource: 'engine',
         needsInput: true,
@@ -122,71 +130,92 @@ describe('pipeline task', () => {
     });
 
     it('publishes needs_input with the question ids once linked', () => {
-      const asked = given(history([register(), admit, finished(pkg(Q, null))])).state;
-      const { types, events } = given([], asked).when(linked(['q1', 'q2']));
-      expect(types).toEqual(['pipeline.questions_linked', 'pipeline.needs_input']);
-      expect(events[1]?.data).toEqual({ taskId: 'A', repo: 'api', questionIds: ['q1', 'q2'] });
+      given(askedForInput())
+        .when(linked(['q1', 'q2']))
+        .then(questionsLinked(100, ['q1', 'q2']));
     });
 
     it('autopause off: needs input without a pause', () => {
-      expect(
-        given([], inAnalysis()).when(finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }))
-          .types,
-      ).toEqual(['pipeline.analysis_recorded', 'pipeline.questions_requested']);
+      given(inAnalysis())
+        .when(finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }))
+        .then([
+          analysisRecorded(100, 'needs_input'),
+          questionsRequested(100, analystRequest(askedQuestions())),
+        ]);
     });
 
     it('files ready + auto-approve: in review and advanced to architecture', () => {
-      const { types, state } = given([], inAnalysis()).when(finished(pkg(null, NEWER), {}, ['auto-approve']));
-      expect(types).toEqual(['pipeline.analysis_recorded', 'pipeline.in_review', 'pipeline.advanced']);
-      expect(state?.stage).toBe('architecture');
+      const approved = given(inAnalysis()).when(finished(pkg(null, NEWER), {}, ['auto-approve']));
+      approved.then([...inReview(100), advanced(100, 'architecture')]);
+      expect(approved.state?.stage).toBe('architecture');
     });
 
     it('incomplete package', () => {
-      const { events } = given([], inAnalysis()).when(finished(pkg(null, null)));
-      expect(events[1]).toMatchObject({
-        type: 'pipeline.analysis_incomplete',
-        data: { missing: expect.arrayContaining(['01-brd.md']) },
-      });
+      given(inAnalysis())
+        .when(finished(pkg(null, null)))
+        .then([
+          analysisRecorded(100, 'analysis_incomplete'),
+          {
+            type: 'pipeline.analysis_incomplete',
+            data: { taskId: 'A', repo: 'api', missing: expect.arrayContaining(['01-brd.md']) },
+            occurredAt: at(100),
+          },
+        ]);
     });
 
     it('a failing questions predicate degrades to files ready and says so on the record', () => {
       const broken = { ...pkg(Q, NEWER), '02-trz.md': '2026-02-30T10:00:00Z' };
-      const { events, types } = given([], inAnalysis()).when(finished(broken));
-      expect(types).toEqual(['pipeline.analysis_recorded', 'pipeline.in_review']);
-      expect(events[0]?.data).toMatchObject({
-        outcome: 'in_review',
-        questionsCheckError: expect.stringContaining('02-trz.md'),
-      });
-      expect(given([], inAnalysis()).when(finished(pkg(Q, NEWER))).events[0]?.data).not.toHaveProperty(
-        'questionsCheckError',
-      );
+      const [recorded, ...rest] = inReview(100);
+      given(inAnalysis())
+        .when(finished(broken))
+        .then([
+          {
+            ...recorded,
+            data: {
+              taskId: 'A',
+              outcome: 'in_review',
+              questionsCheckError: expect.stringContaining('02-trz.md'),
+            },
+          } as PipelineEvent,
+          ...rest,
+        ]);
+      // Without the failure the record carries no questionsCheckError.
+      given(inAnalysis())
+        .when(finished(pkg(Q, NEWER)))
+        .then(inReview(100));
     });
 
     it('keys the declarations by session and run, so a later run never reuses a question', () => {
-      const relaunched = given(history([answered('q1'), answered('q2')], needsInput()), needsInput()).state;
-      const again = given([], relaunched).when(finished(pkg(Q, null)));
-      const request = again.events.find((e) => e.type === 'pipeline.questions_requested');
-      expect(request?.data).toMatchObject({
-        request: { declare: [{ key: 'analyst:A:s1:1:0' }, { key: 'analyst:A:s1:1:1' }] },
-      });
+      const relaunchedOnce = [
+        ...needsInput(),
+        questionAnswered(4, 'q1'),
+        questionAnswered(5, 'q2'),
+        ...relaunched(5, 'answers', { unpause: true }),
+      ];
+      given(relaunchedOnce)
+        .when(finished(pkg(Q, null)))
+        .then([
+          analysisRecorded(100, 'needs_input'),
+          questionsRequested(100, analystRequest(askedQuestions(1))),
+          taskPaused(100, 'engine'),
+        ]);
     });
 
     it('is ignored outside the analysis stage', () => {
-      expect(given([], given(history([register()])).state).when(finished(pkg(Q, null))).events).toEqual([]);
+      given([taskRegistered()])
+        .when(finished(pkg(Q, null)))
+        .then([]);
     });
   });
 
   describe('resume + unpark', () => {
     it('relaunches once, after the last answer, unpausing the task', () => {
-      const first = given([], needsInput()).when(answered('q1'));
-      expect(first.types).toEqual(['pipeline.question_answered']);
-      const last = given([], first.state).when(answered('q2'), 200);
-      expect(last.types).toEqual([
-        'pipeline.question_answered',
-        'pipeline.task_unpaused',
-        'pipeline.relaunch_recorded',
-        'pipeline.analyst_relaunch',
-      ]);
+      given(needsInput())
+        .when(answered('q1'))
+        .then([questionAnswered(100, 'q1')]);
+      const oneAnswered = [...needsInput(), questionAnswered(100, 'q1')];
+      const last = given(oneAnswered).when(answered('q2'), 200);
+      last.then([questionAnswered(200, 'q2'), ...relaunched(200, 'answers', { unpause: true })]);
       expect(last.events.filter(isPublishedPipelineEvent).map((e) => e.data)).toEqual([
         { taskId: 'A', source: 'engine' },
         { taskId: 'A' },
@@ -199,119 +228,95 @@ describe('pipeline task', () => {
         lastRelaunchTrigger: 'answers',
       });
       // Duplicate triggers relaunch nothing more.
-      expect(given([], last.state).when(answered('q2')).events).toEqual([]);
-      expect(given([], last.state).when(status('in_progress')).types).toEqual([]);
+      const afterRelaunch = given([...oneAnswered, ...last.events]);
+      afterRelaunch.when(answered('q2')).then([]);
+      afterRelaunch.when(status('in_progress')).then([]);
     });
 
     it('relaunches once when moved back to In Progress; a duplicate move does nothing', () => {
-      const moved = given([], needsInput()).when(status('in_progress'));
-      expect(moved.types).toEqual([
-        'pipeline.task_unpaused',
-        'pipeline.relaunch_recorded',
-        'pipeline.analyst_relaunch',
-      ]);
+      const moved = given(needsInput()).when(status('in_progress'));
+      moved.then(relaunched(100, 'in_progress', { unpause: true }));
       expect(moved.state).toMatchObject({ lastRelaunchTrigger: 'in_progress', relaunchCount: 1 });
-      expect(given([], moved.state).when(status('in_progress')).events).toEqual([]);
-      expect(given([], moved.state).when(answered('q1')).types).toEqual(['pipeline.question_answered']);
+      const afterMove = given([...needsInput(), ...relaunched(100, 'in_progress', { unpause: true })]);
+      afterMove.when(status('in_progress')).then([]);
+      afterMove.when(answered('q1')).then([questionAnswered(100, 'q1')]);
     });
 
     it('stays put when the analyst finished again and a stale trigger arrives', () => {
-      const relaunched = given([], needsInput()).when(status('in_progress')).state;
-      const done = given(history([finished(pkg(null, NEWER))], relaunched), relaunched).state;
-      expect(done).toMatchObject({ analystRunning: false, needsInput: false });
-      expect(given([], done).when(status('in_progress')).events).toEqual([]);
+      const done = given([
+        ...needsInput(),
+        ...relaunched(4, 'in_progress', { unpause: true }),
+        ...inReview(5),
+      ]);
+      expect(done.state).toMatchObject({ analystRunning: false, needsInput: false });
+      done.when(status('in_progress')).then([]);
     });
 
     it('relaunches at link time when every question was already answered', () => {
-      const asked = given(history([register(), admit, finished(pkg(Q, null))])).state;
-      expect(given([], asked).when(linked(['q1'], ['q1'])).types).toEqual([
-        'pipeline.questions_linked',
-        'pipeline.needs_input',
-        'pipeline.task_unpaused',
-        'pipeline.relaunch_recorded',
-        'pipeline.analyst_relaunch',
-      ]);
+      given(askedForInput())
+        .when(linked(['q1'], ['q1']))
+        .then([...questionsLinked(100, ['q1'], ['q1']), ...relaunched(100, 'answers', { unpause: true })]);
     });
 
     it('without autopause it relaunches without an unpause', () => {
-      const s = given(
-        history([
-          register(),
-          admit,
-          finished(pkg(Q, null), { analystNeedsInputAutopauseEnabled: false }),
-          linked(['q1']),
-        ]),
-      ).state;
-      expect(given([], s).when(answered('q1')).types).toEqual([
-        'pipeline.question_answered',
-        'pipeline.relaunch_recorded',
-        'pipeline.analyst_relaunch',
-      ]);
+      given(needsInput(['q1'], { autopause: false }))
+        .when(answered('q1'))
+        .then([questionAnswered(100, 'q1'), ...relaunched(100, 'answers')]);
     });
 
     it('needs the analysis stage and no running analyst', () => {
-      const running = given(history([register(), admit, { type: 'pause' }])).state;
-      expect(given([], running).when(status('in_progress')).events).toEqual([]);
-      const elsewhere = given(
-        history([{ type: 'statusChanged', data: { stage: 'architecture' } }], needsInput()),
-        needsInput(),
-      ).state;
-      expect(given([], elsewhere).when(answered('q1')).types).toEqual(['pipeline.question_answered']);
-      expect(given([], elsewhere).when(status('in_progress')).events).toEqual([]);
+      given([...inAnalysis(), taskPaused(2, 'operator')])
+        .when(status('in_progress'))
+        .then([]);
+      const elsewhere = given([...needsInput(), stageChanged(4, 'architecture')]);
+      elsewhere.when(answered('q1')).then([questionAnswered(100, 'q1')]);
+      elsewhere.when(status('in_progress')).then([]);
     });
   });
 
   describe('operator pause / resume', () => {
     it('pauses and resumes with source operator', () => {
-      const paused = given([], inAnalysis()).when({ type: 'pause' });
-      expect(paused.events).toEqual([
-        { type: 'pipeline.task_paused', data: { taskId: 'A', source: 'operator' }, occurredAt: at(100) },
-      ]);
+      const paused = given(inAnalysis()).when({ type: 'pause' });
+      paused.then([taskPaused(100, 'operator')]);
       expect(paused.state).toMatchObject({ pausedAt: at(100), pauseSource: 'operator' });
-      const resumed = given([], paused.state).when({ type: 'resume' }, 150);
-      expect(resumed.events).toEqual([
-        { type: 'pipeline.task_unpaused', data: { taskId: 'A', source: 'operator' }, occurredAt: at(150) },
-      ]);
+      const resumed = given([...inAnalysis(), taskPaused(100, 'operator')]).when({ type: 'resume' }, 150);
+      resumed.then([taskUnpaused(150, 'operator')]);
       expect(resumed.state).toMatchObject({ pausedAt: null, pauseSource: null });
     });
 
-    it.each<[string, () => PipelineTask | null, PipelineCommand, number, string]>([
-      ['pause of an unknown task', () => null, { type: 'pause' }, 404, 'tarefa_nao_encontrada'],
-      ['resume of an unknown task', () => null, { type: 'resume' }, 404, 'tarefa_nao_encontrada'],
+    it.each<[string, PipelineEvent[], PipelineCommand, number, string]>([
+      ['pause of an unknown task', [], { type: 'pause' }, 404, 'tarefa_nao_encontrada'],
+      ['resume of an unknown task', [], { type: 'resume' }, 404, 'tarefa_nao_encontrada'],
       [
         'pause of a paused task',
-        () => given(history([{ type: 'pause' }], inAnalysis()), inAnalysis()).state,
+        [...inAnalysis(), taskPaused(2, 'operator')],
         { type: 'pause' },
         409,
         'tarefa_ja_pausada',
       ],
-      ['resume of a running task', inAnalysis, { type: 'resume' }, 409, 'tarefa_nao_pausada'],
+      ['resume of a running task', inAnalysis(), { type: 'resume' }, 409, 'tarefa_nao_pausada'],
       [
         'pause of a done task',
-        () => given(history([status('done')], inAnalysis()), inAnalysis()).state,
+        [...inAnalysis(), stageChanged(2, 'done')],
         { type: 'pause' },
         409,
         'tarefa_encerrada',
       ],
       [
         'resume of a cancelled paused task',
-        () => given(history([{ type: 'pause' }, status('cancelled')], inAnalysis()), inAnalysis()).state,
+        [...inAnalysis(), taskPaused(2, 'operator'), stageChanged(3, 'cancelled')],
         { type: 'resume' },
         409,
         'tarefa_encerrada',
       ],
-    ])('refuses %s', (_name, state, command, statusCode, reason) => {
-      expect(decide(command, state(), at(1))).toMatchObject({
-        refused: true,
-        statusCode,
-        reason,
-      });
+    ])('refuses %s', (_name, past, command, statusCode, reason) => {
+      given(past).when(command, 1).then({ refused: true, statusCode, reason });
     });
   });
 
   it('auto-park lets the next task of the repo in', () => {
-    const a = needsInput();
-    const b = given(history([register('B', 2)])).state;
+    const a = given(needsInput()).state;
+    const b = given([taskRegistered(0, { taskId: 'B', order: 2 })]).state;
     if (!a || !b) throw new Error('setup');
     expect(nextAdmissions([a, b], { repos: [] }, { serialGatePauseEnabled: true })).toEqual(['B']);
     expect(nextAdmissions([a, b], { repos: [] }, { serialGatePauseEnabled: false })).toEqual([]);
