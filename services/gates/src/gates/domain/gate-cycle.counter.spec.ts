@@ -9,18 +9,9 @@ import {
   type GateEvent,
   type GateName,
 } from './gate-cycle';
-import { at, cycleStarted, roundRecorded } from '../__fixtures__/gate-events';
+import { at, changesRequested, cycleStarted, roundRecorded } from '../__fixtures__/gate-events';
 
 const { given, history } = deciderSpec(gateCycle, at);
-
-/** A round that asked for changes, the count after it `correctionCount`. */
-const changesRequested = (step: number, roundId: string, correctionCount: number, maxCorrections = 3) =>
-  roundRecorded(step, roundId, {
-    verdict: 'changes_requested',
-    correctionCount,
-    maxCorrections,
-    nextAction: 'correct',
-  });
 
 const start = (gate: GateName = 'qa', maxCorrections?: number): GateCommand => ({
   type: 'start',
