@@ -61,6 +61,32 @@ export const roundRecorded = (step: number, roundId: string, o: RoundOutcome): G
   ];
 };
 
+/** A round that asked for changes, the count after it `correctionCount`. */
+export const changesRequested = (
+  step: number,
+  roundId: string,
+  correctionCount: number,
+  maxCorrections = 3,
+) =>
+  roundRecorded(step, roundId, {
+    verdict: 'changes_requested',
+    correctionCount,
+    maxCorrections,
+    nextAction: 'correct',
+  });
+
+/** A round refused because it cites a question the project does not have (§11.1). */
+export const verdictRejected = (
+  step: number,
+  roundId: string,
+  questionId: string,
+  o: Ref = {},
+): GateEvent => ({
+  type: 'gate.verdict_rejected',
+  data: { ...ref(o.gate), roundId, reason: 'pergunta_nao_encontrada', questionId },
+  occurredAt: at(step),
+});
+
 /** A question a round declares, keyed as the decider keys it (`roundId:subspecialty`). */
 export const toDeclare = (
   roundId: string,

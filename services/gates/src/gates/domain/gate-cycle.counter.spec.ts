@@ -9,18 +9,16 @@ import {
   type GateEvent,
   type GateName,
 } from './gate-cycle';
-import { at, cycleStarted, roundRecorded } from '../__fixtures__/gate-events';
+import {
+  askedForDecision,
+  at,
+  changesRequested,
+  cycleStarted,
+  roundRecorded,
+  toDeclare,
+} from '../__fixtures__/gate-events';
 
-const { given, history } = deciderSpec(gateCycle, at);
-
-/** A round that asked for changes, the count after it `correctionCount`. */
-const changesRequested = (step: number, roundId: string, correctionCount: number, maxCorrections = 3) =>
-  roundRecorded(step, roundId, {
-    verdict: 'changes_requested',
-    correctionCount,
-    maxCorrections,
-    nextAction: 'correct',
-  });
+const { given } = deciderSpec(gateCycle, at);
 
 const start = (gate: GateName = 'qa', maxCorrections?: number): GateCommand => ({
   type: 'start',
@@ -104,24 +102,40 @@ describe('correction counter', () => {
   });
 
   it('consumes exactly one cycle per round however many subspecialties asked for changes', () => {
-    const s = given(
-      history([start(), round(['changes_requested', 'changes_requested', 'approved', 'changes_requested'])]),
-    ).state;
-    expect(s?.correctionCount).toBe(1);
+    const decided = given([cycleStarted(0)]).when(
+      round(['changes_requested', 'changes_requested', 'approved', 'changes_requested'], { roundId: 'c1' }),
+      1,
+    );
+    decided.then(changesRequested(1, 'c1', 1));
+    expect(decided.state?.correctionCount).toBe(1);
   });
 
   it('resets the counter on approval', () => {
-    const s = given(
-      history([start(), round(['changes_requested']), round(['changes_requested']), round(['approved'])]),
-    ).state;
-    expect(s).toMatchObject({ correctionCount: 0, status: 'approved' });
+    const decided = given([
+      cycleStarted(0),
+      ...changesRequested(1, 'c1', 1),
+      ...changesRequested(2, 'c2', 2),
+    ]).when(round(['approved'], { roundId: 'c3' }), 3);
+    decided.then(
+      roundRecorded(3, 'c3', { verdict: 'approved', correctionCount: 0, nextAction: 'run_secops' }),
+    );
+    expect(decided.state).toMatchObject({ correctionCount: 0, status: 'approved' });
   });
 
   it('never consumes a cycle for a subspecialty failure (blocked)', () => {
-    const s = given(
-      history([start(), round(['changes_requested']), round(['blocked', 'changes_requested'])]),
-    ).state;
-    expect(s).toMatchObject({
+    const decided = given([cycleStarted(0), ...changesRequested(1, 'c1', 1)]).when(
+      round(['blocked', 'changes_requested'], { roundId: 'c2' }),
+      2,
+    );
+    decided.then(
+      roundRecorded(2, 'c2', {
+        verdict: 'blocked',
+        correctionCount: 1,
+        nextAction: 'blocked',
+        blockedReason: 'blocked by subspecialty: s0',
+      }),
+    );
+    expect(decided.state).toMatchObject({
       correctionCount: 1,
       status: 'blocked',
       blockedReason: 'blocked by subspecialty: s0',
@@ -129,15 +143,31 @@ describe('correction counter', () => {
   });
 
   it('never touches the counter on needs_user_decision', () => {
-    const s = given(
-      history([start(), round(['changes_requested']), round(['needs_user_decision', 'changes_requested'])]),
-    ).state;
-    expect(s).toMatchObject({ correctionCount: 1, status: 'parked', parkedReason: 'user_decision' });
+    const decided = given([cycleStarted(0), ...changesRequested(1, 'c1', 1)]).when(
+      round(['needs_user_decision', 'changes_requested'], { roundId: 'c2' }),
+      2,
+    );
+    decided.then(
+      askedForDecision(2, 'c2', {
+        correctionCount: 1,
+        declare: [toDeclare('c2', 's0', 'Which currency?', 'BRL')],
+        pendingChanges: [{ subspecialty: 's1', resumo: 'changes_requested from s1', itens: [] }],
+      }),
+    );
+    expect(decided.state).toMatchObject({
+      correctionCount: 1,
+      status: 'parked',
+      parkedReason: 'user_decision',
+    });
   });
 
   it('takes the ceiling from the verdict when it carries one, and keeps it', () => {
-    const s = given(history([start(), round(['changes_requested'], { maxCorrections: 1 })])).state;
-    expect(s).toMatchObject({ correctionCount: 1, maxCorrections: 1, status: 'changes_requested' });
+    const first = given([cycleStarted(0)]).when(
+      round(['changes_requested'], { maxCorrections: 1, roundId: 'c1' }),
+      1,
+    );
+    first.then(changesRequested(1, 'c1', 1, 1));
+    expect(first.state).toMatchObject({ correctionCount: 1, maxCorrections: 1, status: 'changes_requested' });
     given([cycleStarted(0), ...changesRequested(1, 'c1', 1, 1)])
       .when(round(['changes_requested'], { roundId: 'c2' }), 5)
       .then(
@@ -152,12 +182,16 @@ describe('correction counter', () => {
   });
 
   it('uses the default ceiling of 3, the deployment default, or the start message, in that order of weakness', () => {
-    expect(given(history([start()])).state?.maxCorrections).toBe(3);
+    const plain = given([]).when(start(), 0);
+    plain.then([cycleStarted(0)]);
+    expect(plain.state?.maxCorrections).toBe(3);
     const withDefault: GateCommand = {
       type: 'start',
       data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u', defaultMaxCorrections: 5 },
     };
-    expect(given(history([withDefault])).state?.maxCorrections).toBe(5);
+    const defaulted = given([]).when(withDefault, 0);
+    defaulted.then([cycleStarted(0, { sessionAuthorId: 'u', maxCorrections: 5 })]);
+    expect(defaulted.state?.maxCorrections).toBe(5);
     const both: GateCommand = {
       type: 'start',
       data: {
@@ -169,12 +203,26 @@ describe('correction counter', () => {
         defaultMaxCorrections: 5,
       },
     };
-    expect(given(history([both])).state?.maxCorrections).toBe(2);
+    const explicit = given([]).when(both, 0);
+    explicit.then([cycleStarted(0, { sessionAuthorId: 'u', maxCorrections: 2 })]);
+    expect(explicit.state?.maxCorrections).toBe(2);
   });
 
   it('with a ceiling of 0, the first change request blocks', () => {
-    const s = given(history([start('qa', 0), round(['changes_requested'])])).state;
-    expect(s).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
+    const decided = given([cycleStarted(0, { maxCorrections: 0 })]).when(
+      round(['changes_requested'], { roundId: 'c1' }),
+      1,
+    );
+    decided.then(
+      roundRecorded(1, 'c1', {
+        verdict: 'changes_requested',
+        correctionCount: 1,
+        maxCorrections: 0,
+        nextAction: 'blocked',
+        blockedReason: CORRECTION_CYCLE_EXHAUSTED,
+      }),
+    );
+    expect(decided.state).toMatchObject({ status: 'blocked', blockedReason: CORRECTION_CYCLE_EXHAUSTED });
   });
 
   it.each<[Verdict[], GateName, string]>([
