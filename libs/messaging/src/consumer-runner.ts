@@ -142,10 +142,7 @@ export class ConsumerRunner {
 
   private async handle(msg: JsMsg, lane: Lane): Promise<void> {
     try {
-      // Waiting in place would hold up an earlier message of the subject that is queued here.
-      const outcome = await this.processor.process(msg, {
-        shouldYield: () => this.stopping || lane.queue.some((queued) => queued.seq < msg.seq),
-      });
+      const outcome = await this.processor.process(msg);
       if (outcome === 'defer' && !this.stopping && !this.parkedTooLong(msg)) return this.park(msg, lane);
       this.parkedSince.delete(msg);
       this.processor.settle(msg, outcome);

@@ -46,18 +46,10 @@ export interface InboundOptions {
   backoffMs?: (deliveries: number) => number;
   /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
   order?: SubjectOrder;
-  /** How long a message waits in place for an earlier message of its subject before it is handed back. */
-  orderWaitMs?: number;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
 export type Outcome = 'ack' | 'nak' | 'term' | 'defer';
-
-/** What the caller of `process` knows that the processor does not. */
-export interface ProcessHints {
-  /** True when waiting in place would hold up what could unblock this message (an earlier message queued locally, a stop). */
-  shouldYield?: () => boolean;
-}
 
 const DEFER_DELAY_MS = 250;
 
@@ -138,7 +130,7 @@ export class InboundProcessor {
    * Handles the message as one unit of work: its log lines and the events it causes carry the
    * envelope's correlation id and the message's trace context. Observes the handling time.
    */
-  async process(msg: JsMsg, hints: ProcessHints = {}): Promise<Outcome> {
+  async process(msg: JsMsg): Promise<Outcome> {
     const started = performance.now();
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
@@ -149,7 +141,7 @@ export class InboundProcessor {
         attributes: { 'messaging.consumer.group.name': this.options.consumer },
       };
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
-        const settled = await this.processInTurn(msg, scope, hints);
+        const settled = await this.processInTurn(msg, scope);
         scope.span?.setAttribute('openq.outcome', settled);
         return settled;
       });
@@ -162,43 +154,18 @@ export class InboundProcessor {
   }
 
   /**
-   * Processes the message once its subject's earlier messages are settled: while one is pending
-   * elsewhere (another replica, a redelivery), waits in place for a bounded time, then hands the
-   * message back (`defer`) rather than apply it out of order.
+   * Processes the message, or says `defer` while an earlier message of its subject is pending
+   * elsewhere (another replica, a redelivery): the runner parks it and tries again, so it is
+   * never applied out of order and waiting never costs a delivery.
    */
-  private async processInTurn(msg: JsMsg, scope: MessageScope, hints: ProcessHints): Promise<Outcome> {
-    const deadline = Date.now() + (this.options.orderWaitMs ?? 200);
-    let waited = false;
-    for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
-      try {
-        const outcome = await this.processInScope(msg, scope);
-        if (waited)
-          messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'applied' });
-        return outcome;
-      } catch (error) {
-        if (!(error instanceof PredecessorPending)) throw error;
-        waited = true;
-        if (!(await this.awaitPredecessor(error.predecessor, deadline, pause, hints))) {
-          messagingMetrics.orderWaits().inc({ consumer: this.options.consumer, outcome: 'deferred' });
-          this.logger.debug(`${msg.subject} seq ${msg.seq} deferred: ${error.message}`);
-          return 'defer';
-        }
-      }
-    }
-  }
-
-  /** True once the predecessor is settled; false at the deadline or when the caller asks to yield. */
-  private async awaitPredecessor(
-    predecessor: Predecessor,
-    deadline: number,
-    pause: number,
-    hints: ProcessHints,
-  ): Promise<boolean> {
-    const order = this.options.order!;
-    for (let wait = pause; ; wait = Math.min(wait * 2, 200)) {
-      if (hints.shouldYield?.() || Date.now() + wait > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      if (await order.reached(this.dataSource, predecessor)) return true;
+  private async processInTurn(msg: JsMsg, scope: MessageScope): Promise<Outcome> {
+    try {
+      return await this.processInScope(msg, scope);
+    } catch (error) {
+      if (!(error instanceof PredecessorPending)) throw error;
+      messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
+      this.logger.debug(`${msg.subject} seq ${msg.seq} deferred: ${error.message}`);
+      return 'defer';
     }
   }
 

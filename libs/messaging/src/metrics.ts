@@ -40,8 +40,8 @@ export const messagingMetrics = {
       () =>
         new Counter({
           name: 'openq_order_waits_total',
-          help: 'Messages that found an earlier message of their subject not yet applied, by consumer and outcome (applied after waiting, or handed back)',
-          labelNames: ['consumer', 'outcome'] as const,
+          help: 'Messages parked because an earlier message of their subject was not yet applied, by consumer',
+          labelNames: ['consumer'] as const,
         }),
     ),
   deadLetters: () =>

@@ -1,5 +1,5 @@
 import type { JetStreamManager, MsgRequest } from 'nats';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { decodeJson } from './codec';
 
 /** Where an ordered consumer reads the stream, and what it may take as already settled. */
@@ -65,15 +65,6 @@ export class SubjectOrder {
        ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)`,
       [this.consumer, subject, seq],
     );
-  }
-
-  /** Whether the subject's position has reached `seq` (read without a lock, to wait on). */
-  async reached(dataSource: DataSource, predecessor: Predecessor): Promise<boolean> {
-    const rows: { last_seq: string }[] = await dataSource.query(
-      `SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2`,
-      [this.consumer, predecessor.subject],
-    );
-    return rows.length > 0 && Number(rows[0]!.last_seq) >= predecessor.seq;
   }
 
   private async firstOfSubjectFrom(
