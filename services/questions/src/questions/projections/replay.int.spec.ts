@@ -1,23 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { useQuestionsDatabase } from '../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { answerQuestion } from '../commands/answer-question/answer-question.handler';
 import { declareQuestion } from '../commands/declare-question/declare-question.handler';
 import { replayQuestionProjection } from './replay';
 
-let db: TestDatabase;
 let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({ url: db.url, schema: 'questions', migrations: [QuestionLog1764470100000] });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
+useQuestionsDatabase((opened) => (ds = opened));
 
 /** A small deterministic PRNG, so a failure can be replayed with the same seed. */
 function rng(seed: number): () => number {

@@ -1,24 +1,13 @@
 import type { DataSource } from 'typeorm';
+import { useQuestionsDatabase } from '../testing/questions-database';
 import { isRefusal, type QuestionListReply } from '@openq/contracts';
 import { OutboxWriter } from '@openq/messaging';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { answerQuestion } from '../commands/answer-question/answer-question.handler';
 import { declareIn } from '../testing/declare-in';
-import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { listQuestions } from './list-open-questions.query';
 
-let db: TestDatabase;
 let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({ url: db.url, schema: 'questions', migrations: [QuestionLog1764470100000] });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
+useQuestionsDatabase((opened) => (ds = opened));
 
 async function declare(projectId: string, n: number): Promise<string> {
   return (await declareIn(ds, projectId, { pergunta: `question ${n}`, toolCallId: `tc-${projectId}-${n}` }))

@@ -1,24 +1,13 @@
 import type { DataSource } from 'typeorm';
+import { useQuestionsDatabase } from '../testing/questions-database';
 import { newId } from '@openq/contracts';
 import { OutboxWriter } from '@openq/messaging';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { answerQuestion } from '../commands/answer-question/answer-question.handler';
-import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { declareIn } from '../testing/declare-in';
 import { questionStatuses } from './question-status.query';
 
-let db: TestDatabase;
 let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({ url: db.url, schema: 'questions', migrations: [QuestionLog1764470100000] });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
+useQuestionsDatabase((opened) => (ds = opened));
 
 describe('questionStatuses (openq.questions.status)', () => {
   it('answers absent, open or answered from the log, per id asked, another project’s question absent', async () => {

@@ -1,27 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
-import { QuestionLog1764470100000 } from '../../migrations/1764470100000-question-log';
+import { useQuestionsDatabase } from '../../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
 import { declareIn } from '../../testing/declare-in';
 import { declareQuestion, type DeclareResult } from './declare-question.handler';
 
-let db: TestDatabase;
 let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({
-    url: db.url,
-    schema: 'questions',
-    migrations: [QuestionLog1764470100000],
-    poolSize: 25,
-  });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
+useQuestionsDatabase((opened) => (ds = opened), { poolSize: 25 });
 
 function declare(projectId: string, toolCallId: string | null, pergunta: string): Promise<DeclareResult> {
   return declareIn(ds, projectId, { pergunta, toolCallId });

@@ -1,0 +1,30 @@
+import type { DataSource } from 'typeorm';
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
+
+/**
+ * For an integration spec: a throwaway database with the question log's schema, opened before
+ * the spec's tests (handed to `opened`) and dropped after them.
+ */
+export function useQuestionsDatabase(
+  opened: (ds: DataSource) => void,
+  options: { poolSize?: number } = {},
+): void {
+  let db: TestDatabase;
+  let ds: DataSource;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await openDatabase({
+      url: db.url,
+      schema: 'questions',
+      migrations: [QuestionLog1764470100000],
+      ...options,
+    });
+    opened(ds);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+}
