@@ -21,8 +21,9 @@ export interface BenchOptions {
   /** No progress output (tests). */
   quiet?: boolean;
   /**
-   * What to run: groups `stack` (floor, ingest, answer→resume, peer), `reads`, `parked`, or single
-   * scenarios `ingest`, `resume`, `peer` (the floor always runs with them). Default: everything.
+   * What to run: groups `stack` (floors, ingest, answer→resume, peer, burst), `reads`, `parked`, or
+   * single scenarios `ingest`, `resume`, `peer`, `burst` (the floors run with ingest and resume,
+   * which are compared with them). Default: everything.
    */
   only?: string[];
 }
@@ -33,7 +34,7 @@ export interface BenchOutcome {
 }
 
 export const PHASES = ['stack', 'reads', 'parked'] as const;
-export const STACK_SCENARIOS = ['ingest', 'resume', 'peer'] as const;
+export const STACK_SCENARIOS = ['ingest', 'resume', 'peer', 'burst'] as const;
 export type StackScenario = (typeof STACK_SCENARIOS)[number];
 
 function shell(cmd: string, args: string[]): string {
@@ -58,7 +59,7 @@ async function postgresVersion(): Promise<string> {
   return `PostgreSQL ${rows[0]?.v ?? '?'}`;
 }
 
-/** Runs the benchmarks of issue #8 and writes `<date>.json`, `<date>.md` and `<date>.svg`. */
+/** Runs the benchmarks of issues #8 and #14 and writes `<date>.json`, `<date>.md` and `<date>.svg`. */
 export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome> {
   const plan: BenchPlan = options.quick ? QUICK : FULL;
   const only = options.only?.length ? options.only : null;
