@@ -54,7 +54,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         NatsModule.forRoot({ url: config.nats.url, rpcTimeoutMs: config.rpcTimeoutMs }),
-        AuthModule.forRoot(config.auth),
+        AuthModule.forRoot(config.auth, config.rateLimits),
         HealthModule.register({
           inject: [NATS_CONNECTION],
           useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),

@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimits } from '../http/rate-limits';
 import { isId } from '@openq/contracts';
 import { httpError, Reason } from '../http/http-error';
 import { userTokenOf } from './credentials';
@@ -21,6 +22,7 @@ export class UserAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: JwtVerifier,
+    private readonly limits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,6 +38,7 @@ export class UserAuthGuard implements CanActivate {
       params.projectId,
       minimum,
     );
+    await this.limits.checkUser(request, context.switchToHttp().getResponse<FastifyReply>(), request.user.id);
     return true;
   }
 }
