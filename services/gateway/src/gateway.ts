@@ -3,6 +3,7 @@ import { runService, type RunServiceOptions } from '@openq/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config';
 import { setupOpenApi } from './http/docs';
+import { RateLimits } from './http/rate-limits';
 
 /** Starts the gateway (also used by laptop mode and the integration test). */
 export function startGateway(
@@ -17,7 +18,10 @@ export function startGateway(
     host: config.host,
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
-    configure: setupOpenApi,
+    configure: async (app) => {
+      await app.get(RateLimits).install(app.getHttpAdapter().getInstance());
+      setupOpenApi(app);
+    },
     ...overrides,
   });
 }

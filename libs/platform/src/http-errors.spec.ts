@@ -1,6 +1,8 @@
 import { BadRequestException, HttpException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
-import { AllExceptionsFilter, errorBodyOf } from './all-exceptions.filter';
-import { httpError } from './http-error';
+import { AllExceptionsFilter, errorBodyOf } from './http-errors';
+
+const httpError = (statusCode: number, reason: string, message: string, extra: object = {}) =>
+  new HttpException({ ...extra, statusCode, reason, message }, statusCode);
 
 describe('errorBodyOf', () => {
   it('keeps our own errors as they are, extra fields included', () => {
