@@ -60,7 +60,18 @@ async function postgresVersion(): Promise<string> {
 }
 
 /** Runs the benchmarks of issues #8 and #14 and writes `<date>.json`, `<date>.md` and `<date>.svg`. */
+/**
+ * The bench is a load test from one user, one address and one service token: the gateway's rate
+ * limits (docs/operations.md "Limits") would measure themselves, so they are off unless the
+ * environment says otherwise. The services it spawns inherit this.
+ */
+function rateLimitsOff(): void {
+  for (const name of ['PER_ADDRESS', 'PER_USER', 'PER_SERVICE', 'AUTH_FAILURES'])
+    process.env[`GATEWAY_RATE_LIMIT_${name}`] ??= '0';
+}
+
 export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome> {
+  rateLimitsOff();
   const plan: BenchPlan = options.quick ? QUICK : FULL;
   const only = options.only?.length ? options.only : null;
   const scenarios = STACK_SCENARIOS.filter((s) => !only || only.includes(s) || only.includes('stack'));
