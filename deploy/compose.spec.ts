@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
 import { DEPLOY_DIR, readYaml, type Doc } from './manifests';
+import { GatewayEnv } from '../services/gateway/src/config';
 
 /*
  * There is no Docker engine here: the compose file and the Dockerfile are checked for structure
@@ -15,7 +16,7 @@ const dockerfile = readFileSync(join(DEPLOY_DIR, 'Dockerfile'), 'utf8');
 const OPENQ = Object.keys(SERVICE_PORTS) as OpenqServiceName[];
 const KNOWN_VARIABLES = new Set([
   ...Object.keys(new OpenqEnv()),
-  'GATEWAY_RPC_TIMEOUT_MS',
+  ...Object.keys(new GatewayEnv()),
   'OPENQ_SERVICE',
   'NODE_OPTIONS',
 ]);

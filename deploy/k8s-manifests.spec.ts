@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
+import { GatewayEnv } from '../services/gateway/src/config';
 import {
   find,
   k8sFiles,
@@ -29,7 +30,7 @@ const SECRET_VARIABLES = [
   'OPENQ_SERVICE_TOKEN_PREVIOUS',
 ];
 /** What the processes read besides OpenqEnv (gateway-only settings, the runtime's own). */
-const OTHER_VARIABLES = ['GATEWAY_RPC_TIMEOUT_MS', 'NODE_OPTIONS', 'OPENQ_SERVICE'];
+const OTHER_VARIABLES = [...Object.keys(new GatewayEnv()), 'NODE_OPTIONS', 'OPENQ_SERVICE'];
 const KNOWN_VARIABLES = new Set([...Object.keys(new OpenqEnv()), ...OTHER_VARIABLES]);
 
 type Model = new (data: unknown) => { validate(): void };

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { createTestDatabase, natsServerBinary } from '@openq/testing';
 
 import { FULL, QUICK, type BenchPlan } from './plan';
+import { BENCH_GATEWAY_ENV } from './phases/common';
 import { phaseParked } from './phases/parked.phase';
 import { phaseReads } from './phases/reads.phase';
 import { phaseStack } from './phases/stack.phase';
@@ -22,7 +23,7 @@ export interface BenchOptions {
   quiet?: boolean;
   /**
    * What to run: groups `stack` (floors, ingest, answer→resume, peer, burst), `reads`, `parked`, or
-   * single scenarios `ingest`, `resume`, `peer`, `burst` (the floors run with ingest and resume,
+   * single scenarios `ingest`, `resume`, `peer`, `burst`, `shed` (the floors run with ingest and resume,
    * which are compared with them). Default: everything.
    */
   only?: string[];
@@ -34,7 +35,7 @@ export interface BenchOutcome {
 }
 
 export const PHASES = ['stack', 'reads', 'parked'] as const;
-export const STACK_SCENARIOS = ['ingest', 'resume', 'peer', 'burst'] as const;
+export const STACK_SCENARIOS = ['ingest', 'resume', 'peer', 'burst', 'shed'] as const;
 export type StackScenario = (typeof STACK_SCENARIOS)[number];
 
 function shell(cmd: string, args: string[]): string {
@@ -63,11 +64,11 @@ async function postgresVersion(): Promise<string> {
 /**
  * The bench is a load test from one user, one address and one service token: the gateway's rate
  * limits (docs/operations.md "Limits") would measure themselves, so they are off unless the
- * environment says otherwise. The services it spawns inherit this.
+ * environment says otherwise — in the stacks the phases start (`BENCH_GATEWAY_ENV`) and in the
+ * services the parked scenario spawns (which inherit the process environment).
  */
 function rateLimitsOff(): void {
-  for (const name of ['PER_ADDRESS', 'PER_USER', 'PER_SERVICE', 'AUTH_FAILURES'])
-    process.env[`GATEWAY_RATE_LIMIT_${name}`] ??= '0';
+  for (const [name, value] of Object.entries(BENCH_GATEWAY_ENV)) process.env[name] ??= value;
 }
 
 export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome> {

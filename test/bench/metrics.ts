@@ -12,6 +12,7 @@ export const S = {
   parked: '5 parked capacity',
   peer: '6 peer: LangGraph',
   burst: '7 burst',
+  shed: '8 read burst, shed',
 } as const;
 
 /** What CPU, statements and transactions are counted per, in each scenario. */
@@ -87,6 +88,12 @@ export const M = {
   /** Explicit transaction blocks plus statements sent outside one (each its own transaction). */
   transactions: (per = 'event') => `SQL transactions per ${per}`,
 
+  shedAdmitted: (n: number) => `reads admitted of ${count(n)} at once`,
+  shedShed: (n: number) => `reads shed (503 sobrecarregado) of ${count(n)} at once`,
+  shedOther: (n: number) => `reads answered otherwise (error, no response) of ${count(n)} at once`,
+  shedAdmittedP50: (n: number) => `admitted read (burst start → response) p50, ${count(n)} at once`,
+  shedAdmittedP99: (n: number) => `admitted read (burst start → response) p99, ${count(n)} at once`,
+  shedShedP99: (n: number) => `shed read (burst start → 503) p99, ${count(n)} at once`,
   burstFailed: (n: number) => `declarations failed (5xx or no response) of ${count(n)} at once`,
   burst5xx: (n: number) => `5xx of ${count(n)} declarations at once`,
   burstAllAnswered: (n: number) => `time until all ${count(n)} declarations are answered`,

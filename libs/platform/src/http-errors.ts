@@ -61,6 +61,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
+    // A refusal that says when to come back (`retryAfterSeconds`) says it in the header too.
+    if (typeof body.retryAfterSeconds === 'number')
+      void reply.header('retry-after', String(body.retryAfterSeconds));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

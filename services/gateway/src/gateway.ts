@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runService, type RunServiceOptions } from '@openq/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config';
+import { installAdmission } from './http/admission';
 import { setupOpenApi } from './http/docs';
 import { RateLimits } from './http/rate-limits';
 
@@ -19,7 +20,9 @@ export function startGateway(
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     configure: async (app) => {
-      await app.get(RateLimits).install(app.getHttpAdapter().getInstance());
+      const fastify = app.getHttpAdapter().getInstance();
+      await installAdmission(fastify, config.admission);
+      await app.get(RateLimits).install(fastify);
       setupOpenApi(app);
     },
     ...overrides,

@@ -3,6 +3,9 @@ import { Stack } from '../../support/stack';
 import { M, PER, S } from '../metrics';
 import { answerResumeRun } from '../scenarios/answer-resume';
 import { burstRun } from '../scenarios/burst';
+import { readBurst } from '../scenarios/shed';
+import { startGateway } from '../../../services/gateway/src/gateway';
+import type { AddressInfo } from 'node:net';
 import { BatchedFloor, Floor } from '../scenarios/floor';
 import { ingestRun } from '../scenarios/ingest';
 import { LangGraphPeer } from '../scenarios/peer-langgraph';
@@ -10,7 +13,7 @@ import { CpuMeter, type CpuSplit } from '../support/cpu';
 import type { Collector } from '../support/results';
 import { quiesce } from '../support/quiesce';
 import { sqlTrace } from '../support/sql-trace';
-import { attempt, type PhaseContext } from './common';
+import { attempt, BENCH_GATEWAY_ENV, type PhaseContext } from './common';
 
 /** Lets the outbox relays drain and every durable consumer catch up. */
 async function settle(stack: Stack): Promise<void> {
@@ -68,7 +71,10 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   const { plan, collector: c, progress } = ctx;
   progress.step('starting the stack (questions, gates, context, gateway), the floor and the LangGraph peer');
   sqlTrace.install();
-  const stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+  const stack = await Stack.start({
+    services: ['questions', 'gates', 'context'],
+    env: { ...BENCH_GATEWAY_ENV },
+  });
   // The test collectors parse every event; the bench has its own cheaper subscribers.
   stack.events.stop();
   stack.agentEvents.stop();
@@ -222,6 +228,48 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
           c.add(S.burst, M.burstP50(n), 'ms', burst.p50);
           c.add(S.burst, M.burstP99(n), 'ms', burst.p99);
         } else failed.add(S.burst);
+        progress.tick();
+      }
+
+      if (want('shed') && !failed.has(S.shed)) {
+        // The gateway's bound on reads in flight (GATEWAY_MAX_READS_IN_FLIGHT, 256): a burst of
+        // the bound and one of ten times it, against the stack's gateway (event-loop shedding
+        // off, as in tests) and a second gateway on the same services with the production
+        // setting (GATEWAY_MAX_EVENT_LOOP_DELAY_MS=1000), in the same run.
+        const bound = stack.config.admission.reads;
+        const token = stack.token('bench', 'shed', 'viewer');
+        const shedding = await startGateway(
+          { ...stack.config, admission: { ...stack.config.admission, maxEventLoopDelayMs: 1000 } },
+          { httpPort: 0, exitOnFailure: false, handleSignals: false, logLevel: 'silent' },
+        );
+        const sheddingUrl = `http://127.0.0.1:${(shedding.getHttpServer().address() as AddressInfo).port}`;
+        try {
+          for (const [label, baseUrl] of [
+            ['loop shedding off', stack.baseUrl],
+            ['loop shedding at 1 s', sheddingUrl],
+          ] as const) {
+            for (const n of [bound, bound * 10]) {
+              progress.step(`run ${r}/${plan.runs}: read burst (${n} lists at once, ${label})`);
+              const run = await attempt(ctx, S.shed, async () => {
+                await settle(stack);
+                return readBurst({ baseUrl }, 'shed', token, n);
+              });
+              if (!run) {
+                failed.add(S.shed);
+                break;
+              }
+              const name = (metric: string) => `${metric} (${label})`;
+              c.add(S.shed, name(M.shedAdmitted(n)), 'requests', run.admitted);
+              c.add(S.shed, name(M.shedShed(n)), 'requests', run.shed);
+              c.add(S.shed, name(M.shedOther(n)), 'requests', run.other);
+              c.add(S.shed, name(M.shedAdmittedP50(n)), 'ms', run.admittedP50);
+              c.add(S.shed, name(M.shedAdmittedP99(n)), 'ms', run.admittedP99);
+              if (run.shed > 0) c.add(S.shed, name(M.shedShedP99(n)), 'ms', run.shedP99);
+            }
+          }
+        } finally {
+          await shedding.close();
+        }
         progress.tick();
       }
     }
