@@ -55,10 +55,13 @@ export class AppModule {
       imports: [
         NatsModule.forRoot({ url: config.nats.url, rpcTimeoutMs: config.rpcTimeoutMs }),
         AuthModule.forRoot(config.auth, config.rateLimits),
-        HealthModule.register({
-          inject: [NATS_CONNECTION],
-          useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
-        }),
+        HealthModule.register(
+          {
+            inject: [NATS_CONNECTION],
+            useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
+          },
+          { service: 'gateway' },
+        ),
         // The live stream (SSE) and the web inbox page (+ /me, and /dev/login outside production).
         StreamModule.forRoot(loadStreamSettings()),
         InboxModule.forRoot(config),
