@@ -10,8 +10,13 @@ import { QuestionLog1764470100000 } from './questions/migrations/1764470100000-q
 import { rejectToolCall } from './questions/questions.messages.controller';
 import { QuestionsModule } from './questions/questions.module';
 import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-answer-keys';
+import { QuestionWithdrawn1764490000000 } from './questions/migrations/1764490000000-question-withdrawn';
 
-export const QUESTIONS_MIGRATIONS = [QuestionLog1764470100000, AnswerKeys1764470500000];
+export const QUESTIONS_MIGRATIONS = [
+  QuestionLog1764470100000,
+  AnswerKeys1764470500000,
+  QuestionWithdrawn1764490000000,
+];
 
 /** Read on each /metrics scrape: one row per project in `question_counts`, so the sum is cheap. */
 export const QUESTIONS_GAUGES = [
@@ -39,6 +44,7 @@ export function startQuestions(
       onInvalid: {
         [AgentEvent.QuestionDeclare]: rejectToolCall,
         [AgentEvent.QuestionAnswer]: rejectToolCall,
+        [AgentEvent.QuestionWithdraw]: rejectToolCall,
       },
     },
     ...overrides,
