@@ -264,7 +264,7 @@ export function HistoryPanel({ list, now }) {
 export function WithdrawnPanel({ list, now }) {
   if (!list.error && !list.items.length) return null;
   const cut = list.items.length < list.total;
-  return html`<section class="panel history withdrawn" aria-labelledby="withdrawn-title">
+  return html`<section class="panel withdrawn" aria-labelledby="withdrawn-title">
     <div class="panel-head">
       <h2 id="withdrawn-title">
         Withdrawn <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
