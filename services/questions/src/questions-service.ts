@@ -11,8 +11,13 @@ import { QuestionLog1764470100000 } from './questions/migrations/1764470100000-q
 import { rejectToolCall } from './questions/questions.messages.controller';
 import { QuestionsModule } from './questions/questions.module';
 import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-answer-keys';
+import { QuestionWithdrawn1764490000000 } from './questions/migrations/1764490000000-question-withdrawn';
 
-export const QUESTIONS_MIGRATIONS = [QuestionLog1764470100000, AnswerKeys1764470500000];
+export const QUESTIONS_MIGRATIONS = [
+  QuestionLog1764470100000,
+  AnswerKeys1764470500000,
+  QuestionWithdrawn1764490000000,
+];
 
 /** At most this many `project` series for the oldest open question (the projects waiting longest). */
 export const OLDEST_OPEN_QUESTION_PROJECTS = 20;
@@ -63,6 +68,7 @@ export function startQuestions(
       onInvalid: {
         [AgentEvent.QuestionDeclare]: rejectToolCall,
         [AgentEvent.QuestionAnswer]: rejectToolCall,
+        [AgentEvent.QuestionWithdraw]: rejectToolCall,
       },
     },
     ...overrides,

@@ -8,6 +8,7 @@ import {
   OpenqEvent,
   type AgentQuestionAnswerDto,
   type AgentQuestionDeclareDto,
+  type AgentQuestionWithdrawDto,
   type AnswerByAgentCommand,
   type AnswerByAgentReply,
   type AnswerQuestionCommand,
@@ -21,11 +22,14 @@ import {
   type QuestionStatusReply,
   type ReadinessCommand,
   type Refusal,
+  type WithdrawQuestionCommand,
+  type WithdrawQuestionReply,
 } from '@openq/contracts';
 import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
 import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
 import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
+import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
@@ -68,6 +72,56 @@ export class QuestionsMessagesController {
         message: decision.message,
       });
     }
+  }
+
+  /** §11.5 `withdraw_open_question`: a refusal (404, already answered) goes back as `question.rejected`. */
+  @EventPattern(AgentEvent.QuestionWithdraw)
+  async onWithdraw(
+    @Payload() data: AgentQuestionWithdrawDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const outcome = await withdrawQuestion(
+      manager,
+      outbox,
+      envelope.projectId,
+      data.questionId,
+      { by: 'agent', viaAgente: data.viaAgente, motivo: data.motivo },
+      new Date(),
+    );
+    if (isRefusal(outcome)) {
+      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
+        toolCallId: data.toolCallId,
+        reason: outcome.reason,
+        message: outcome.message,
+      });
+    }
+  }
+
+  /** §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that stands. */
+  @MessagePattern(Commands.questions.withdraw.type)
+  async withdraw(@Payload() cmd: WithdrawQuestionCommand): Promise<WithdrawQuestionReply | Refusal> {
+    const outcome = await withOutbox(this.dataSource, {}, (manager, outbox) =>
+      withdrawQuestion(
+        manager,
+        outbox,
+        cmd.projectId,
+        cmd.questionId,
+        { by: 'user', userId: cmd.userId, motivo: cmd.motivo },
+        new Date(),
+      ),
+    );
+    if (isRefusal(outcome)) return outcome;
+    const { by, motivo, withdrawnAt } = outcome.withdrawn;
+    return {
+      withdrawn: true,
+      questionId: cmd.questionId,
+      status: 'withdrawn',
+      by,
+      motivo,
+      withdrawnAt,
+      alreadyWithdrawn: outcome.kind === 'already_withdrawn',
+    };
   }
 
   @MessagePattern(Commands.questions.declare.type)

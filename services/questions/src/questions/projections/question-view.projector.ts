@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionAnswered, QuestionDeclared } from '@openq/contracts';
+import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
 
 /**
- * Keeps the list's read model (one row per question, and open/answered counts per project) in
+ * Keeps the list's read model (one row per question, and open/answered/withdrawn counts per project) in
  * step with the log. Live writes call it in the appending transaction; `openq replay` calls it
  * for the whole log, in position order, into emptied tables — the same function, the same result.
  */
@@ -29,6 +29,14 @@ export async function project(
         [answered.questionId, JSON.stringify(answered), position],
       );
       if (updated.length > 0) await bumpCounts(manager, projectId, -1, 1);
+    } else if (event.type === 'question.withdrawn') {
+      const withdrawn = event.data as QuestionWithdrawn;
+      const updated: unknown[] = await manager.query(
+        `UPDATE question_view SET status = 'withdrawn', withdrawn = $2::jsonb, last_position = $3
+          WHERE question_id = $1 AND status = 'open' RETURNING 1`,
+        [withdrawn.questionId, JSON.stringify(withdrawn), position],
+      );
+      if (updated.length > 0) await bumpCounts(manager, projectId, -1, 0, 1);
     }
   }
 }
@@ -38,10 +46,12 @@ async function bumpCounts(
   projectId: string,
   open: number,
   answered: number,
+  withdrawn = 0,
 ): Promise<void> {
   await manager.query(
-    `INSERT INTO question_counts (project_id, open, answered) VALUES ($1, $2, $3)
-     ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + $2, answered = question_counts.answered + $3`,
-    [projectId, open, answered],
+    `INSERT INTO question_counts (project_id, open, answered, withdrawn) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + $2,
+       answered = question_counts.answered + $3, withdrawn = question_counts.withdrawn + $4`,
+    [projectId, open, answered, withdrawn],
   );
 }

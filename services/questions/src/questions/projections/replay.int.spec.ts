@@ -3,6 +3,7 @@ import { useQuestionsDatabase } from '../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
 import { answerQuestion } from '../commands/answer-question/answer-question.handler';
 import { declareQuestion } from '../commands/declare-question/declare-question.handler';
+import { withdrawQuestion } from '../commands/withdraw-question/withdraw-question.handler';
 import { replayQuestionProjection } from './replay';
 
 let ds: DataSource;
@@ -19,14 +20,16 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, last_position::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, last_position::text FROM question_view ORDER BY question_id`,
   );
-  const counts = await ds.query(`SELECT project_id, open, answered FROM question_counts ORDER BY project_id`);
+  const counts = await ds.query(
+    `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,
+  );
   return { view, counts };
 }
 
 describe('question log: replay and append-only', () => {
-  it('rebuilds, after 10,000 random declares and answers, a projection identical to the live one', async () => {
+  it('rebuilds, after 10,000 random declares, answers and withdrawals, a projection identical to the live one', async () => {
     const random = rng(20261130);
     const declared: { projectId: string; questionId: string }[] = [];
     const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
@@ -39,6 +42,20 @@ describe('question log: replay and append-only', () => {
           const open = declared.length > 0 && random() < 0.4;
           if (open) {
             const pick = declared[Math.floor(random() * declared.length)]!;
+            if (random() < 0.2) {
+              // §11.5 a withdrawal (refused on an answered question, nothing on a withdrawn one).
+              await withdrawQuestion(
+                m,
+                outbox,
+                pick.projectId,
+                pick.questionId,
+                random() < 0.5
+                  ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
+                  : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
+                new Date(),
+              );
+              continue;
+            }
             const byAgent = random() < 0.5;
             await answerQuestion(
               m,
@@ -85,6 +102,8 @@ describe('question log: replay and append-only', () => {
       `SELECT count(*)::int AS n FROM question_log WHERE type = 'question.answered'`,
     );
     expect(logAnswers).toBe(answered);
+    const withdrawn = (live.view as { status: string }[]).filter((v) => v.status === 'withdrawn').length;
+    expect(withdrawn).toBeGreaterThan(100);
 
     const result = await replayQuestionProjection(ds);
     expect(result.questions).toBe(declared.length);

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
+import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
 
 /**
  * For an integration spec: a throwaway database with the question log's schema, opened before
@@ -18,7 +19,7 @@ export function useQuestionsDatabase(
     ds = await openDatabase({
       url: db.url,
       schema: 'questions',
-      migrations: [QuestionLog1764470100000],
+      migrations: [QuestionLog1764470100000, QuestionWithdrawn1764490000000],
       ...options,
     });
     opened(ds);
