@@ -112,7 +112,7 @@ export class Stack {
     } = {},
     // Tests read arbitrary JSON bodies; a loose type keeps the assertions short.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  ): Promise<{ status: number; body: any; headers: Headers }> {
+  ): Promise<{ status: number; body: any }> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.service) headers['x-service-token'] = DEV_SERVICE_TOKEN;
@@ -129,7 +129,7 @@ export class Stack {
     } catch {
       // not JSON (the inbox page, metrics)
     }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parsed };
   }
 
   async stop(): Promise<void> {

@@ -23,6 +23,7 @@ describe('refuseCrossSiteWrite', () => {
       'a form POST with a bearer header',
       req('POST', { authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' }),
     ],
+    ['a write with no session cookie (authentication answers it: 401)', req('POST', { cookie: 'other=1' })],
   ])('lets through %s', (_name, request) => {
     expect(() => refuseCrossSiteWrite(request)).not.toThrow();
   });

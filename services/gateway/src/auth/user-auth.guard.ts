@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimits } from '../http/rate-limits';
 import { isId } from '@openq/contracts';
 import { httpError, Reason } from '../http/http-error';
-import { userTokenOf } from './credentials';
+import { AUTH_COOKIE, cookieValue, userTokenOf } from './credentials';
 import { JwtRejected, JwtVerifier, KeysUnavailable } from './jwt-verifier';
 import { minRoleOf, zoneOf } from './route-access';
 import { roleAtLeast, type AuthenticatedUser, type Role } from './roles';
@@ -104,6 +104,9 @@ export const CSRF_HEADER = 'x-openq-csrf';
  */
 export function refuseCrossSiteWrite(request: Pick<FastifyRequest, 'method' | 'headers'>): void {
   if (SAFE_METHODS.has((request.method ?? 'GET').toUpperCase()) || request.headers.authorization) return;
+  // No session cookie: nothing a foreign page could borrow; authentication answers (401).
+  const cookie = request.headers.cookie;
+  if (typeof cookie !== 'string' || cookieValue(cookie, AUTH_COOKIE) === null) return;
   const type = String(request.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
