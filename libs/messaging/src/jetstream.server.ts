@@ -20,6 +20,7 @@ import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
+import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
 import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
@@ -45,7 +46,10 @@ export interface JetStreamServerOptions {
   concurrency?: number;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
+  /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
   relay?: boolean;
+  /** Fault injection for tests (see `OutboxPublisherOptions.beforePublish`). */
+  beforeAfterCommitPublish?: (eventIds: string[]) => void;
   /** How often consumer lag and the outbox backlog are sampled into /metrics (0: never). */
   sampleIntervalMs?: number;
 }
@@ -64,7 +68,7 @@ export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
  * `@EventPattern(type)` handlers get a durable pull consumer each (filter `<type>.*`), processed
  * exactly once through the inbox; `@MessagePattern('openq.<service>.<verb>')` handlers answer
  * request/reply in the service's queue group with the `{ ok, data } | { ok: false, error }` envelope.
- * The service's outbox relay runs here too.
+ * The service's outbox publisher (after commit) and relay (the backstop) run here too.
  */
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(JetStreamServer.name);
@@ -75,6 +79,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   /** Requests being answered (awaited by `close`). */
   private readonly serving = new Set<Promise<void>>();
   private relay: OutboxRelay | null = null;
+  private publisher: OutboxPublisher | null = null;
   private jsm: JetStreamManager | null = null;
   private sampler: NodeJS.Timeout | null = null;
   private sampling: Promise<void> | null = null;
@@ -99,6 +104,14 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.jsm = jsm;
     await whileJetStreamSettles(() => ensureStreams(jsm, this.options.streams));
     const js = nc.jetstream();
+    if (this.options.relay !== false) {
+      // Before any consumer or request runs: every commit from now on publishes its own rows.
+      this.publisher = new OutboxPublisher(this.options.dataSource, js, {
+        service,
+        beforePublish: this.options.beforeAfterCommitPublish,
+      });
+      this.publisher.attach();
+    }
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
         const { stream, durable } = await whileJetStreamSettles(() =>
@@ -177,6 +190,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   get outboxRelay(): OutboxRelay | null {
     return this.relay;
+  }
+
+  get outboxPublisher(): OutboxPublisher | null {
+    return this.publisher;
   }
 
   get consumerRunners(): readonly ConsumerRunner[] {
@@ -286,6 +303,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     // Requests already taken are answered before the connection and the database close.
     await Promise.allSettled([...this.serving]);
     await Promise.all(this.runners.splice(0).map((r) => r.stop()));
+    // What was committed is published before the connection closes (the relay covers the rest).
+    await this.publisher?.detach();
     await this.relay?.stop();
   }
 
