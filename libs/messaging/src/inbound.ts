@@ -23,6 +23,8 @@ export interface EventContext {
   manager: EntityManager;
   outbox: OutboxWriter;
   deliveries: number;
+  /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
+  prepared?: unknown;
 }
 
 export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
@@ -47,6 +49,11 @@ export interface InboundOptions {
   backoffMs?: (deliveries: number) => number;
   /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
   order?: SubjectOrder;
+  /**
+   * Runs before the message's transaction, holding no connection or lock (a call to another
+   * service); its result is the handler's `prepared`. It may be run again for the same message.
+   */
+  prepare?: (envelope: EventEnvelope) => Promise<unknown>;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
@@ -265,6 +272,7 @@ export class InboundProcessor {
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+    const prepared = await this.options.prepare?.(envelope);
     return this.dataSource.transaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
@@ -277,7 +285,7 @@ export class InboundProcessor {
         return false; // seen before: the effect is already committed
       }
       const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
+      await this.handler(envelope.data, { envelope, manager, outbox, deliveries, prepared });
       await outbox.flush();
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;

@@ -13,6 +13,7 @@ import {
   isRefusal,
   okReply,
   requestSubject,
+  type EventEnvelope,
   type MessageRegistry,
   type Reply,
 } from '@openq/contracts';
@@ -62,6 +63,24 @@ export class JetStreamEventContext extends BaseRpcContext<[EventContext]> {
 }
 
 export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
+
+/**
+ * `@EventPattern(type, BEFORE_TRANSACTION)`: the method runs before the message's transaction
+ * (no connection held, no lock: the place for a call to another service), with a
+ * `JetStreamPrepareContext`; what it returns is `ctx.event.prepared` for the type's handlers.
+ * One per type; it may run again for the same message (a retry), so it only reads.
+ */
+export const BEFORE_TRANSACTION = { beforeTransaction: true } as const;
+
+export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope]> {
+  get envelope(): EventEnvelope {
+    return this.args[0];
+  }
+}
+
+function isBeforeTransaction(handler: MessageHandler): boolean {
+  return (handler.extras as { beforeTransaction?: boolean } | undefined)?.beforeTransaction === true;
+}
 
 /**
  * NestJS custom transport for JetStream (Nest's NATS transport is core NATS only).
@@ -118,11 +137,16 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           ensureEventConsumer(jsm, service, pattern, this.options.consumers),
         );
         const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
-        // Several modules may handle one type: the whole chain runs in the message's transaction.
+        // Several modules may handle one type: the whole chain runs in the message's transaction,
+        // after the type's before-transaction step, if it has one.
+        const { inside, before } = this.splitChain(pattern, handler);
         const processor = new InboundProcessor(
           this.options.dataSource,
-          (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])),
+          (data, ctx) => this.invokeChain(inside, data, new JetStreamEventContext([ctx])),
           {
+            prepare: before
+              ? (envelope) => this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope]))
+              : undefined,
             consumer: durable,
             registry: this.options.eventRegistry,
             onInvalid: this.options.onInvalid?.[pattern],
@@ -285,9 +309,27 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async invokeChain(head: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<void> {
-    for (let handler: MessageHandler | undefined = head; handler; handler = handler.next)
-      await this.invoke(handler, data, ctx);
+  private async invokeChain(handlers: MessageHandler[], data: unknown, ctx: BaseRpcContext): Promise<void> {
+    for (const handler of handlers) await this.invoke(handler, data, ctx);
+  }
+
+  /** A type's handlers: those run in the transaction, and its before-transaction step. */
+  private splitChain(
+    pattern: string,
+    head: MessageHandler,
+  ): { inside: MessageHandler[]; before: MessageHandler | null } {
+    const inside: MessageHandler[] = [];
+    const before: MessageHandler[] = [];
+    for (let handler: MessageHandler | undefined = head; handler;) {
+      (isBeforeTransaction(handler) ? before : inside).push(handler);
+      const next: MessageHandler | undefined = handler.next;
+      // Nest's wrapper of an event handler also calls the handlers chained after it (and
+      // returns both results joined): unlinked, each runs once, when this transport calls it.
+      handler.next = undefined;
+      handler = next;
+    }
+    if (before.length > 1) throw new Error(`${pattern}: more than one BEFORE_TRANSACTION step`);
+    return { inside, before: before[0] ?? null };
   }
 
   private async invoke(handler: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<unknown> {
