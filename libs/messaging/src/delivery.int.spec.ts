@@ -283,6 +283,17 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       ok: false,
       error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
     });
+    // For a caller that relays the answer: the data's bytes, not parsed; failures as with request.
+    const bytes = await rpc.requestBytes('testsvc', 'echo', { text: 'h\u00e9llo "q"' });
+    expect(bytes.ok && new TextDecoder().decode(bytes.bytes)).toBe('{"echoed":"h\u00e9llo \\"q\\""}');
+    expect(await rpc.requestBytes('testsvc', 'echo', { text: 'refuse' })).toEqual({
+      ok: false,
+      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+    });
+    expect(await rpc.requestBytes('nobody', 'echo', { text: 'x' })).toEqual({
+      ok: false,
+      error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
+    });
     await service.close();
   });
 

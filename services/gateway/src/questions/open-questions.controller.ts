@@ -13,7 +13,7 @@ import { UserApi } from '../http/api-docs.decorators';
 import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** The queue of open questions (SPEC §4): list, count, answer by click. */
 @UserApi('open questions')
@@ -22,6 +22,7 @@ export class OpenQuestionsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({
     summary: 'Questions of the project, oldest first (status open|answered|all, limit 1..50, cursor)',
@@ -33,7 +34,7 @@ export class OpenQuestionsController {
     @CallHeaders() headers: RpcHeaders,
   ) {
     const { status, limit, cursor } = query;
-    return this.services.ask(
+    return this.services.relay(
       QuestionsCommand.list,
       { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) },
       headers,
@@ -41,10 +42,11 @@ export class OpenQuestionsController {
   }
 
   @Get('count')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'How many questions are open' })
   count(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.ask(QuestionsCommand.count, { projectId }, headers);
+    return this.services.relay(QuestionsCommand.count, { projectId }, headers);
   }
 
   @Post(':questionId/answer')
