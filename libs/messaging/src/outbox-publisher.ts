@@ -203,13 +203,14 @@ export class OutboxPublisher {
 
   private async mark(ids: string[]): Promise<void> {
     try {
-      await this.dataSource.query(
+      // Rows the relay marked first (past the grace) are its: only the rows marked here count.
+      const [, marked] = (await this.dataSource.query(
         `UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
         [ids],
-      );
-      this.published += ids.length;
-      messagingMetrics.outboxPublished().inc({ service: this.options.service }, ids.length);
-      messagingMetrics.outboxPublishedAfterCommit().inc({ service: this.options.service }, ids.length);
+      )) as [unknown, number];
+      this.published += marked;
+      messagingMetrics.outboxPublished().inc({ service: this.options.service }, marked);
+      messagingMetrics.outboxPublishedAfterCommit().inc({ service: this.options.service }, marked);
     } catch (error) {
       // Not marked: the relay republishes them after the grace period, and JetStream drops the copies.
       this.logger.warn(`could not mark ${ids.length} published outbox rows: ${String(error)}`);
