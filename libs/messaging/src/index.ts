@@ -5,6 +5,7 @@ export * from './inbound';
 export * from './jetstream.server';
 export * from './outbox';
 export * from './outbox-relay';
+export * from './outbox-publisher';
 export * from './provisioning';
 export * from './rpc-client';
 export * from './topology';

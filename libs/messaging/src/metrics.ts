@@ -135,6 +135,26 @@ export const messagingMetrics = {
           labelNames: ['service'] as const,
         }),
     ),
+  outboxRelayed: () =>
+    getOrCreate(
+      'openq_outbox_relayed_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_relayed_total',
+          help: 'Of the outbox rows this process published, those its relay published (no after-commit publisher took them, or it did not get to them)',
+          labelNames: ['service'] as const,
+        }),
+    ),
+  outboxPublishedAfterCommit: () =>
+    getOrCreate(
+      'openq_outbox_published_after_commit_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_published_after_commit_total',
+          help: 'Of the outbox rows this process published, those published right after their commit (not by the relay)',
+          labelNames: ['service'] as const,
+        }),
+    ),
 };
 
 export function secondsSince(startedMs: number): number {

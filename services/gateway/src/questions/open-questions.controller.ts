@@ -14,7 +14,7 @@ import { UserApi } from '../http/api-docs.decorators';
 import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** The queue of open questions (SPEC §4): list, count, answer by click; withdraw by click (§11.5). */
 @UserApi('open questions')
@@ -23,6 +23,7 @@ export class OpenQuestionsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({
     summary:
@@ -35,7 +36,7 @@ export class OpenQuestionsController {
     @CallHeaders() headers: RpcHeaders,
   ) {
     const { status, limit, cursor } = query;
-    return this.services.ask(
+    return this.services.relay(
       QuestionsCommand.list,
       { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) },
       headers,
@@ -43,10 +44,11 @@ export class OpenQuestionsController {
   }
 
   @Get('count')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'How many questions are open' })
   count(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.ask(QuestionsCommand.count, { projectId }, headers);
+    return this.services.relay(QuestionsCommand.count, { projectId }, headers);
   }
 
   @Post(':questionId/answer')
