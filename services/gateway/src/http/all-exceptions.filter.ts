@@ -45,7 +45,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
-    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
+    // A service that asks the caller to come back later says when (503 `sobrecarregado`, SPEC §11.6).
+    const { retryAfterSeconds, ...rest } = body;
+    if (typeof retryAfterSeconds === 'number') void reply.header('retry-after', String(retryAfterSeconds));
+    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(rest);
   }
 }
 
