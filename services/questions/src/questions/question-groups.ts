@@ -32,6 +32,40 @@ export const QUESTION_GROUPS: Omit<GroupCommitOptions, 'name'> = {
   retryAfterSeconds: 1,
 };
 
+/** Declarations committed in groups (one transaction per group), each caller its own result. */
+export function declarationGroups(
+  dataSource: DataSource,
+  options: Omit<GroupCommitOptions, 'name'> = QUESTION_GROUPS,
+): GroupCommitter<DeclareUnit, DeclareResult> {
+  return transactionGroups<DeclareUnit, DeclareResult>(
+    dataSource,
+    (manager, units) =>
+      declareQuestions(
+        manager,
+        units.map(({ input, outbox }) => ({ ...input, outbox })),
+        new Date(),
+      ),
+    { name: 'declarations', ...options },
+  );
+}
+
+/** Answers committed in groups (one transaction per group), each caller its own result or refusal. */
+export function answerGroups(
+  dataSource: DataSource,
+  options: Omit<GroupCommitOptions, 'name'> = QUESTION_GROUPS,
+): GroupCommitter<AnswerUnit, AnswerDecision> {
+  return transactionGroups<AnswerUnit, AnswerDecision>(
+    dataSource,
+    (manager, units) =>
+      answerQuestions(
+        manager,
+        units.map(({ input, outbox }) => ({ ...input, outbox }) as AnswerRequest),
+        new Date(),
+      ),
+    { name: 'answers', ...options },
+  );
+}
+
 /**
  * The questions service's group committers (docs/decisions.md, "group commit at the edges"):
  * declarations and answers that arrive over request/reply while a group transaction runs are
@@ -43,25 +77,7 @@ export class QuestionGroups {
   readonly answers: GroupCommitter<AnswerUnit, AnswerDecision>;
 
   constructor(dataSource: DataSource) {
-    this.declarations = transactionGroups<DeclareUnit, DeclareResult>(
-      dataSource,
-      (manager, units) =>
-        declareQuestions(
-          manager,
-          units.map(({ input, outbox }) => ({ ...input, outbox })),
-          new Date(),
-        ),
-      { name: 'declarations', ...QUESTION_GROUPS },
-    );
-    this.answers = transactionGroups<AnswerUnit, AnswerDecision>(
-      dataSource,
-      (manager, units) =>
-        answerQuestions(
-          manager,
-          units.map(({ input, outbox }) => ({ ...input, outbox }) as AnswerRequest),
-          new Date(),
-        ),
-      { name: 'answers', ...QUESTION_GROUPS },
-    );
+    this.declarations = declarationGroups(dataSource);
+    this.answers = answerGroups(dataSource);
   }
 }
