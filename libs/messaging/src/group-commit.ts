@@ -91,7 +91,8 @@ export class GroupCommitter<I, O> {
 
   /** Queues one unit; resolves with its own answer once its group committed. */
   submit(input: I): Promise<O> {
-    if (this.queue.length >= this.options.maxQueued) {
+    const mustWait = this.running >= this.options.maxConcurrentGroups;
+    if (mustWait && this.queue.length >= this.options.maxQueued) {
       this.stats.overloaded++;
       return Promise.reject(new OverloadedError(this.options.name, this.options.retryAfterSeconds));
     }
