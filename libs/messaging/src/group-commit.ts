@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { EntityManager } from 'typeorm';
 import { isRetryLater } from './retry-later';
+import { messagingMetrics } from './metrics';
 import { OutboxWriter, withOutbox } from './outbox';
 
 /**
@@ -94,6 +95,7 @@ export class GroupCommitter<I, O> {
     const mustWait = this.running >= this.options.maxConcurrentGroups;
     if (mustWait && this.queue.length >= this.options.maxQueued) {
       this.stats.overloaded++;
+      messagingMetrics.groupOutcomes().inc({ group: this.options.name, event: 'overloaded' });
       return Promise.reject(new OverloadedError(this.options.name, this.options.retryAfterSeconds));
     }
     return new Promise<O>((resolve, reject) => {
@@ -144,6 +146,7 @@ export class GroupCommitter<I, O> {
         return;
       }
       this.stats.splits++;
+      messagingMetrics.groupOutcomes().inc({ group: this.options.name, event: 'split' });
       for (const unit of group) {
         try {
           const [answer] = await this.attempt([unit]);
@@ -159,6 +162,7 @@ export class GroupCommitter<I, O> {
     this.stats.groups++;
     this.stats.units += group.length;
     this.stats.largestGroup = Math.max(this.stats.largestGroup, group.length);
+    messagingMetrics.groupSize().observe({ group: this.options.name }, group.length);
     const answers = await this.run(group);
     if (answers.length !== group.length)
       throw new Error(`${this.options.name}: ${answers.length} answers for a group of ${group.length}`);
