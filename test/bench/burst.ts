@@ -117,6 +117,19 @@ async function burst(
   };
 }
 
+/** Starts reading each service process's (and this process's) CPU; the call gives ms per unit since. */
+function cpuPerUnit(system: ProcessSystem): (units: number) => Record<string, number> {
+  const pids = Object.fromEntries([
+    ...[...system.processes].map(([name, p]) => [name, p.pid] as const),
+    ['loadgen', process.pid] as const,
+  ]);
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  return (units) =>
+    Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [k, +((cpuMs(pid) - before[k]!) / units).toFixed(2)]),
+    );
+}
+
 async function processes(n: number, runs: number): Promise<BurstRun[]> {
   const system = await ProcessSystem.start(3600);
   try {
@@ -124,15 +137,9 @@ async function processes(n: number, runs: number): Promise<BurstRun[]> {
     const out: BurstRun[] = [];
     for (let r = 0; r < runs; r++) {
       const tag = `p${r}-${Date.now()}`;
-      const pids = Object.fromEntries([
-        ...[...system.processes].map(([name, p]) => [name, p.pid] as const),
-        ['loadgen', process.pid] as const,
-      ]);
-      const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+      const cpu = cpuPerUnit(system);
       const run = await burst(system.baseUrl, n, tag);
-      const cpuMsPerDeclaration = Object.fromEntries(
-        Object.entries(pids).map(([k, pid]) => [k, +((cpuMs(pid) - cpuBefore[k]!) / n).toFixed(2)]),
-      );
+      const cpuMsPerDeclaration = cpu(n);
       const { rows } = await system.pg.query<{ n: string }>(
         `SELECT count(DISTINCT xmin::text) AS n FROM questions.question_log WHERE project_id = $1 AND type = 'question.declared'`,
         [`burst-${tag}`],
@@ -161,6 +168,7 @@ async function answers(rate: number, count: number): Promise<Record<string, unkn
     const tokens = new Map<string, string>();
     const tokenOf = (p: string) => tokens.get(p) ?? tokens.set(p, system.token(BENCH_USER, p)).get(p)!;
     for (const { projectId } of ids) tokenOf(projectId);
+    const cpu = cpuPerUnit(system);
     await openLoop(rate, ids.length, (i, due) => {
       const { questionId, projectId } = ids[i]!;
       pending.push(
@@ -174,6 +182,7 @@ async function answers(rate: number, count: number): Promise<Record<string, unkn
       );
     });
     const done = await Promise.all(pending);
+    const cpuMsPerAnswer = cpu(done.length);
     const ms = done.map((a) => a.ms).sort((a, b) => a - b);
     const statuses: Record<string, number> = {};
     for (const a of done) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
@@ -184,6 +193,7 @@ async function answers(rate: number, count: number): Promise<Record<string, unkn
       p50Ms: +quantile(ms, 0.5).toFixed(1),
       p99Ms: +quantile(ms, 0.99).toFixed(1),
       maxMs: +(ms[ms.length - 1] ?? 0).toFixed(1),
+      cpuMsPerAnswer,
     };
   } finally {
     await system.stop();
