@@ -124,11 +124,13 @@ describe('GroupCommitter', () => {
     expect(groups).toEqual([[1], [2, 3]]);
   });
 
-  it("runs a unit's code in the context it was submitted from", async () => {
+  it("runs a unit's code in the context it was submitted from, and the group in none", async () => {
     const als = new AsyncLocalStorage<string>();
     const seen: (string | undefined)[] = [];
+    const groupsSaw: (string | undefined)[] = [];
     const committer = new GroupCommitter<number, number>(
       async (units) => {
+        groupsSaw.push(als.getStore());
         await Promise.resolve();
         for (const u of units) seen.push(u.within(() => als.getStore()));
         return units.map((u) => u.input);
@@ -137,5 +139,7 @@ describe('GroupCommitter', () => {
     );
     await Promise.all(['a', 'b', 'c'].map((id, i) => als.run(id, () => committer.submit(i))));
     expect(seen).toEqual(['a', 'b', 'c']);
+    // the group itself belongs to no caller (it would otherwise carry the first one's correlation)
+    expect(groupsSaw).toEqual([undefined, undefined]);
   });
 });

@@ -81,6 +81,8 @@ export class GroupCommitter<I, O> {
   private running = 0;
   private readonly options: Required<GroupCommitOptions>;
   private readonly idle = new Set<() => void>();
+  /** Groups run in the context the committer was made in, not in one caller's (its units use `within`). */
+  private readonly home = new AsyncResource('openq.group-commit');
   readonly stats: GroupCommitStats = { groups: 0, units: 0, largestGroup: 0, splits: 0, overloaded: 0 };
 
   constructor(
@@ -125,14 +127,16 @@ export class GroupCommitter<I, O> {
     while (this.running < this.options.maxConcurrentGroups && this.queue.length > 0) {
       const group = this.queue.splice(0, this.options.maxGroupSize);
       this.running++;
-      void this.commit(group).finally(() => {
-        this.running--;
-        this.pump();
-        if (this.running === 0 && this.queue.length === 0) {
-          for (const done of [...this.idle]) done();
-          this.idle.clear();
-        }
-      });
+      void this.home
+        .runInAsyncScope(() => this.commit(group))
+        .finally(() => {
+          this.running--;
+          this.pump();
+          if (this.running === 0 && this.queue.length === 0) {
+            for (const done of [...this.idle]) done();
+            this.idle.clear();
+          }
+        });
     }
   }
 
