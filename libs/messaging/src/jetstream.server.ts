@@ -13,6 +13,7 @@ import {
   isRefusal,
   okReply,
   requestSubject,
+  STREAMS,
   type MessageRegistry,
   type Reply,
 } from '@openq/contracts';
@@ -159,13 +160,25 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     const jsm = this.jsm;
     if (!jsm) return;
     const m = messagingMetrics;
+    for (const stream of Object.values(STREAMS).map((s) => s.name)) {
+      try {
+        await jsm.streams.info(stream);
+        m.streamPresent().set({ stream }, 1);
+      } catch (error) {
+        if (isNotFound(error)) m.streamPresent().set({ stream }, 0);
+        this.logger.debug(`could not sample stream ${stream}: ${String(error)}`);
+      }
+    }
     for (const { stream, durable } of this.lagTargets) {
       try {
         const info = await jsm.consumers.info(stream, durable);
+        m.consumerPresent().set({ consumer: durable, stream }, 1);
         m.consumerPending().set({ consumer: durable }, info.num_pending);
         m.consumerAckPending().set({ consumer: durable }, info.num_ack_pending);
         m.consumerRedelivered().set({ consumer: durable }, info.num_redelivered);
       } catch (error) {
+        // Deleted by hand, or its stream was: nothing is delivered to the service until it restarts.
+        if (isNotFound(error)) m.consumerPresent().set({ consumer: durable, stream }, 0);
         this.logger.debug(`could not sample consumer ${durable}: ${String(error)}`);
       }
     }
@@ -310,4 +323,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   unwrap<T>(): T {
     return this.options.nc as T;
   }
+}
+
+/** The JetStream API's "stream not found" / "consumer not found" (404), as opposed to a timeout. */
+function isNotFound(error: unknown): boolean {
+  return (error as { api_error?: { code?: number } } | null)?.api_error?.code === 404;
 }

@@ -116,6 +116,26 @@ export const messagingMetrics = {
           labelNames: ['consumer'] as const,
         }),
     ),
+  streamPresent: () =>
+    getOrCreate(
+      'openq_stream_present',
+      () =>
+        new Gauge({
+          name: 'openq_stream_present',
+          help: 'Whether the JetStream stream exists (1) or the server says it does not (0), sampled every ~10 s by every domain service',
+          labelNames: ['stream'] as const,
+        }),
+    ),
+  consumerPresent: () =>
+    getOrCreate(
+      'openq_consumer_present',
+      () =>
+        new Gauge({
+          name: 'openq_consumer_present',
+          help: 'Whether the durable consumer exists (1) or the server says it or its stream does not (0), sampled every ~10 s',
+          labelNames: ['consumer', 'stream'] as const,
+        }),
+    ),
   outboxBacklog: () =>
     getOrCreate(
       'openq_outbox_backlog_rows',

@@ -134,7 +134,7 @@ export async function startDomainService(options: DomainServiceOptions): Promise
       module: class DomainServiceRoot {},
       imports: [
         InfrastructureModule.forRoot(nc, dataSource, releaseGauges),
-        HealthModule.register(ready),
+        HealthModule.register(ready, { service: name }),
         options.module,
       ],
     },

@@ -26,3 +26,11 @@ export async function attempt<T>(
     return null;
   }
 }
+
+/** The gateway's rate limits off: the bench is a load test from one user, address and token. */
+export const BENCH_GATEWAY_ENV: Readonly<Record<string, string>> = {
+  GATEWAY_RATE_LIMIT_PER_ADDRESS: '0',
+  GATEWAY_RATE_LIMIT_PER_USER: '0',
+  GATEWAY_RATE_LIMIT_PER_SERVICE: '0',
+  GATEWAY_RATE_LIMIT_AUTH_FAILURES: '0',
+};

@@ -16,6 +16,7 @@ import {
   type GateView,
   type ListGatesCommand,
   type QuestionAnsweredDto,
+  type QuestionWithdrawnDto,
   type Refusal,
   type ResumeGateCommand,
   type WaitingGatesCommand,
@@ -25,6 +26,7 @@ import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { QuestionDeclarer } from '../question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
@@ -84,6 +86,13 @@ export class GatesMessagesController {
   async onAnswered(@Payload() data: QuestionAnsweredDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
     await hearAnswer(new GateTransaction(manager, outbox), envelope.projectId, data, new Date());
+  }
+
+  /** §11.5 shared with the pipeline module, like `question.answered` (both handlers, one transaction). */
+  @EventPattern(OpenqEvent.QuestionWithdrawn)
+  async onWithdrawn(@Payload() data: QuestionWithdrawnDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    await hearWithdrawal(new GateTransaction(manager, outbox), envelope.projectId, data, new Date());
   }
 
   @MessagePattern(Commands.gates.list.type)

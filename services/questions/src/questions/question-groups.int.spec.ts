@@ -3,7 +3,14 @@ import { isRefusal } from '@openq/contracts';
 import { runInScope } from '@openq/messaging';
 import type { DeclareInput } from './domain/question';
 import { useQuestionsDatabase } from './testing/questions-database';
-import { answerGroups, declarationGroups, QuestionGroups, type AnswerUnit } from './question-groups';
+import {
+  answerGroups,
+  answerIn,
+  declarationGroups,
+  QuestionGroups,
+  withdrawIn,
+  type AnswerUnit,
+} from './question-groups';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened));
@@ -103,17 +110,18 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
       declarations.submit({ projectId: 'g3', input: declaration('target', null) }),
     ]);
     const answers = answerGroups(ds, { maxConcurrentGroups: 1 });
-    const lone = answers.submit(click('g3', blocker!.questionId));
+    const lone = answerIn(answers, click('g3', blocker!.questionId));
     const group = [
-      answers.submit(click('g3', target!.questionId, { idempotencyKey: 'k1' })),
-      answers.submit(click('g3', target!.questionId)),
-      answers.submit(click('g3', target!.questionId, { idempotencyKey: 'k1' })),
-      answers.submit({
+      answerIn(answers, click('g3', target!.questionId, { idempotencyKey: 'k1' })),
+      answerIn(answers, click('g3', target!.questionId)),
+      answerIn(answers, click('g3', target!.questionId, { idempotencyKey: 'k1' })),
+      answerIn(answers, {
         projectId: 'g3',
         questionId: target!.questionId,
         command: { by: 'agent', viaAgente: 'po', resposta: 'no' },
       }),
-      answers.submit(
+      answerIn(
+        answers,
         click('g3', target!.questionId, {
           idempotencyKey: 'k1',
           command: { by: 'user', userId: 'ana', resposta: 'other' },
@@ -146,8 +154,79 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
     });
     expect(await one(`SELECT count(*)::int AS n FROM answer_key WHERE project_id = 'g3'`)).toEqual({ n: 1 });
     // a later transaction still finds the key
-    const later = await answers.submit(click('g3', target!.questionId, { idempotencyKey: 'k1' }));
+    const later = await answerIn(answers, click('g3', target!.questionId, { idempotencyKey: 'k1' }));
     expect(later).toMatchObject({ kind: 'already_answered', answered: { decisionEventId } });
+  });
+
+  it('decides withdrawals and answers of one question in one group in arrival order, projected set-based', async () => {
+    const declarations = declarationGroups(ds, { maxConcurrentGroups: 1 });
+    const [blocker, first, second, third] = await Promise.all(
+      ['blocker', 'withdrawn first', 'answered first', 'kept'].map((p) =>
+        declarations.submit({ projectId: 'g7', input: declaration(p, null) }),
+      ),
+    );
+    const withdrawal = (questionId: string, motivo = 'Settled in the story') =>
+      ({ projectId: 'g7', questionId, withdrawal: { by: 'user', userId: 'ana', motivo } }) as const;
+    const answers = answerGroups(ds, { maxConcurrentGroups: 1 });
+    const lone = answerIn(answers, click('g7', blocker!.questionId));
+    const group = [
+      withdrawIn(answers, withdrawal(first!.questionId)),
+      answerIn(answers, click('g7', first!.questionId)),
+      answerIn(answers, {
+        projectId: 'g7',
+        questionId: first!.questionId,
+        command: { by: 'agent', viaAgente: 'po', resposta: 'no' },
+      }),
+      withdrawIn(answers, {
+        projectId: 'g7',
+        questionId: first!.questionId,
+        withdrawal: { by: 'agent', viaAgente: 'po', motivo: 'moot' },
+      }),
+      answerIn(answers, click('g7', second!.questionId)),
+      withdrawIn(answers, withdrawal(second!.questionId)),
+      withdrawIn(answers, withdrawal(third!.questionId, 'Not needed')),
+    ];
+    const [alone, ...decisions] = await Promise.all([lone, ...group]);
+    expect(answers.stats).toMatchObject({ groups: 2, largestGroup: 7, splits: 0 });
+    expect(alone).toMatchObject({ kind: 'answered' });
+    const [withdrawn, lateClick, lateAgent, again, answered, tooLate, kept] = decisions;
+    expect(withdrawn).toMatchObject({ kind: 'withdrawn', withdrawn: { by: { kind: 'user', id: 'ana' } } });
+    expect(lateClick).toMatchObject({ refused: true, statusCode: 409, reason: 'pergunta_retirada' });
+    expect(lateAgent).toMatchObject({ refused: true, statusCode: 409, reason: 'pergunta_retirada' });
+    expect(again).toMatchObject({
+      kind: 'already_withdrawn',
+      withdrawn: { by: { kind: 'user', id: 'ana' } },
+    });
+    expect(answered).toMatchObject({ kind: 'answered' });
+    expect(tooLate).toMatchObject({ refused: true, statusCode: 409, reason: 'pergunta_ja_respondida' });
+    expect(kept).toMatchObject({ kind: 'withdrawn', withdrawn: { motivo: 'Not needed' } });
+    // the group's three closing events went in one insert, in one transaction with the projection
+    expect(
+      await one(
+        `SELECT count(*)::int AS n, count(DISTINCT xmin::text)::int AS writers FROM question_log
+          WHERE project_id = 'g7' AND type IN ('question.answered', 'question.withdrawn')
+            AND question_id <> $1`,
+        [blocker!.questionId],
+      ),
+    ).toEqual({ n: 3, writers: 1 });
+    const views: { question_id: string; status: string; motivo: string | null; resposta: string | null }[] =
+      await ds.query(
+        `SELECT question_id, status, withdrawn->>'motivo' AS motivo, answered->>'resposta' AS resposta
+           FROM question_view WHERE project_id = 'g7'`,
+      );
+    const byId = new Map(views.map((v) => [v.question_id, v]));
+    expect(byId.get(first!.questionId)).toMatchObject({
+      status: 'withdrawn',
+      motivo: 'Settled in the story',
+    });
+    expect(byId.get(second!.questionId)).toMatchObject({ status: 'answered', motivo: null, resposta: 'yes' });
+    expect(byId.get(third!.questionId)).toMatchObject({ status: 'withdrawn', motivo: 'Not needed' });
+    expect(
+      await one(`SELECT open, answered, withdrawn FROM question_counts WHERE project_id = 'g7'`),
+    ).toEqual({ open: 0, answered: 2, withdrawn: 2 });
+    expect(
+      await one(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'question.withdrawn.g7'`),
+    ).toEqual({ n: 2 });
   });
 
   it('splits a group with a failing unit: each unit runs alone, and only that one fails', async () => {
@@ -156,12 +235,12 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
       ['a', 'b', 'c'].map((p) => declarations.submit({ projectId: 'g4', input: declaration(p, null) })),
     );
     const answers = answerGroups(ds, { maxConcurrentGroups: 1 });
-    const lone = answers.submit(click('g4', questions[0]!.questionId));
+    const lone = answerIn(answers, click('g4', questions[0]!.questionId));
     const group = [
-      answers.submit(click('g4', questions[1]!.questionId)),
+      answerIn(answers, click('g4', questions[1]!.questionId)),
       // not a uuid: the group's statements fail on it, whatever the others are
-      answers.submit(click('g4', 'not-a-uuid')).catch((error: Error) => error),
-      answers.submit(click('g4', questions[2]!.questionId)),
+      answerIn(answers, click('g4', 'not-a-uuid')).catch((error: Error) => error),
+      answerIn(answers, click('g4', questions[2]!.questionId)),
     ];
     const [first, ...rest] = await Promise.all([lone, ...group]);
     expect(first).toMatchObject({ kind: 'answered' });

@@ -5,6 +5,7 @@ import {
   type DecisionRecorded,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
 import { question, type Question, type QuestionEvent } from './domain/question';
@@ -13,7 +14,8 @@ import { question, type Question, type QuestionEvent } from './domain/question';
 export type QuestionLogEvent =
   | { type: 'question.declared'; data: QuestionDeclared }
   | { type: 'question.answered'; data: QuestionAnswered }
-  | { type: 'decision.recorded'; data: DecisionRecorded };
+  | { type: 'decision.recorded'; data: DecisionRecorded }
+  | { type: 'question.withdrawn'; data: QuestionWithdrawn };
 
 /** A question event on the wire, with the id it has in the log too (`Nats-Msg-Id` = log id). */
 export type QuestionWireEvent = QuestionLogEvent & WireEvent & { eventId: string };
@@ -44,7 +46,8 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'question.declared':
       return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
     case 'question.answered':
-      return { type: event.type, data: event.data, occurredAt, eventId: newId() };
+    case 'question.withdrawn':
+      return { ...event, eventId: newId() };
     case 'decision.recorded':
       return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };
     default: {

@@ -8,6 +8,7 @@ import {
   OpenqEvent,
   type AgentQuestionAnswerDto,
   type AgentQuestionDeclareDto,
+  type AgentQuestionWithdrawDto,
   type AnswerByAgentCommand,
   type AnswerByAgentReply,
   type AnswerQuestionCommand,
@@ -20,12 +21,15 @@ import {
   type QuestionStatusReply,
   type ReadinessCommand,
   type Refusal,
+  type WithdrawQuestionCommand,
+  type WithdrawQuestionReply,
 } from '@openq/contracts';
 import { type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
 import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
 import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
-import { QuestionGroups, type AnswerUnit } from './question-groups';
+import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
+import { answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
@@ -71,6 +75,54 @@ export class QuestionsMessagesController {
         message: decision.message,
       });
     }
+  }
+
+  /** §11.5 `withdraw_open_question`: a refusal (404, already answered) goes back as `question.rejected`. */
+  @EventPattern(AgentEvent.QuestionWithdraw)
+  async onWithdraw(
+    @Payload() data: AgentQuestionWithdrawDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const outcome = await withdrawQuestion(
+      manager,
+      outbox,
+      envelope.projectId,
+      data.questionId,
+      { by: 'agent', viaAgente: data.viaAgente, motivo: data.motivo },
+      new Date(),
+    );
+    if (isRefusal(outcome)) {
+      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
+        toolCallId: data.toolCallId,
+        reason: outcome.reason,
+        message: outcome.message,
+      });
+    }
+  }
+
+  /**
+   * §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that
+   * stands. Committed in groups with the answers (`QuestionGroups`): it takes the same lock.
+   */
+  @MessagePattern(Commands.questions.withdraw.type)
+  async withdraw(@Payload() cmd: WithdrawQuestionCommand): Promise<WithdrawQuestionReply | Refusal> {
+    const outcome = await withdrawIn(this.groups.answers, {
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      withdrawal: { by: 'user', userId: cmd.userId, motivo: cmd.motivo },
+    });
+    if (isRefusal(outcome)) return outcome;
+    const { by, motivo, withdrawnAt } = outcome.withdrawn;
+    return {
+      withdrawn: true,
+      questionId: cmd.questionId,
+      status: 'withdrawn',
+      by,
+      motivo,
+      withdrawnAt,
+      alreadyWithdrawn: outcome.kind === 'already_withdrawn',
+    };
   }
 
   /** Declarations arriving together are committed together (`QuestionGroups`). */
@@ -149,7 +201,7 @@ export class QuestionsMessagesController {
   /** Answers arriving together are committed together (`QuestionGroups`). */
   private async answerInGroup(unit: AnswerUnit): Promise<AnswerDecision> {
     try {
-      return await this.groups.answers.submit(unit);
+      return await answerIn(this.groups.answers, unit);
     } catch (error) {
       // A concurrent request of the same user took the key for another question: refused, not stored.
       if (error instanceof AnswerKeyTaken) return answerKeyReused();

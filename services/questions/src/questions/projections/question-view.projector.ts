@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionAnswered, QuestionDeclared } from '@openq/contracts';
+import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
 
 /** Appended events of one project (a group commit projects several projects at once). */
@@ -8,24 +8,35 @@ export interface ProjectEvents {
   appended: readonly AppendedEvent[];
 }
 
+/** A question leaving `open`: answered or withdrawn, with its payload and position. */
+interface Closing {
+  projectId: string;
+  position: string;
+  status: 'answered' | 'withdrawn';
+  data: QuestionAnswered | QuestionWithdrawn;
+}
+
 /**
- * Keeps the list's read model (one row per question, and open/answered counts per project) in
- * step with the log, in the appending transaction. Set-based: the declarations of a batch are
- * one statement (view rows and counts together), its answers another, whatever the number of
- * questions and projects. Declarations go first, so a batch may hold a question's declaration and
- * its answer. The counts are bumped per project in project order, so two batches never deadlock
- * on them. `openq replay` rebuilds the same tables from the log set-based (`replay.ts`), and
+ * Keeps the list's read model (one row per question, and open/answered/withdrawn counts per
+ * project) in step with the log, in the appending transaction. Set-based: the declarations of a
+ * batch are one statement (view rows and counts together), its closings — answers and
+ * withdrawals — another, whatever the number of questions and projects. Declarations go first, so
+ * a batch may hold a question's declaration and its answer. Each statement bumps the counts per
+ * project in project order, and answers and withdrawals share one statement, so a batch touches
+ * each count row once per statement in one order and two batches never deadlock on them.
+ * `openq replay` rebuilds the same tables from the log set-based (`replay.ts`), and
  * `replay.int.spec.ts` checks that both agree row for row.
  */
 export async function project(manager: EntityManager, batches: readonly ProjectEvents[]): Promise<void> {
   const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];
-  const answered: { projectId: string; position: string; data: QuestionAnswered }[] = [];
+  const closed: Closing[] = [];
   for (const { projectId, appended } of batches) {
     for (const { position, event } of appended) {
-      if (event.type === 'question.declared')
-        declared.push({ projectId, position, data: event.data as QuestionDeclared });
+      if (event.type === 'question.declared') declared.push({ projectId, position, data: event.data });
       else if (event.type === 'question.answered')
-        answered.push({ projectId, position, data: event.data as QuestionAnswered });
+        closed.push({ projectId, position, status: 'answered', data: event.data });
+      else if (event.type === 'question.withdrawn')
+        closed.push({ projectId, position, status: 'withdrawn', data: event.data });
     }
   }
   if (declared.length > 0) {
@@ -47,21 +58,31 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
       ],
     );
   }
-  if (answered.length > 0) {
+  if (closed.length > 0) {
+    // Only an open row closes: a question is answered or withdrawn once (the log's
+    // `question_log_one_closing` index), so a replayed event changes nothing here either.
     await manager.query(
       `WITH updated AS (
-         UPDATE question_view v SET status = 'answered', answered = t.a, last_position = t.pos
-           FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[]) AS t(q, pos, a)
+         UPDATE question_view v
+            SET status = t.s,
+                answered = CASE WHEN t.s = 'answered' THEN t.d ELSE v.answered END,
+                withdrawn = CASE WHEN t.s = 'withdrawn' THEN t.d ELSE v.withdrawn END,
+                last_position = t.pos
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[]) AS t(q, pos, s, d)
           WHERE v.question_id = t.q AND v.status = 'open'
-         RETURNING v.project_id)
-       INSERT INTO question_counts (project_id, open, answered)
-       SELECT project_id, -count(*), count(*) FROM updated GROUP BY project_id ORDER BY project_id
+         RETURNING v.project_id, t.s)
+       INSERT INTO question_counts (project_id, open, answered, withdrawn)
+       SELECT project_id, -count(*), count(*) FILTER (WHERE s = 'answered'), count(*) FILTER (WHERE s = 'withdrawn')
+         FROM updated GROUP BY project_id ORDER BY project_id
        ON CONFLICT (project_id) DO UPDATE
-         SET open = question_counts.open + EXCLUDED.open, answered = question_counts.answered + EXCLUDED.answered`,
+         SET open = question_counts.open + EXCLUDED.open,
+             answered = question_counts.answered + EXCLUDED.answered,
+             withdrawn = question_counts.withdrawn + EXCLUDED.withdrawn`,
       [
-        answered.map((a) => a.data.questionId),
-        answered.map((a) => a.position),
-        answered.map((a) => JSON.stringify(a.data)),
+        closed.map((c) => c.data.questionId),
+        closed.map((c) => c.position),
+        closed.map((c) => c.status),
+        closed.map((c) => JSON.stringify(c.data)),
       ],
     );
   }

@@ -1,6 +1,8 @@
 import { BadRequestException, HttpException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
-import { AllExceptionsFilter, errorBodyOf } from './all-exceptions.filter';
-import { httpError } from './http-error';
+import { AllExceptionsFilter, errorBodyOf } from './http-errors';
+
+const httpError = (statusCode: number, reason: string, message: string, extra: object = {}) =>
+  new HttpException({ ...extra, statusCode, reason, message }, statusCode);
 
 describe('errorBodyOf', () => {
   it('keeps our own errors as they are, extra fields included', () => {
@@ -94,7 +96,7 @@ describe('AllExceptionsFilter', () => {
     });
   });
 
-  it('says when to come back as Retry-After, not in the body, for a service that is overloaded', () => {
+  it('says when to come back as Retry-After, and keeps it in the body, for an overloaded service', () => {
     const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
     const reply = {
       sent: false,
@@ -126,6 +128,7 @@ describe('AllExceptionsFilter', () => {
       statusCode: 503,
       reason: 'sobrecarregado',
       message: 'declarations: too many requests are waiting',
+      retryAfterSeconds: 1,
     });
   });
 });
