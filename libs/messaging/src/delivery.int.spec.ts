@@ -273,6 +273,22 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       ok: false,
       error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
     });
+    // a group committer whose queue is full: 503 sobrecarregado, and when to come back
+    const crowd = await Promise.all([
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+    ]);
+    const [taken, overloaded] = crowd.sort((a) => (a.ok ? -1 : 1));
+    expect(taken).toEqual({ ok: true, data: { echoed: 'crowd' } });
+    expect(overloaded).toEqual({
+      ok: false,
+      error: {
+        statusCode: 503,
+        reason: 'sobrecarregado',
+        message: expect.stringContaining('try again in 2 s'),
+        retryAfterSeconds: 2,
+      },
+    });
     const timeout = await rpc.request('testsvc', 'slow', { ms: 1500 }, { timeoutMs: 200 });
     expect(timeout).toEqual({
       ok: false,

@@ -15,3 +15,4 @@ export * from './rethrow-errors.filter';
 export * from './retry-later';
 export * from './subject-order';
 export * from './decider-transaction';
+export * from './group-commit';

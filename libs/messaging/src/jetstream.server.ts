@@ -28,6 +28,7 @@ import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './pro
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
+import { isOverloaded } from './group-commit';
 import { SubjectOrder } from './subject-order';
 import { isTransientDbError } from '@openq/persistence';
 
@@ -301,6 +302,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       }
       return okReply(result);
     } catch (error) {
+      if (isOverloaded(error)) {
+        // More requests wait for this service's transactions than it keeps: nothing was taken,
+        // and the caller is told when to come back (SPEC §11.6) instead of timing out.
+        return {
+          ok: false,
+          error: {
+            statusCode: 503,
+            reason: 'sobrecarregado',
+            message: error.message,
+            retryAfterSeconds: error.retryAfterSeconds,
+          },
+        };
+      }
       if (isRetryLater(error)) {
         // The database or a service this one needs is restarting, overloaded or unreachable:
         // nothing was committed, and the same request may succeed in a moment, so the caller is

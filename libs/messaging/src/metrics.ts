@@ -65,6 +65,27 @@ export const messagingMetrics = {
           buckets: LATENCY_BUCKETS,
         }),
     ),
+  groupSize: () =>
+    getOrCreate(
+      'openq_group_commit_units',
+      () =>
+        new Histogram({
+          name: 'openq_group_commit_units',
+          help: 'Units of work committed in one group transaction at a request edge, by group kind (declarations, answers); a split group is counted again per unit',
+          labelNames: ['group'] as const,
+          buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+        }),
+    ),
+  groupOutcomes: () =>
+    getOrCreate(
+      'openq_group_commit_events_total',
+      () =>
+        new Counter({
+          name: 'openq_group_commit_events_total',
+          help: 'Group commit events by group kind: split (a group failed unexpectedly and was retried unit by unit), overloaded (a unit refused 503 sobrecarregado)',
+          labelNames: ['group', 'event'] as const,
+        }),
+    ),
   consumerPending: () =>
     getOrCreate(
       'openq_consumer_pending_messages',

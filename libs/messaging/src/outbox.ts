@@ -15,7 +15,8 @@ import { currentScope, traceHeaders } from './trace-context';
  * the relay as backstop).
  */
 export class OutboxWriter {
-  private readonly pending: EventEnvelope[] = [];
+  /** Shared with the writers of the units of a group (`forUnit`): one flush, one statement. */
+  private pending: PendingRow[] = [];
   private readonly origin: EnvelopeOrigin;
 
   /**
@@ -39,19 +40,35 @@ export class OutboxWriter {
     opts: { eventId?: string; occurredAt?: Date } = {},
   ): EventEnvelope<T> {
     const envelope = makeEnvelope(type, projectId, data, { ...this.origin, ...opts });
-    this.pending.push(envelope);
+    this.pending.push({ envelope, headers: this.headers });
     return envelope;
   }
 
   get queued(): readonly EventEnvelope[] {
-    return this.pending;
+    return this.pending.map((row) => row.envelope);
+  }
+
+  /**
+   * A writer for one unit of work of a group transaction (`transactionGroups`), created in that
+   * unit's scope: its events carry the unit's correlation id and its rows the unit's trace
+   * headers, and they are queued here, so this writer's one `flush` writes the whole group.
+   */
+  forUnit(origin: EnvelopeOrigin = {}): OutboxWriter {
+    const unit = new OutboxWriter(this.manager, origin);
+    unit.pending = this.pending;
+    return unit;
   }
 
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0);
-    await appendToOutbox(this.manager, batch, this.headers);
+    await insertOutboxRows(this.manager, this.pending.splice(0));
   }
+}
+
+/** An event queued by a writer, with the trace headers of the unit that queued it. */
+interface PendingRow {
+  envelope: EventEnvelope;
+  headers: Record<string, string>;
 }
 
 /**
@@ -66,9 +83,17 @@ export async function appendToOutbox(
   envelopes: EventEnvelope[],
   headers: Record<string, string> = {},
 ): Promise<void> {
-  if (envelopes.length === 0) return;
+  await insertOutboxRows(
+    manager,
+    envelopes.map((envelope) => ({ envelope, headers })),
+  );
+}
+
+/** Inserts outbox rows, each with its own headers, in one statement. */
+async function insertOutboxRows(manager: EntityManager, outboxRows: readonly PendingRow[]): Promise<void> {
+  if (outboxRows.length === 0) return;
   const values: unknown[] = [];
-  const rows = envelopes.map((e, i) => {
+  const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
