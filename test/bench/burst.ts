@@ -1,11 +1,12 @@
 import '../../tools/register-paths';
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Stack } from '../support/stack';
 import { DEV_SERVICE_TOKEN } from '@openq/platform';
 import { ProcessSystem } from './scenarios/parked';
 import { BENCH_USER, declareData } from './support/payloads';
+import { http } from './support/http';
 import { openLoop } from './support/load';
 import { sqlTrace } from './support/sql-trace';
 import { now, quantile } from './support/stats';
@@ -50,41 +51,18 @@ const burstAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
 /** Steady clicks: kept-alive connections, like a browser's. */
 const clickAgent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function post(
+async function post(
   url: string,
   body: string,
   headers: Record<string, string> = { 'x-service-token': DEV_SERVICE_TOKEN },
   started = now(),
   agent = burstAgent,
 ): Promise<{ status: number; ms: number; body: string }> {
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: now() - started,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', () => resolve({ status: 0, ms: now() - started, body: '' }));
-      },
-    );
-    req.on('error', () => resolve({ status: 0, ms: now() - started, body: '' }));
-    req.end(body);
+  const res = await http('POST', url, { 'content-type': 'application/json', ...headers }, body, {
+    agent,
+    noResponseAsZero: true,
   });
+  return { ...res, ms: now() - started };
 }
 
 async function burst(

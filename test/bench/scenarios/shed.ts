@@ -1,4 +1,5 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { http } from '../support/http';
 import { Latency, now } from '../support/stats';
 
 export interface ReadBurst {
@@ -13,25 +14,20 @@ export interface ReadBurst {
   shedP99: number;
 }
 
-function get(agent: Agent, url: string, token: string): Promise<{ status: number; reason: string | null }> {
-  return new Promise((resolve) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let reason: string | null = null;
-        try {
-          reason = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { reason?: string }).reason ?? null;
-        } catch {
-          reason = null;
-        }
-        resolve({ status: res.statusCode ?? 0, reason });
-      });
-      res.on('error', () => resolve({ status: 0, reason: null }));
-    });
-    req.on('error', () => resolve({ status: 0, reason: null }));
-    req.end();
+async function get(
+  agent: Agent,
+  url: string,
+  token: string,
+): Promise<{ status: number; reason: string | null }> {
+  const res = await http('GET', url, { authorization: `Bearer ${token}` }, undefined, {
+    agent,
+    noResponseAsZero: true,
   });
+  try {
+    return { status: res.status, reason: (JSON.parse(res.body) as { reason?: string }).reason ?? null };
+  } catch {
+    return { status: res.status, reason: null };
+  }
 }
 
 /**
