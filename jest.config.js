@@ -22,6 +22,8 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
   rootDir: __dirname,
+  // The packed SDK (npm run pack:sdk) has a package.json of the same name as libs/agent-sdk's.
+  modulePathIgnorePatterns: ['<rootDir>/dist/packages/'],
 };
 module.exports = {
   // testTimeout is global in jest: integration and end-to-end tests wait on real servers.
