@@ -31,6 +31,7 @@ import {
   type OpenAiTool,
   type OpenqEventDataMap,
   type QaVerdictEvent,
+  type TurnContext,
 } from '@openq/agent-sdk';
 
 const env = process.env;
@@ -221,6 +222,18 @@ async function follow(nc: NatsConnection): Promise<{
   };
 }
 
+/** The PO's turn context once it satisfies `ready` (asked again every 100 ms; the caller's timeout bounds it). */
+async function turnContextWhere(
+  openq: OpenqHttpClient,
+  ready: (turn: TurnContext) => boolean,
+): Promise<TurnContext> {
+  for (;;) {
+    const turn = await openq.turnContext(projectId, 'po');
+    if (ready(turn)) return turn;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function main(): Promise<void> {
   const openq = new OpenqHttpClient({
     baseUrl: env.OPENQ_URL ?? 'http://localhost:3000',
@@ -234,9 +247,10 @@ async function main(): Promise<void> {
     `engine: project ${projectId}, task ${taskId}, agent events over ${env.OPENQ_TRANSPORT === 'http' ? 'HTTP' : 'NATS'}`,
   );
   const gateEvents = await follow(nc);
+  let waitingFor = 'openq';
   const timeout = setTimeout(
     () => {
-      out('engine: gave up waiting for openq');
+      out(`engine: gave up waiting for ${waitingFor}`);
       process.exit(1);
     },
     Number(env.ENGINE_TIMEOUT_MS ?? 60_000),
@@ -267,6 +281,7 @@ async function main(): Promise<void> {
     sessionAuthorId,
     verdicts,
   });
+  waitingFor = 'gate.rescue_parked';
   const parked = await gateEvents.next(OpenqEvent.GateRescueParked);
   out(
     `2. qa (Anthropic tool call emit_qa_verdict): gate parked (${parked.data.reason}) on ${parked.data.questionIds.length} question(s)`,
@@ -274,16 +289,25 @@ async function main(): Promise<void> {
 
   // 3. The user answers in the chat; the PO's next turn sees the question and records the answer.
   const chat = 'Yes, one VAT column per rate.';
-  const next = await openq.turnContext(projectId, 'po');
+  // The turn context is a read model of the context service: it shows the park's question shortly
+  // after the park (the engine learnt of it first, from the event), so the next turn waits for it.
+  waitingFor = "the parked question in the PO's turn context";
+  const next = await turnContextWhere(openq, (t) =>
+    t.openQuestions.some((q) => parked.data.questionIds.includes(q.questionId)),
+  );
   for (const call of fromAnthropic(anthropicPoModel(chat, next.openQuestions, anthropicToolsFor('po'))))
     out(`3. po (Anthropic tool call ${call.name}): ${await askerToolCall(events, 'po', `po-${run}`, call)}`);
+  waitingFor = 'gate.resumed';
   const resumed = await gateEvents.next(OpenqEvent.GateResumed);
   out(
     `4. gate resumed (trigger ${resumed.data.trigger}) with ${resumed.data.decisionEventIds.length} decision(s)`,
   );
 
   // 4. The askers' next turn carries the decision.
-  const after = await openq.turnContext(projectId, 'po');
+  waitingFor = "the decision in the PO's turn context";
+  const after = await turnContextWhere(openq, (t) =>
+    t.decisoes.some((d) => parked.data.questionIds.includes(d.questionId)),
+  );
   const decision = after.decisoes.find((d) => parked.data.questionIds.includes(d.questionId));
   out(`5. turn context: "${decision?.pergunta}" → ${decision?.resposta} (via ${decision?.viaAgente})`);
 

@@ -83,7 +83,7 @@ it.each(['nats', 'http'])(
   'runs the example engine (agent events over %s): declare, verdict, agent answer, resume, turn context',
   async (transport) => {
     const projectId = `outside-${transport}`;
-    const { stdout } = await run(process.execPath, [join(project, 'out/engine.js')], {
+    const engine = run(process.execPath, [join(project, 'out/engine.js')], {
       cwd: project,
       env: {
         PATH: process.env.PATH,
@@ -93,6 +93,11 @@ it.each(['nats', 'http'])(
         OPENQ_PROJECT: projectId,
         OPENQ_TRANSPORT: transport,
       },
+    });
+    const { stdout } = await engine.catch((error: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(
+        `the example engine failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+      );
     });
     expect(stdout).toContain(`agent events over ${transport.toUpperCase()}`);
     expect(stdout).toContain('1. po (OpenAI tool call declare_open_question): declared');
