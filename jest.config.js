@@ -22,8 +22,9 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
   rootDir: __dirname,
-  // The packed SDK (npm run pack:sdk) has a package.json of the same name as libs/agent-sdk's.
-  modulePathIgnorePatterns: ['<rootDir>/dist/packages/'],
+  // The packed SDK (npm run pack:sdk) has a package.json of the same name as libs/agent-sdk's;
+  // .openq/ holds the embedded servers' data of `npm start`.
+  modulePathIgnorePatterns: ['<rootDir>/dist/packages/', '<rootDir>/.openq/'],
 };
 // Tests against real servers: an embedded PostgreSQL when none answers on 127.0.0.1:5432.
 const realServers = {
