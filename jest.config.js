@@ -22,6 +22,14 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
   rootDir: __dirname,
+  // The packed SDK (npm run pack:sdk) has a package.json of the same name as libs/agent-sdk's;
+  // .openq/ holds the embedded servers' data of `npm start`.
+  modulePathIgnorePatterns: ['<rootDir>/dist/packages/', '<rootDir>/.openq/'],
+};
+// Tests against real servers: an embedded PostgreSQL when none answers on 127.0.0.1:5432.
+const realServers = {
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
 };
 module.exports = {
   // testTimeout is global in jest: integration and end-to-end tests wait on real servers.
@@ -35,9 +43,15 @@ module.exports = {
     },
     {
       ...common,
+      ...realServers,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,test,tools,deploy}/**/*.int.spec.ts'],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'] },
+    {
+      ...common,
+      ...realServers,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{services,test}/**/*.e2e.spec.ts'],
+    },
   ],
 };

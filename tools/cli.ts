@@ -2,13 +2,18 @@
 import './register-paths';
 import 'reflect-metadata';
 import { InfrastructureUnavailableError } from '@openq/persistence';
+import { afterAppsClosed } from '@openq/platform';
 import { demoOptionsFromEnv, runDemo } from './demo';
+import { EmbeddedUnavailable, startEmbeddedInfrastructure, stopOpenq } from './embedded';
 import { replay } from './replay';
 import { start, SERVICE_NAMES, type ServiceName } from './start';
 import { main as token } from './token';
 
 const USAGE = `usage: openq <command>
-  start [questions|gates|context|gateway ...]   run services (default: $OPENQ_SERVICE, else all four in this process)
+  start [questions|gates|context|gateway ...]   run services (default: $OPENQ_SERVICE, else all four in this process;
+                                                then, with no DATABASE_URL / NATS_URL and nothing on their default
+                                                ports, an embedded PostgreSQL and nats-server under $OPENQ_HOME or .openq/)
+  stop                                          stop the openq started from this folder (or $OPENQ_HOME) and its servers
   token --user <id> --project <id> [--role viewer|developer|maintainer|owner] [--ttl 8h]
   replay [questions]                            rebuild the question projection from the log
   replay context [--allow-partial]              rebuild the context read models from the streams
@@ -35,9 +40,14 @@ async function run(argv: string[]): Promise<number> {
         );
         return 2;
       }
-      await start(names.length > 0 ? (names as ServiceName[]) : undefined);
+      // Laptop mode (the four services in this process) brings up what the machine lacks.
+      const embedded = names.length === 0 ? await startEmbeddedInfrastructure(process.env) : null;
+      if (embedded) afterAppsClosed('embedded servers', embedded.stop);
+      await start(names.length > 0 ? (names as ServiceName[]) : undefined, embedded?.lines ?? []);
       return -1; // keeps running
     }
+    case 'stop':
+      return stopOpenq(process.env);
     case 'token':
       return token(rest);
     case 'demo':
@@ -56,6 +66,10 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    if (error instanceof EmbeddedUnavailable) {
+      process.stderr.write(`openq: ${error.message}\n`);
+      process.exit(error.exitCode);
+    }
     if (error instanceof InfrastructureUnavailableError) process.stderr.write(`openq: ${error.message}\n`);
     else
       process.stderr.write(

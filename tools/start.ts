@@ -13,7 +13,11 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * Runs the chosen services (default: all four) in this process — laptop mode. In production each
  * runs as its own process (`openq start questions`), scaled by replicas.
  */
-export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Promise<void> {
+export async function start(
+  names: readonly ServiceName[] = SERVICE_NAMES,
+  /** Banner lines about the servers `openq start` brought up itself (embedded PostgreSQL, NATS). */
+  embedded: readonly string[] = [],
+): Promise<void> {
   // Laptop mode is for a person at a terminal: the four services' start-up and request lines
   // would bury the address below; warnings and errors still show. LOG_LEVEL=info brings them back.
   const quiet = names.length > 1 && process.env.LOG_LEVEL === undefined;
@@ -41,6 +45,10 @@ export async function start(names: readonly ServiceName[] = SERVICE_NAMES): Prom
       `  API docs:        ${url}/docs`,
       `  health:          ${url}/readyz`,
       quiet ? '  logs:            warnings and errors only (LOG_LEVEL=info for every request)' : '',
+      ...embedded,
+      embedded.length > 0
+        ? '  stop:            Ctrl-C, or `npm run openq -- stop` from another terminal'
+        : '',
       '',
     ].filter((l, i, all) => l !== '' || i === 0 || i === all.length - 1);
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -10,6 +10,7 @@ import {
   type AgentEventType,
   type EventEnvelope,
 } from '@openq/contracts';
+import type { OpenqHttpClient } from './http-client';
 
 /**
  * The engine's typed client (SPEC §8, §9). Part 1, here: `AgentEventPublisher` publishes agent
@@ -86,17 +87,19 @@ export interface AgentEventPublisherOptions {
 const encoder = new TextEncoder();
 
 /**
- * Publishes the engine's events and waits for JetStream's PubAck. A failed publish may be retried
- * as is: tool-call events dedupe by `toolCallId` (same eventId), verdicts by `roundId`.
+ * The typed agent events (SPEC §8), one method each, over a transport the subclass chooses:
+ * `AgentEventPublisher` (NATS JetStream) or `HttpAgentEventPublisher` (the gateway's events route,
+ * SPEC §11.4). `R` is what the transport says about a publish.
  */
-export class AgentEventPublisher {
-  private readonly js: JetStreamClient;
-  private readonly timeoutMs: number;
-
-  constructor(nc: NatsConnection, options: AgentEventPublisherOptions = {}) {
-    this.js = nc.jetstream();
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-  }
+export abstract class AgentEvents<R> {
+  /** Any agent event by type: validated, enveloped, published, acknowledged. */
+  abstract publish<T extends AgentEventType>(
+    type: T,
+    projectId: string,
+    data: AgentEventDataMap[T],
+    key?: string,
+    options?: PublishOptions,
+  ): Promise<R>;
 
   /** `declare_open_question` (§3.1 fields + `toolCallId`, `autor` = the asker). */
   declareOpenQuestion(projectId: string, data: DeclareOpenQuestionEvent, options?: PublishOptions) {
@@ -155,8 +158,22 @@ export class AgentEventPublisher {
   repoFreeze(projectId: string, data: RepoFreezeEvent, options?: PublishOptions) {
     return this.publish(AgentEvent.RepoFreeze, projectId, data, options?.idempotencyKey, options);
   }
+}
 
-  /** Any agent event by type: validated, enveloped, published, acknowledged. */
+/**
+ * Publishes the engine's events on JetStream and waits for the PubAck. A failed publish may be
+ * retried as is: tool-call events dedupe by `toolCallId` (same eventId), verdicts by `roundId`.
+ */
+export class AgentEventPublisher extends AgentEvents<Published> {
+  private readonly js: JetStreamClient;
+  private readonly timeoutMs: number;
+
+  constructor(nc: NatsConnection, options: AgentEventPublisherOptions = {}) {
+    super();
+    this.js = nc.jetstream();
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
   async publish<T extends AgentEventType>(
     type: T,
     projectId: string,
@@ -174,6 +191,28 @@ export class AgentEventPublisher {
       timeout: this.timeoutMs,
     });
     return { eventId: envelope.eventId, subject, stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+  }
+}
+
+/**
+ * The same typed events for an engine that speaks HTTP only (SPEC §11.4): each envelope is built
+ * and checked here exactly as `AgentEventPublisher` does, then posted to
+ * `POST /internal/projects/:projectId/events`, which publishes it with the same dedupe id. The
+ * client's retries repeat the same envelope, so a retried event still counts once.
+ */
+export class HttpAgentEventPublisher extends AgentEvents<{ eventId: string }> {
+  constructor(private readonly client: OpenqHttpClient) {
+    super();
+  }
+
+  async publish<T extends AgentEventType>(
+    type: T,
+    projectId: string,
+    data: AgentEventDataMap[T],
+    key?: string,
+    options: PublishOptions = {},
+  ): Promise<{ eventId: string }> {
+    return this.client.publishEvent(buildAgentEvent(type, projectId, data, key, options));
   }
 }
 

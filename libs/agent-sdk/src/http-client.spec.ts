@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { agentEventId, AgentEventInvalid, HttpAgentEventPublisher } from './client';
 import { OpenqApiError, OpenqHttpClient, type OpenqHttpClientOptions } from './http-client';
 
 interface Seen {
@@ -159,5 +160,37 @@ describe('OpenqHttpClient', () => {
       ],
       ['POST', '/internal/projects/p1/stories/st1/archive', undefined],
     ]);
+  });
+
+  it('posts agent events as envelopes, the same eventId on every retry (SPEC §11.4)', async () => {
+    const gateway = await fakeGateway([
+      { status: 503, body: {} },
+      { status: 202, body: { eventId: 'x' } },
+    ]);
+    const { client, waits } = clientFor(gateway.baseUrl);
+    const events = new HttpAgentEventPublisher(client);
+    await events.declareOpenQuestion('p1', declaration);
+    expect(waits).toHaveLength(1);
+    expect(gateway.seen.map((s) => [s.method, s.url, s.serviceToken])).toEqual([
+      ['POST', '/internal/projects/p1/events', TOKEN],
+      ['POST', '/internal/projects/p1/events', TOKEN],
+    ]);
+    const [first, second] = gateway.seen.map((s) => s.body as Record<string, unknown>);
+    expect(first).toEqual(second);
+    expect(first).toMatchObject({
+      eventId: agentEventId('p1', 'agent.question.declare', 'toolu_01'),
+      type: 'agent.question.declare',
+      projectId: 'p1',
+      data: declaration,
+    });
+  });
+
+  it('refuses an invalid agent event before any request', async () => {
+    const gateway = await fakeGateway([{ status: 202, body: {} }]);
+    const events = new HttpAgentEventPublisher(clientFor(gateway.baseUrl).client);
+    await expect(events.declareOpenQuestion('p1', { ...declaration, pergunta: ' ' })).rejects.toThrow(
+      AgentEventInvalid,
+    );
+    expect(gateway.seen).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  EventEnvelope,
   AnswerByAgentReply,
   ArchiveStoryReply,
   AskerRole,
@@ -121,6 +122,16 @@ export class OpenqHttpClient {
   ): Promise<CorrectStoryReply> {
     const path = `/internal/projects/${segment(projectId)}/stories/${segment(storyId)}/corrections`;
     return (await this.call<CorrectStoryReply>('POST', path, body)).body;
+  }
+
+  /**
+   * SPEC §11.4: one agent event envelope (`buildAgentEvent`), published by the gateway on JetStream
+   * with `Nats-Msg-Id = eventId`. Posting the same envelope again is harmless (nothing doubled),
+   * so failures are retried like every other call. A 400 names the failing field.
+   */
+  async publishEvent(envelope: EventEnvelope): Promise<{ eventId: string }> {
+    const path = `/internal/projects/${segment(envelope.projectId)}/events`;
+    return (await this.call<{ eventId: string }>('POST', path, envelope)).body;
   }
 
   /** §11.3 archive a draft story as `agent/po` (already archived: the same reply again). */

@@ -70,14 +70,9 @@ export type ParsedEventMessage =
   | { ok: false; reason: string; message: string; envelope: EventEnvelope | null };
 
 /**
- * Parses one stream message as every consumer does: JSON, the envelope's shape, its subject
- * (`<type>.<projectId>`), then `data`. What comes from outside (`agent.*`, the engine's stream) is
- * validated against the registry (its validated instance replaces `data`). openq's own events
- * (`OPENQ_EVENTS`, published only by openq services from their outbox, SPEC §8) are trusted: their
- * data was checked before it was written, so only the type is looked up and the envelope's shape
- * is checked cheaply, without class-validator. A refusal names the reason the dead letter
- * records; `envelope` is kept when only `data` failed. Replays of read models use it too, so
- * they refuse exactly what consumers do.
+ * Parses one stream message as every consumer does: JSON, then `checkEventEnvelope` against the
+ * message's subject. A refusal names the reason the dead letter records; `envelope` is kept when
+ * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
  */
 export function parseEventMessage(
   msg: { subject: string; data: Uint8Array },
@@ -86,17 +81,43 @@ export function parseEventMessage(
   const decoded = decodeJson(msg.data);
   if (!decoded.ok)
     return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
-  const trusted = isTrustedSubject(msg.subject);
-  const shape = trusted
-    ? trustedShape(decoded.value)
-    : validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
-  if (!shape.ok) return { ok: false, reason: shape.reason, message: shape.message, envelope: null };
-  const envelope = decoded.value as EventEnvelope;
-  if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
+  return checkEventEnvelope(decoded.value, msg.subject, registry);
+}
+
+/**
+ * The one check of an event envelope (SPEC §8), for consumers and for the gateway's events route
+ * (SPEC §11.4) alike: the envelope's shape, that it belongs on `subject` (`<type>.<projectId>`),
+ * then `data`. What comes from outside (`agent.*`, the engine's stream; the events route takes
+ * only those) is validated against the registry (its validated instance replaces `data`). openq's
+ * own events (`OPENQ_EVENTS`, published only by openq services from their outbox, SPEC §8) are
+ * trusted: their data was checked before it was written, so only the type is looked up and the
+ * envelope's shape is checked cheaply, without class-validator. `field` names the first failing
+ * field (`data.<field>` for the payload's own).
+ */
+export function checkEventEnvelope(
+  value: unknown,
+  subject: string,
+  registry?: MessageRegistry,
+): ParsedEventMessage & { field?: string } {
+  const trusted = isTrustedSubject(subject);
+  const shape = trusted ? trustedShape(value) : validateAs(EventEnvelopeDto, value, 'envelope_invalido');
+  if (!shape.ok) {
+    const field = 'field' in shape ? (shape.field as string | undefined) : undefined;
+    return {
+      ok: false,
+      reason: shape.reason,
+      ...(field ? { field } : {}),
+      message: shape.message,
+      envelope: null,
+    };
+  }
+  const envelope = value as EventEnvelope;
+  if (`${envelope.type}.${envelope.projectId}` !== subject) {
     return {
       ok: false,
       reason: 'envelope_invalido',
-      message: `subject ${msg.subject} does not match type ${envelope.type} and projectId`,
+      field: typeOfSubject(subject) === envelope.type ? 'projectId' : 'type',
+      message: `subject ${subject} does not match type ${envelope.type} and projectId`,
       envelope: null,
     };
   }
@@ -104,9 +125,12 @@ export function parseEventMessage(
     if (!registry.get(envelope.type))
       return { ok: false, reason: 'tipo_desconhecido', message: `unknown type ${envelope.type}`, envelope };
   } else if (registry) {
-    const data = registry.validate(typeOfSubject(msg.subject), envelope.data);
-    if (!data.ok) return { ok: false, reason: data.reason, message: data.message, envelope };
-    envelope.data = data.value;
+    const data = registry.validate(envelope.type, envelope.data);
+    if (!data.ok) {
+      const field = data.field === 'type' ? 'type' : `data.${data.field}`;
+      return { ok: false, reason: data.reason, field, message: data.message, envelope };
+    }
+    envelope.data = data.value as Record<string, unknown>;
   }
   return { ok: true, envelope };
 }

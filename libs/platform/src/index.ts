@@ -10,7 +10,7 @@ export * from './logging';
 export * from './nats';
 export * from './public-route';
 export * from './readiness';
-export { closeOnSignals, forgetApp, shutdownAll } from './shutdown';
+export { afterAppsClosed, closeOnSignals, forgetApp, shutdownAll } from './shutdown';
 export * from './domain-service';
 export * from './ports';
 export * from './service-gauges';

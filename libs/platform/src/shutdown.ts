@@ -7,6 +7,7 @@ interface Running {
 }
 
 const running: Running[] = [];
+const finalSteps: { name: string; step: () => Promise<void> }[] = [];
 let signalsInstalled = false;
 let shuttingDown: Promise<void> | null = null;
 
@@ -36,6 +37,15 @@ export function forgetApp(app: INestApplication): void {
   if (index >= 0) running.splice(index, 1);
 }
 
+/**
+ * A step that runs once every app has closed, before the process exits (last registered first):
+ * what the apps needed until their end, such as the embedded PostgreSQL and nats-server that
+ * `openq start` brings up on a laptop.
+ */
+export function afterAppsClosed(name: string, step: () => Promise<void>): void {
+  finalSteps.push({ name, step });
+}
+
 /** Closes every registered app in reverse start order; gives up after `timeoutMs`. */
 export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
   shuttingDown ??= (async () => {
@@ -52,6 +62,16 @@ export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
         failed = true;
         console.error(
           `${name}: error while shutting down: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    for (const { name, step } of finalSteps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        failed = true;
+        console.error(
+          `${name}: error while stopping: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
     }

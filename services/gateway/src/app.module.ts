@@ -10,6 +10,7 @@ import {
   StoryCorrectionsController,
 } from './context/story-corrections.controller';
 import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
+import { AgentEventsController } from './events/agent-events.controller';
 import { GatesController } from './gates/gates.controller';
 import { GateHistoryController, WaitingController } from './gates/waiting.controller';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -42,6 +43,7 @@ const internalControllers = [
   AgentContextController,
   AgentStoryCorrectionsController,
   AgentStoryArchiveController,
+  AgentEventsController,
 ];
 
 /** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */

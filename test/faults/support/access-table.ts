@@ -199,6 +199,24 @@ export const ROUTES: Route[] = [
     path: () => `/internal/projects/${P}/turn-context?role=po`,
     allowed: [200],
   },
+  // SPEC §11.4: the same envelope every time (JetStream keeps one copy): 202 for every allowed call.
+  {
+    name: 'agent event (HTTP, §11.4)',
+    method: 'POST',
+    zone: 'internal',
+    path: () => `/internal/projects/${P}/events`,
+    body: {
+      eventId: '0190a3b8-7c1d-7e2f-8a3b-acce55ab1e00',
+      type: 'agent.gate.activity',
+      schemaVersion: 1,
+      occurredAt: '2026-12-01T00:00:00.000Z',
+      projectId: P,
+      correlationId: 'acl-http-event',
+      causationId: null,
+      data: { taskId: TASK, gate: 'qa' },
+    },
+    allowed: [202],
+  },
   {
     name: 'story correction (agent/po)',
     method: 'POST',

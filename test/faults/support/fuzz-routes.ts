@@ -164,6 +164,23 @@ export function fuzzTargets(o: FuzzTargetOptions) {
         .map(([p, q]) => `/internal/projects/${p}/turn-context${q}`),
     },
     {
+      // SPEC §11.4: mutated agent envelopes; whatever passes is what a consumer would accept.
+      name: 'agent event (HTTP)',
+      method: 'POST',
+      zone: 'internal',
+      path: pid.map((p) => `/internal/projects/${p}/events`),
+      body: body({
+        eventId: '0190a3b8-7c1d-7e2f-8a3b-f0220000e001',
+        type: AgentEvent.GateActivity,
+        schemaVersion: 1,
+        occurredAt: '2026-12-01T00:00:00.000Z',
+        projectId: P,
+        correlationId: 'fuzz-http-event',
+        causationId: null,
+        data: { taskId: 'T1', gate: 'qa' },
+      }),
+    },
+    {
       name: 'correction (agent/po)',
       method: 'POST',
       zone: 'internal',
