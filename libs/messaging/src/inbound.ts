@@ -11,7 +11,7 @@ import {
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
 import { messagingMetrics, secondsSince } from './metrics';
-import { OutboxWriter } from './outbox';
+import { appendOutboxRows, OutboxWriter, type OutboxRow } from './outbox';
 import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
 import { isRetryLater } from './retry-later';
 import type { Predecessor, SubjectOrder } from './subject-order';
@@ -207,6 +207,147 @@ export class InboundProcessor {
     }
   }
 
+  /**
+   * Applies several messages (of one or more subjects, each subject's in stream order) in ONE
+   * transaction, with every guarantee of `process` for each of them: the outcomes come back in
+   * the order of `msgs`. A message whose subject has an earlier message pending elsewhere is left
+   * out and comes back `defer`, and so do the later ones of its subject. When one of them is
+   * refused (poison), or anything fails in the batch's transaction (a handler throws, a deadlock,
+   * the database is gone), nothing of the batch is kept and its messages go one by one through
+   * `process`, so each gets exactly the outcome it would get alone (dead-lettered, retried later
+   * with backoff, given up after `maxAttempts`, parked).
+   */
+  async processBatch(msgs: readonly JsMsg[]): Promise<Outcome[]> {
+    messagingMetrics.batchSize().observe({ consumer: this.options.consumer }, msgs.length);
+    if (msgs.length === 1) return [await this.process(msgs[0]!)];
+    const started = performance.now();
+    const ordered = [...msgs].sort(inSubjectOrder);
+    const items: BatchItem[] = [];
+    for (const msg of ordered) {
+      const parsed = parseEventMessage(msg, this.options.registry);
+      if (!parsed.ok) return this.oneByOne(msgs, ordered, 'a message of the batch is refused');
+      items.push({ msg, envelope: parsed.envelope });
+    }
+    let outcomes: Map<JsMsg, Outcome>;
+    try {
+      outcomes = await this.applyBatch(items);
+    } catch (error) {
+      return this.oneByOne(msgs, ordered, String(error));
+    }
+    for (const { msg } of items) {
+      const outcome = outcomes.get(msg)!;
+      if (outcome === 'defer') messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
+      messagingMetrics
+        .handlingDuration()
+        .observe(
+          { consumer: this.options.consumer, type: typeOfSubject(msg.subject), outcome },
+          secondsSince(started),
+        );
+    }
+    return msgs.map((msg) => outcomes.get(msg)!);
+  }
+
+  /**
+   * The batch's split: each message through `process`, in stream order per subject. Once a message
+   * of a subject is not settled (retried later, parked), the later ones of that subject wait too —
+   * `process` would find that message pending and say `defer` after a look-up.
+   */
+  private async oneByOne(msgs: readonly JsMsg[], ordered: JsMsg[], why: string): Promise<Outcome[]> {
+    this.logger.debug(`applying a batch of ${msgs.length} one message at a time: ${why}`);
+    const outcomes = new Map<JsMsg, Outcome>();
+    const held = new Set<string>();
+    for (const msg of ordered) {
+      if (held.has(msg.subject)) {
+        messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
+        outcomes.set(msg, 'defer');
+        continue;
+      }
+      const outcome = await this.process(msg);
+      if (outcome !== 'ack' && outcome !== 'term') held.add(msg.subject);
+      outcomes.set(msg, outcome);
+    }
+    return msgs.map((msg) => outcomes.get(msg)!);
+  }
+
+  /**
+   * The batch's transaction: the subjects' positions locked (one statement), the messages that
+   * may go now claimed in the inbox (one statement), the handlers of the new ones in stream order
+   * per subject — each with its own context, correlation and trace, as alone —, their events in
+   * the outbox (one statement), each subject's position moved once, commit.
+   */
+  private async applyBatch(items: BatchItem[]): Promise<Map<JsMsg, Outcome>> {
+    const consumer = this.options.consumer;
+    return this.inOneTransaction(async (manager) => {
+      const outcomes = new Map<JsMsg, Outcome>();
+      const subjects = groupBySubject(items);
+      const admitted = this.options.order
+        ? await this.options.order.enterBatch(
+            manager,
+            [...subjects].map(([subject, of]) => ({ subject, seqs: of.map((i) => i.msg.seq) })),
+          )
+        : null;
+      const taken: BatchItem[] = [];
+      const moved: { subject: string; seq: number }[] = [];
+      for (const [subject, of] of subjects) {
+        const count = admitted?.get(subject) ?? of.length;
+        of.forEach((item, i) => (i < count ? taken.push(item) : outcomes.set(item.msg, 'defer')));
+        if (count > 0) moved.push({ subject, seq: of[count - 1]!.msg.seq });
+      }
+      // One inbox claim for all; an id twice in the batch (a copy republished past the broker's
+      // duplicate window) is new for its first message only.
+      const ids = [...new Set(taken.map((item) => item.envelope.eventId))];
+      const claimed = new Set<string>();
+      if (ids.length > 0) {
+        const rows: { message_id: string }[] = await manager.query(
+          `INSERT INTO inbox (consumer, message_id) SELECT $1, unnest($2::text[])
+           ON CONFLICT DO NOTHING RETURNING message_id`,
+          [consumer, ids],
+        );
+        for (const row of rows) claimed.add(row.message_id);
+      }
+      const rows = [];
+      for (const item of taken) {
+        outcomes.set(item.msg, 'ack');
+        if (!claimed.delete(item.envelope.eventId)) {
+          messagingMetrics.inboxDuplicates().inc({ consumer });
+          continue; // seen before: the effect is already committed; the position still passes it
+        }
+        rows.push(...(await this.runHandler(manager, item)));
+      }
+      await appendOutboxRows(manager, rows);
+      await this.options.order?.advanceBatch(manager, moved);
+      return outcomes;
+    });
+  }
+
+  /** One message's handler inside the batch's transaction, as its own unit of work (logs, trace, events). */
+  private runHandler(manager: EntityManager, { msg, envelope }: BatchItem): Promise<OutboxRow[]> {
+    const span = {
+      name: `${envelope.type} process`,
+      kind: 'consumer' as const,
+      attributes: { 'messaging.consumer.group.name': this.options.consumer },
+    };
+    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, async () => {
+      const outbox = new OutboxWriter(manager, followOn(envelope));
+      await this.handler(envelope.data, {
+        envelope,
+        manager,
+        outbox,
+        deliveries: msg.info.deliveryCount,
+      });
+      return outbox.take();
+    });
+  }
+
+  /**
+   * The one commit point of inbound work (a message, a batch, a dead letter): `work` runs in one
+   * transaction, and once this resolves it is committed — the place for anything that must follow
+   * the commit (publishing the outbox rows just written).
+   */
+  private inOneTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /** Acts on an outcome: the backoff of a nak grows with the deliveries. */
   settle(msg: JsMsg, outcome: Outcome): void {
     if (outcome === 'ack') msg.ack();
@@ -223,7 +364,7 @@ export class InboundProcessor {
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.inOneTransaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
         [this.options.consumer, envelope.eventId],
@@ -255,7 +396,7 @@ export class InboundProcessor {
     envelope: EventEnvelope | null,
   ): Promise<Outcome> {
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.inOneTransaction(async (manager) => {
         await this.enterTurn(manager, msg);
         await this.insertDeadLetter(manager, msg, reason, message, envelope);
         if (this.options.onInvalid) {
@@ -278,7 +419,7 @@ export class InboundProcessor {
         `dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`,
       );
       try {
-        await this.dataSource.transaction(async (manager) => {
+        await this.inOneTransaction(async (manager) => {
           await this.enterTurn(manager, msg);
           await this.insertDeadLetter(manager, msg, reason, message, envelope);
         });
@@ -326,4 +467,25 @@ export class InboundProcessor {
  */
 function storable<T extends string | null>(text: T): T {
   return (text === null ? null : text.replace(/\u0000/g, '\uFFFD')) as T;
+}
+
+interface BatchItem {
+  msg: JsMsg;
+  envelope: EventEnvelope;
+}
+
+/** By subject, then stream sequence: the order positions are locked and messages applied in. */
+function inSubjectOrder(a: JsMsg, b: JsMsg): number {
+  return a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.seq - b.seq;
+}
+
+/** Items already in subject order, grouped by subject. */
+function groupBySubject(items: BatchItem[]): Map<string, BatchItem[]> {
+  const subjects = new Map<string, BatchItem[]>();
+  for (const item of items) {
+    const of = subjects.get(item.msg.subject);
+    if (of) of.push(item);
+    else subjects.set(item.msg.subject, [item]);
+  }
+  return subjects;
 }

@@ -42,7 +42,10 @@ export interface JetStreamServerOptions {
   commandRegistry?: MessageRegistry;
   /** Per event type: what to do, inside the dead-letter transaction, when a message is refused. */
   onInvalid?: Record<string, (invalid: InvalidMessage) => Promise<void>>;
+  /** Batches (transactions) each durable consumer handles at once. */
   concurrency?: number;
+  /** Most messages a durable consumer applies in one transaction (default 256; 1: one per transaction). */
+  batchSize?: number;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
   relay?: boolean;
@@ -120,6 +123,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           stream,
           durable,
           concurrency: this.options.concurrency ?? 16,
+          batchSize: this.options.batchSize,
         });
         await runner.start();
         this.runners.push(runner);

@@ -40,10 +40,19 @@ export class OutboxWriter {
   }
 
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0);
-    await appendToOutbox(this.manager, batch, this.headers);
+    await appendOutboxRows(this.manager, this.take());
   }
+
+  /** Hands over the queued events as rows, with this unit of work's headers, without writing them. */
+  take(): OutboxRow[] {
+    return this.pending.splice(0).map((envelope) => ({ envelope, headers: this.headers }));
+  }
+}
+
+/** An outbox row to write: the envelope and the headers the relay publishes it with. */
+export interface OutboxRow {
+  envelope: EventEnvelope;
+  headers: Record<string, string>;
 }
 
 /** Inserts envelopes as outbox rows in one statement. */
@@ -52,9 +61,25 @@ export async function appendToOutbox(
   envelopes: EventEnvelope[],
   headers: Record<string, string> = {},
 ): Promise<void> {
-  if (envelopes.length === 0) return;
+  await appendOutboxRows(
+    manager,
+    envelopes.map((envelope) => ({ envelope, headers })),
+  );
+}
+
+/** Four parameters a row; PostgreSQL takes at most 65,535 in one statement. */
+const MAX_ROWS_PER_INSERT = 16_000;
+
+/** Inserts rows, each with its own headers (several units of work in one transaction), in one statement. */
+export async function appendOutboxRows(manager: EntityManager, outboxRows: OutboxRow[]): Promise<void> {
+  if (outboxRows.length === 0) return;
+  if (outboxRows.length > MAX_ROWS_PER_INSERT) {
+    for (let at = 0; at < outboxRows.length; at += MAX_ROWS_PER_INSERT)
+      await appendOutboxRows(manager, outboxRows.slice(at, at + MAX_ROWS_PER_INSERT));
+    return;
+  }
   const values: unknown[] = [];
-  const rows = envelopes.map((e, i) => {
+  const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
