@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, headers, type JsMsg, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
 import {
@@ -10,11 +10,12 @@ import {
   type TestNatsServer,
 } from '@openq/testing';
 import { encodeJson } from './codec';
-import { InboundProcessor } from './inbound';
+import { InboundProcessor, type EventContext } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { RpcClient } from './rpc-client';
 import { RetryLaterError } from './retry-later';
+import { SubjectOrder } from './subject-order';
 import {
   openPingDatabase,
   PING,
@@ -305,6 +306,191 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     expect(streams.sort()).toEqual([STREAMS.agentEvents.name, STREAMS.openqEvents.name]);
     await Promise.all([a.close(), b.close(), c.close()]);
     await nc2.close();
+    await ds.destroy();
+  });
+});
+
+describe('batches: several messages in one transaction, each with its own guarantees', () => {
+  /** A consumer with the transport's order check, fed by hand: the test decides what goes in a batch. */
+  async function batchSetup(handler?: (n: number, ctx: EventContext) => Promise<void>) {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
+      ackWaitMs: 30_000,
+      maxDeliver: -1,
+      maxAckPending: 256,
+    });
+    const processor = new InboundProcessor(
+      ds,
+      async (data, ctx) => {
+        const { n } = data as { n: number };
+        if (handler) await handler(n, ctx);
+        await ctx.manager.query(
+          `INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, 'b', $3)`,
+          [ctx.envelope.eventId, n, ctx.envelope.projectId],
+        );
+        ctx.outbox.event(PONGED, ctx.envelope.projectId, { n });
+      },
+      {
+        consumer: durable,
+        registry: eventRegistry,
+        order: new SubjectOrder(durable, { jsm, stream, ackFloor: 0 }),
+      },
+    );
+    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const fetch = async (count: number): Promise<JsMsg[]> => {
+      const msgs: JsMsg[] = [];
+      const batch = await consumer.fetch({ max_messages: count, expires: 5000 });
+      for await (const m of batch) {
+        msgs.push(m);
+        if (msgs.length === count) break;
+      }
+      return msgs;
+    };
+    const settle = (msgs: JsMsg[], outcomes: string[]) =>
+      msgs.forEach((m, i) => processor.settle(m, outcomes[i] as 'ack'));
+    return { ds, processor, fetch, settle, durable };
+  }
+
+  it('applies the good messages of a batch once and dead-letters the poison in the middle with its reason', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    await publishPing(1, 'p1');
+    await nc
+      .jetstream()
+      .publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 'two', note: 'x' })));
+    await publishPing(3, 'p1');
+    await publishPing(4, 'p2');
+    const msgs = await fetch(4);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(['ack', 'term', 'ack', 'ack']);
+    const effects: { n: number }[] = await ds.query(`SELECT n FROM effects ORDER BY applied_order`);
+    expect(effects.map((e) => e.n)).toEqual([1, 3, 4]);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(3);
+    const letters: { reason: string; stream_seq: string }[] = await ds.query(
+      `SELECT reason, stream_seq FROM dead_letter`,
+    );
+    expect(letters).toEqual([{ reason: 'payload_invalido', stream_seq: '2' }]);
+    // every position passed what was settled
+    const positions: { subject: string; last_seq: string }[] = await ds.query(
+      `SELECT subject, last_seq FROM consumer_position ORDER BY subject`,
+    );
+    expect(positions).toEqual([
+      { subject: eventSubject(PING, 'p1'), last_seq: '3' },
+      { subject: eventSubject(PING, 'p2'), last_seq: '4' },
+    ]);
+    await ds.destroy();
+  });
+
+  it('when a handler throws for one message, applies the others and retries that one, its subject waiting behind it', async () => {
+    let failing = true;
+    const { ds, processor, fetch, settle } = await batchSetup(async (n) => {
+      if (n === 2 && failing) throw new Error('a bug for message 2');
+    });
+    for (const [n, p] of [
+      [1, 'p1'],
+      [2, 'p1'],
+      [3, 'p1'],
+      [4, 'p2'],
+      [5, 'p2'],
+    ] as const)
+      await publishPing(n, p);
+    const msgs = await fetch(5);
+    const outcomes = await processor.processBatch(msgs);
+    expect(outcomes).toEqual(['ack', 'nak', 'defer', 'ack', 'ack']);
+    const nums = async () =>
+      ((await ds.query(`SELECT n FROM effects ORDER BY applied_order`)) as { n: number }[]).map((e) => e.n);
+    expect(await nums()).toEqual([1, 4, 5]);
+    settle(msgs, outcomes);
+    // The failed message comes back after its backoff; the deferred one after its short nak.
+    failing = false;
+    const again = await fetch(2);
+    expect(again.map((m) => m.seq).sort()).toEqual([2, 3]);
+    expect(Math.min(...again.map((m) => m.info.deliveryCount))).toBe(2);
+    const second = await processor.processBatch(again);
+    settle(again, second);
+    expect(second).toEqual(['ack', 'ack']);
+    expect(await nums()).toEqual([1, 4, 5, 2, 3]);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(5);
+    await ds.destroy();
+  });
+
+  it('acks redelivered duplicates of a batch without effect, applies the new ones, and moves the positions past both, in one transaction', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    for (let n = 1; n <= 4; n++) await publishPing(n, n % 2 ? 'p1' : 'p2');
+    const first = await fetch(4);
+    expect(await processor.processBatch(first)).toEqual(['ack', 'ack', 'ack', 'ack']);
+    for (const m of first) m.nak(); // withhold the acks: all four come back
+    for (let n = 5; n <= 6; n++) await publishPing(n, n % 2 ? 'p1' : 'p2');
+    const second = await fetch(6);
+    expect(second.filter((m) => m.info.deliveryCount === 2)).toHaveLength(4);
+    const transactions = jest.spyOn(ds, 'transaction');
+    const outcomes = await processor.processBatch(second);
+    settle(second, outcomes);
+    expect(outcomes).toEqual(second.map(() => 'ack'));
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(6);
+    expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(6);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(6);
+    expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(6);
+    const positions: { last_seq: string }[] = await ds.query(
+      `SELECT last_seq FROM consumer_position ORDER BY subject`,
+    );
+    expect(positions.map((p) => Number(p.last_seq))).toEqual([5, 6]);
+    await ds.destroy();
+  });
+
+  it('leaves out (defer) a message whose subject has an earlier message pending outside the batch', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    for (let n = 1; n <= 4; n++) await publishPing(n, n === 4 ? 'p2' : 'p1');
+    const [a, b, c, d] = await fetch(4);
+    // b is held elsewhere (another replica): c must not overtake it; a and d go.
+    const outcomes = await processor.processBatch([a!, c!, d!]);
+    expect(outcomes).toEqual(['ack', 'defer', 'ack']);
+    settle([a!, d!], ['ack', 'ack']);
+    expect(await processor.processBatch([b!, c!])).toEqual(['ack', 'ack']);
+    settle([b!, c!], ['ack', 'ack']);
+    const effects: { n: number }[] = await ds.query(
+      `SELECT n FROM effects WHERE project_id = 'p1' ORDER BY applied_order`,
+    );
+    expect(effects.map((e) => e.n)).toEqual([1, 2, 3]);
+    await ds.destroy();
+  });
+
+  it("writes each message's events with its own correlation, causation and trace context", async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    const traces = [
+      '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      '00-1bf7651916cd43dd8448eb211c80319d-c7ad6b7169203332-01',
+    ];
+    const sent: { eventId: string; correlationId: string }[] = [];
+    for (const [i, traceparent] of traces.entries()) {
+      const envelope = makeEnvelope(PING, 'p1', { n: i, note: 'x' }, { correlationId: `corr-${i}` });
+      const h = headers();
+      h.set('traceparent', traceparent);
+      await nc
+        .jetstream()
+        .publish(eventSubject(PING, 'p1'), encodeJson(envelope), { msgID: envelope.eventId, headers: h });
+      sent.push({ eventId: envelope.eventId, correlationId: envelope.correlationId });
+    }
+    const msgs = await fetch(2);
+    settle(msgs, await processor.processBatch(msgs));
+    const rows: {
+      envelope: { correlationId: string; causationId: string; data: { n: number } };
+      headers: Record<string, string>;
+    }[] = await ds.query(`SELECT envelope, headers FROM outbox ORDER BY id`);
+    expect(
+      rows.map((r) => [
+        r.envelope.data.n,
+        r.envelope.correlationId,
+        r.envelope.causationId,
+        r.headers.traceparent,
+      ]),
+    ).toEqual([
+      [0, 'corr-0', sent[0]!.eventId, traces[0]],
+      [1, 'corr-1', sent[1]!.eventId, traces[1]],
+    ]);
     await ds.destroy();
   });
 });
