@@ -40,7 +40,8 @@ const MAX_LOOKUPS = 32;
  * or dead-lettered; the position (`consumer_position`) moves in the same transaction as the
  * message's effects, and its row lock makes two replicas take one subject's messages one at a time.
  * An earlier message is found by asking the stream for the first message of the subject after the
- * position — one look-up, skipped when the message follows the position directly.
+ * position — one look-up, skipped when the message follows the position directly. A batch locks
+ * all its subjects at once and checks each gap the same way (`enterBatch`, `advanceBatch`).
  */
 export class SubjectOrder {
   constructor(
