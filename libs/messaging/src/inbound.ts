@@ -229,11 +229,15 @@ export class InboundProcessor {
       items.push({ msg, envelope: parsed.envelope });
     }
     let outcomes: Map<JsMsg, Outcome>;
+    let duplicates: number;
     try {
-      outcomes = await this.applyBatch(items);
+      ({ outcomes, duplicates } = await this.applyBatch(items));
     } catch (error) {
       return this.oneByOne(msgs, ordered, String(error));
     }
+    // Counted once committed: a batch rolled back is counted by the messages' own path.
+    if (duplicates > 0)
+      messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer }, duplicates);
     for (const { msg } of items) {
       const outcome = outcomes.get(msg)!;
       if (outcome === 'defer') messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
@@ -275,7 +279,9 @@ export class InboundProcessor {
    * per subject — each with its own context, correlation and trace, as alone —, their events in
    * the outbox (one statement), each subject's position moved once, commit.
    */
-  private async applyBatch(items: BatchItem[]): Promise<Map<JsMsg, Outcome>> {
+  private async applyBatch(
+    items: BatchItem[],
+  ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number }> {
     const consumer = this.options.consumer;
     return this.inOneTransaction(async (manager) => {
       const outcomes = new Map<JsMsg, Outcome>();
@@ -306,17 +312,18 @@ export class InboundProcessor {
         for (const row of rows) claimed.add(row.message_id);
       }
       const rows = [];
+      let duplicates = 0;
       for (const item of taken) {
         outcomes.set(item.msg, 'ack');
         if (!claimed.delete(item.envelope.eventId)) {
-          messagingMetrics.inboxDuplicates().inc({ consumer });
+          duplicates++;
           continue; // seen before: the effect is already committed; the position still passes it
         }
         rows.push(...(await this.runHandler(manager, item)));
       }
       await appendOutboxRows(manager, rows);
       await this.options.order?.advanceBatch(manager, moved);
-      return outcomes;
+      return { outcomes, duplicates };
     });
   }
 
