@@ -187,13 +187,14 @@ export class ConsumerRunner {
       settled.add(lane);
       this.handled++;
     });
+    // A lane that moved on starts its pauses over, as a message handled alone did.
+    for (const lane of settled) lane.pause = FIRST_PAUSE_MS;
     const now = Date.now();
     for (const lane of parked) {
       // Tried again after a pause that grows while its predecessor stays pending.
       lane.retryAt = now + lane.pause;
       lane.pause = Math.min(lane.pause * 2, MAX_PAUSE_MS);
     }
-    for (const lane of settled) if (!parked.has(lane)) lane.pause = FIRST_PAUSE_MS;
   }
 
   /** Back into its lane, in stream order, to be tried again after the lane's pause. */

@@ -25,6 +25,17 @@ export interface SubjectTurn {
   seqs: number[];
 }
 
+/** A batch message of a subject that does not follow the one before it (or the position) directly. */
+interface Gap {
+  /** Its place among the subject's messages in the batch. */
+  index: number;
+  from: number;
+  seq: number;
+}
+
+/** Gaps of one subject looked up at once in a batch. */
+const GAPS_AT_ONCE = 8;
+
 /** A stored message of the stream, as the order check needs it. */
 interface StoredRef {
   seq: number;
@@ -70,7 +81,8 @@ export class SubjectOrder {
    * cycle), and tells per subject how many of its messages (`seqs`, ascending) may be applied now —
    * a prefix: the rest wait behind an earlier message of the subject pending elsewhere. Each gap
    * (before the first message, and between two of the batch's messages of one subject that do not
-   * follow each other in the stream) costs one look-up; the look-ups of a batch run at once.
+   * follow each other in the stream) costs one look-up; they run in rounds, up to `GAPS_AT_ONCE`
+   * of each subject at once, all subjects together.
    */
   async enterBatch(manager: EntityManager, turns: SubjectTurn[]): Promise<Map<string, number>> {
     const sorted = [...turns].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
@@ -83,20 +95,32 @@ export class SubjectOrder {
     );
     const positions = new Map(rows.map((r) => [r.subject, Number(r.last_seq)]));
     // Every gap of every subject, assuming the messages before it in the batch are applied.
-    const gaps: { subject: string; index: number; from: number; seq: number }[] = [];
+    const gaps = new Map<string, Gap[]>();
     for (const { subject, seqs } of sorted) {
+      const of: Gap[] = [];
       let from = positions.get(subject)! + 1;
       seqs.forEach((seq, index) => {
-        if (seq > from) gaps.push({ subject, index, from, seq });
+        if (seq > from) of.push({ index, from, seq });
         from = Math.max(from, seq + 1);
       });
+      if (of.length > 0) gaps.set(subject, of);
     }
-    const found = await Promise.all(gaps.map((g) => this.firstOfSubjectFrom(g.subject, g.from)));
     const admitted = new Map(sorted.map((t) => [t.subject, t.seqs.length]));
-    for (const [i, gap] of gaps.entries()) {
-      if (gap.index >= admitted.get(gap.subject)!) continue; // an earlier gap of the subject already holds it
-      if (await this.pendingBefore(manager, gap.subject, gap.from, gap.seq, found[i]))
-        admitted.set(gap.subject, gap.index);
+    // In rounds: each subject's next few gaps at once, all subjects together; a subject stops at
+    // its first gap holding an earlier message, so a lane cut short early wastes few look-ups.
+    for (let round = 0; gaps.size > 0; round += GAPS_AT_ONCE) {
+      const checks = [...gaps].flatMap(([subject, of]) =>
+        of.slice(round, round + GAPS_AT_ONCE).map((gap) => ({ subject, gap })),
+      );
+      const found = await Promise.all(checks.map((c) => this.firstOfSubjectFrom(c.subject, c.gap.from)));
+      for (const [i, { subject, gap }] of checks.entries()) {
+        if (!gaps.has(subject)) continue; // an earlier gap of the subject already holds it
+        if (await this.pendingBefore(manager, subject, gap.from, gap.seq, found[i])) {
+          admitted.set(subject, gap.index);
+          gaps.delete(subject);
+        }
+      }
+      for (const [subject, of] of gaps) if (of.length <= round + GAPS_AT_ONCE) gaps.delete(subject);
     }
     return admitted;
   }
