@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
+import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import { DEPLOY_DIR, readYaml, type Doc } from './manifests';
+import { GatewayEnv } from '../services/gateway/src/config';
 
 /*
  * There is no Docker engine here: the compose file and the Dockerfile are checked for structure
@@ -15,11 +17,11 @@ const dockerfile = readFileSync(join(DEPLOY_DIR, 'Dockerfile'), 'utf8');
 const OPENQ = Object.keys(SERVICE_PORTS) as OpenqServiceName[];
 const KNOWN_VARIABLES = new Set([
   ...Object.keys(new OpenqEnv()),
-  'GATEWAY_RPC_TIMEOUT_MS',
+  ...Object.keys(new GatewayEnv()),
   'OPENQ_SERVICE',
   'NODE_OPTIONS',
 ]);
-const SECRETS = ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN', 'POSTGRES_PASSWORD'];
+const SECRETS = ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN', 'POSTGRES_PASSWORD', 'GRAFANA_ADMIN_PASSWORD'];
 
 function namedVolumeAt(service: Doc, target: string): string | undefined {
   for (const v of (service.volumes as string[]) ?? []) {
@@ -73,8 +75,13 @@ describe('deploy/compose.yaml', () => {
     },
   );
 
-  it('publishes only the gateway, and takes its secrets from the environment (required), never literals', () => {
-    for (const name of Object.keys(services)) expect(Boolean(services[name]!.ports)).toBe(name === 'gateway');
+  it('publishes only the gateway (and Grafana on the loopback), and takes its secrets from the environment (required), never literals', () => {
+    for (const name of Object.keys(services))
+      expect(Boolean(services[name]!.ports)).toBe(name === 'gateway' || name === 'grafana');
+    expect(services.grafana!.ports).toEqual(['127.0.0.1:${GRAFANA_PORT:-3001}:3000']);
+    expect(services.grafana!.environment.GF_SECURITY_ADMIN_PASSWORD).toMatch(
+      /^\$\{GRAFANA_ADMIN_PASSWORD:\?/,
+    );
     const env = services.gateway!.environment as Record<string, string>;
     for (const secret of ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN'])
       expect(env[secret]).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
@@ -84,10 +91,61 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('declares the named volumes and an example env file with placeholders only', () => {
-    expect(Object.keys(volumes).sort()).toEqual(['nats-data', 'postgres-data']);
+    expect(Object.keys(volumes).sort()).toEqual([
+      'grafana-data',
+      'nats-data',
+      'postgres-data',
+      'prometheus-data',
+    ]);
     const example = readFileSync(join(DEPLOY_DIR, '.env.example'), 'utf8');
     for (const secret of SECRETS) expect(example).toMatch(new RegExp(`^${secret}=replace-me`, 'm'));
     expect(readFileSync(join(DEPLOY_DIR, '..', '.gitignore'), 'utf8')).toMatch(/^deploy\/\.env$/m);
+  });
+});
+
+describe('deploy/compose.yaml: Prometheus and Grafana', () => {
+  const prometheusConfig = readYaml(join(DEPLOY_DIR, 'prometheus', 'prometheus.yml'));
+  const mounts = (service: string) =>
+    Object.fromEntries(
+      ((services[service]!.volumes as string[]) ?? []).map((v) => {
+        const [source, target] = v.split(':');
+        return [target!, source!];
+      }),
+    );
+
+  it('scrapes every replica of the four services at its port, as the job the alert rules expect', () => {
+    const [job] = prometheusConfig.scrape_configs as Doc[];
+    expect(prometheusConfig.scrape_configs).toHaveLength(1);
+    expect(job!.job_name).toBe(SCRAPE_JOB);
+    const discovered = Object.fromEntries(
+      (job!.dns_sd_configs as Doc[]).map((d) => [d.names[0] as string, d.port as number]),
+    );
+    expect(discovered).toEqual(Object.fromEntries(OPENQ.map((name) => [name, SERVICE_PORTS[name].port])));
+  });
+
+  it('evaluates the generated rules file, mounted where the configuration reads it', () => {
+    expect(prometheusConfig.rule_files).toEqual(['/etc/prometheus/alerts.yml']);
+    expect(mounts('prometheus')).toMatchObject({
+      '/etc/prometheus/alerts.yml': './prometheus/alerts.yml',
+      '/etc/prometheus/prometheus.yml': './prometheus/prometheus.yml',
+      '/prometheus': 'prometheus-data',
+    });
+  });
+
+  it('provisions Grafana with that Prometheus and the generated dashboard', () => {
+    const datasources = readYaml(
+      join(DEPLOY_DIR, 'grafana', 'provisioning', 'datasources', 'prometheus.yaml'),
+    );
+    const providers = readYaml(join(DEPLOY_DIR, 'grafana', 'provisioning', 'dashboards', 'openq.yaml'));
+    expect(datasources.datasources).toEqual([
+      expect.objectContaining({ type: 'prometheus', url: 'http://prometheus:9090', isDefault: true }),
+    ]);
+    const dashboardsPath = providers.providers[0].options.path as string;
+    expect(mounts('grafana')).toMatchObject({
+      '/etc/grafana/provisioning': './grafana/provisioning',
+      [dashboardsPath]: './grafana/dashboards',
+    });
+    expect(existsSync(join(DEPLOY_DIR, 'grafana', 'dashboards', 'openq.json'))).toBe(true);
   });
 });
 

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
+import { GatewayEnv } from '../services/gateway/src/config';
+import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import {
   find,
   k8sFiles,
@@ -29,7 +31,7 @@ const SECRET_VARIABLES = [
   'OPENQ_SERVICE_TOKEN_PREVIOUS',
 ];
 /** What the processes read besides OpenqEnv (gateway-only settings, the runtime's own). */
-const OTHER_VARIABLES = ['GATEWAY_RPC_TIMEOUT_MS', 'NODE_OPTIONS', 'OPENQ_SERVICE'];
+const OTHER_VARIABLES = [...Object.keys(new GatewayEnv()), 'NODE_OPTIONS', 'OPENQ_SERVICE'];
 const KNOWN_VARIABLES = new Set([...Object.keys(new OpenqEnv()), ...OTHER_VARIABLES]);
 
 type Model = new (data: unknown) => { validate(): void };
@@ -285,5 +287,52 @@ describe('deploy/k8s: the NATS JetStream cluster', () => {
     expect(streamReplicas).toBeLessThanOrEqual(replicas);
     expect(rendered.replicas).toBe(streamReplicas);
     expect(rendered.streams.every((s) => s.num_replicas === streamReplicas)).toBe(true);
+  });
+});
+
+describe('deploy/k8s/monitoring (prometheus-operator)', () => {
+  const dir = join(K8S_DIR, 'monitoring');
+  const kustomization = readYaml(join(dir, 'kustomization.yaml'));
+  const objects = (kustomization.resources as string[]).flatMap((file) =>
+    readYamlDocuments(join(dir, file)).map((doc) => ({ ...doc, file }) as Manifest),
+  );
+
+  it('applies every file of the directory, in namespace openq, apart from the base', () => {
+    expect([...(kustomization.resources as string[])].sort()).toEqual(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+        .sort(),
+    );
+    expect(kustomization.namespace).toBe('openq');
+    expect(readYaml(join(K8S_DIR, 'kustomization.yaml')).resources).not.toContain('monitoring');
+  });
+
+  it('ships the dashboard as a valid ConfigMap and the rules as a PrometheusRule', async () => {
+    const configMap = find(objects, 'ConfigMap', 'openq-grafana-dashboard');
+    const { file: _file, ...object } = configMap;
+    const Model = await schemaModel('v1', 'ConfigMap');
+    expect(() => new Model(object).validate()).not.toThrow();
+    expect(find(objects, 'PrometheusRule', 'openq').apiVersion).toBe('monitoring.coreos.com/v1');
+  });
+
+  it('scrapes the four services’ pods on their http port as the job the alert rules expect', () => {
+    const podMonitor = find(objects, 'PodMonitor', 'openq');
+    expect(podMonitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    // jobLabel names a pod label; the base kustomization puts part-of: openq on every pod template.
+    const jobLabel = podMonitor.spec.jobLabel as string;
+    const baseLabels = (readYaml(join(K8S_DIR, 'kustomization.yaml')).labels as Doc[])[0]!;
+    expect(baseLabels.pairs[jobLabel]).toBe(SCRAPE_JOB);
+    expect(baseLabels.includeTemplates).toBe(true);
+    expect(podMonitor.spec.selector.matchExpressions).toEqual([
+      { key: 'app.kubernetes.io/name', operator: 'In', values: expect.arrayContaining(OPENQ) },
+    ]);
+    expect(podMonitor.spec.selector.matchExpressions[0].values).toHaveLength(OPENQ.length);
+    const [endpoint] = podMonitor.spec.podMetricsEndpoints as Doc[];
+    expect(endpoint).toMatchObject({ port: 'http', path: '/metrics' });
+    for (const name of OPENQ) {
+      const deployment = find(manifests, 'Deployment', name);
+      expect(deployment.spec.template.metadata.labels['app.kubernetes.io/name']).toBe(name);
+      expect(containers(deployment)[0]!.ports).toContainEqual(expect.objectContaining({ name: 'http' }));
+    }
   });
 });

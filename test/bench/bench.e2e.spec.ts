@@ -39,6 +39,20 @@ describe('bench --quick', () => {
 
   it('judges every target on a number', () => {
     expect(outcome.results.targets.length).toBeGreaterThanOrEqual(9);
+    // issue #14's targets, each by its own figure
+    expect(outcome.results.targets.map((t) => t.id)).toEqual(
+      expect.arrayContaining([
+        'resumes-vs-peer',
+        'solo-vs-peer',
+        'ingest-batched',
+        'cycle-statements',
+        'cycle-cpu',
+        'burst-failed',
+        'burst-answered',
+        'resume-p99',
+        'read-p99',
+      ]),
+    );
     for (const t of outcome.results.targets)
       expect({ id: t.id, finite: Number.isFinite(t.value) }).toEqual({ id: t.id, finite: true });
   });

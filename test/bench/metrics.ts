@@ -5,11 +5,22 @@ const count = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ?
 
 export const S = {
   floor: '1 floor',
+  floorBatched: '1b floor, batched',
   ingest: '2 ingest',
   resume: '3 answer→resume',
   reads: '4 reads',
   parked: '5 parked capacity',
   peer: '6 peer: LangGraph',
+  burst: '7 burst',
+  shed: '8 read burst, shed',
+} as const;
+
+/** What CPU, statements and transactions are counted per, in each scenario. */
+export const PER = {
+  event: 'event',
+  declaration: 'declaration',
+  cycle: 'cycle (park + answer + resume)',
+  httpDeclaration: 'declaration over HTTP',
 } as const;
 
 export const M = {
@@ -22,6 +33,12 @@ export const M = {
   ingestThroughput: 'throughput (declare → question.declared delivered)',
   ingestCommitted: 'throughput (declare → committed)',
   ingestRatio: 'ratio to floor throughput',
+  ingestBatchedRatio: 'ratio to batched floor throughput',
+
+  floorBatchedThroughput: (batch: number) =>
+    `throughput (pull ${batch} → one transaction: inbox, effect, outbox → ack all)`,
+  floorBatchSize: 'messages per transaction (mean)',
+  floorBatchedPublished: 'publish rate in the same window (64 PubAcks outstanding)',
 
   resumeP50: (p: BenchPlan) => `request → gate.resumed p50 @ ${p.rate}/s`,
   resumeP90: (p: BenchPlan) => `request → gate.resumed p90 @ ${p.rate}/s`,
@@ -64,7 +81,24 @@ export const M = {
   cpu: (where: 'node' | 'postgres' | 'nats', per = 'event') =>
     `CPU per ${per}: ${where === 'node' ? 'Node (openq + load, one process)' : where === 'postgres' ? 'PostgreSQL backends' : 'nats-server'}`,
 
+  /** All three together: the CPU the system spends per event (or cycle). */
+  cpuTotal: (per = 'event') => `CPU per ${per}: all (Node + PostgreSQL + nats-server)`,
+
   sql: (per = 'event') => `SQL statements per ${per}`,
+  /** Explicit transaction blocks plus statements sent outside one (each its own transaction). */
+  transactions: (per = 'event') => `SQL transactions per ${per}`,
+
+  shedAdmitted: (n: number) => `reads admitted of ${count(n)} at once`,
+  shedShed: (n: number) => `reads shed (503 sobrecarregado) of ${count(n)} at once`,
+  shedOther: (n: number) => `reads answered otherwise (error, no response) of ${count(n)} at once`,
+  shedAdmittedP50: (n: number) => `admitted read (burst start → response) p50, ${count(n)} at once`,
+  shedAdmittedP99: (n: number) => `admitted read (burst start → response) p99, ${count(n)} at once`,
+  shedShedP99: (n: number) => `shed read (burst start → 503) p99, ${count(n)} at once`,
+  burstFailed: (n: number) => `declarations failed (5xx or no response) of ${count(n)} at once`,
+  burst5xx: (n: number) => `5xx of ${count(n)} declarations at once`,
+  burstAllAnswered: (n: number) => `time until all ${count(n)} declarations are answered`,
+  burstP50: (n: number) => `declaration (burst start → response) p50, ${count(n)} at once`,
+  burstP99: (n: number) => `declaration (burst start → response) p99, ${count(n)} at once`,
 
   peerParks: 'parks/s (invoke → interrupt, 16 at once)',
   peerResumes: 'resumes/s (Command{resume}, 16 at once)',

@@ -6,6 +6,9 @@ export interface BenchPlan {
   rate: number;
   floorEvents: number;
   floorLatencyEvents: number;
+  /** Events through the batched floor, and how many messages it takes per transaction. */
+  floorBatchedEvents: number;
+  floorBatch: number;
   ingestEvents: number;
   answersAtRate: number;
   answersSaturating: number;
@@ -26,6 +29,8 @@ export interface BenchPlan {
   sampleGapMs: number;
   peerThreads: number;
   peerUnloaded: number;
+  /** Declarations sent at once over HTTP in the burst scenario. */
+  burstDeclarations: number;
   timeoutMs: number;
 }
 
@@ -35,6 +40,8 @@ export const FULL: BenchPlan = {
   rate: 200,
   floorEvents: 3000,
   floorLatencyEvents: 1000,
+  floorBatchedEvents: 10_000,
+  floorBatch: 100,
   ingestEvents: 2000,
   answersAtRate: 1000,
   answersSaturating: 500,
@@ -51,6 +58,7 @@ export const FULL: BenchPlan = {
   sampleGapMs: 1000,
   peerThreads: 600,
   peerUnloaded: 30,
+  burstDeclarations: 2000,
   timeoutMs: 180_000,
 };
 
@@ -61,6 +69,8 @@ export const QUICK: BenchPlan = {
   rate: 100,
   floorEvents: 300,
   floorLatencyEvents: 200,
+  floorBatchedEvents: 1000,
+  floorBatch: 100,
   ingestEvents: 300,
   answersAtRate: 50,
   answersSaturating: 50,
@@ -77,5 +87,6 @@ export const QUICK: BenchPlan = {
   sampleGapMs: 300,
   peerThreads: 100,
   peerUnloaded: 10,
+  burstDeclarations: 200,
   timeoutMs: 120_000,
 };

@@ -5,7 +5,7 @@ import { PHASES, runBench, STACK_SCENARIOS } from './bench';
 import { markdownTable } from './support/report';
 import { REPO_ROOT } from './support/processes';
 
-const USAGE = `usage: npm run bench [-- --quick] [--only stack|ingest|resume|peer|reads|parked,...] [--out DIR]
+const USAGE = `usage: npm run bench [-- --quick] [--only stack|ingest|resume|peer|burst|reads|parked,...] [--out DIR]
   (no flag)  the full bench (~10 min on 2 cores); results in test/bench/results/<date>.{json,md,svg}
   --quick    seconds per scenario, small N, 3 runs; results in test/artifacts/bench/`;
 
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${markdownTable(results.figures)}\n\n`);
   for (const t of results.targets)
     process.stdout.write(
-      `${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${Number.isFinite(t.value) ? t.value.toFixed(2) : '–'} ${t.unit} (${t.limit})\n`,
+      `${!Number.isFinite(t.value) ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'} ${t.description}: ${Number.isFinite(t.value) ? t.value.toFixed(2) : '–'} ${t.unit} (${t.limit})\n`,
     );
   for (const [scenario, error] of Object.entries(results.errors))
     process.stdout.write(`FAILED ${scenario}: ${error}\n`);

@@ -180,6 +180,39 @@ describe('pipeline: Needs Input parks the task, the next one enters, answers rel
     await p.expectQueueAgrees('M');
   });
 
+  it('§11.5 a withdrawn analyst question is settled like an answered one: the last one relaunches once', async () => {
+    await p.register('W1', 'W', 1);
+    await p.published(OpenqEvent.PipelineTaskAdmitted, 'W1');
+    await p.finishAnalysis('W1', 'W', {
+      package: analystPackage(Q_AT, null),
+      questions: [{ pergunta: 'Export to CSV too?' }, { pergunta: 'Keep the v1 report?' }],
+    });
+    await p.published(OpenqEvent.PipelineNeedsInput, 'W1');
+    const ofW1 = async () =>
+      (await listAnalystQuestions(p)).filter((q) =>
+        (q.afeta as { tarefas: string[] }).tarefas.includes('W1'),
+      ) as { questionId: string; pergunta: string }[];
+    const [csv, v1] = await waitFor(async () => ((await ofW1()).length === 2 ? ofW1() : false), {
+      what: 'W1 questions listed',
+    });
+    expect(await answer(p, csv!.questionId, { resposta: 'No' })).toMatchObject({ status: 200 });
+    await answerProcessed(p, csv!.questionId);
+    expect(await p.written(OpenqEvent.PipelineAnalystRelaunch, 'W1')).toEqual([]);
+
+    const withdrawn = await stack.http(
+      'POST',
+      `/projects/${p.projectId}/open-questions/${v1!.questionId}/withdraw`,
+      {
+        token: stack.token('ana', p.projectId, 'viewer'),
+        body: { motivo: 'The v1 report was retired' },
+      },
+    );
+    expect(withdrawn).toMatchObject({ status: 200, body: { withdrawn: true } });
+    await p.published(OpenqEvent.PipelineAnalystRelaunch, 'W1');
+    expect(await p.task('W1', 'W')).toMatchObject({ state: 'active', pausedAt: null, questionIds: [] });
+    expect(await p.written(OpenqEvent.PipelineAnalystRelaunch, 'W1')).toEqual([{ taskId: 'W1' }]);
+  });
+
   it('files ready (no live questions): In Review, advanced with the auto-approve label; done frees the repo', async () => {
     await p.register('A1', 'AR', 1);
     await p.register('A2', 'AR', 2);

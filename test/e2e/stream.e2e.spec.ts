@@ -13,7 +13,11 @@ import { Stack } from '../support/stack';
 const P = 'live';
 const OTHER = 'elsewhere';
 let stack: Stack;
-const ENV = { GATEWAY_SSE_HEARTBEAT_MS: '300', GATEWAY_SSE_MAX_STREAMS: '4' };
+const ENV = {
+  GATEWAY_SSE_HEARTBEAT_MS: '300',
+  GATEWAY_SSE_MAX_STREAMS: '4',
+  GATEWAY_SSE_MAX_STREAMS_PER_USER: '3',
+};
 const saved: Record<string, string | undefined> = {};
 const readers: SseClient[] = [];
 
@@ -237,7 +241,7 @@ describe('reconnecting with Last-Event-ID', () => {
 
 describe('limits and clean-up', () => {
   it('caps the streams of a process, frees a slot on disconnect, and keeps one live consumer', async () => {
-    const open = await Promise.all([openStream(), openStream(), openStream(), openStream()]);
+    const open = await Promise.all(['ana', 'bia', 'caio', 'davi'].map((u) => openStream(cookie(u))));
     for (const s of open) await s.ready();
     const refused = await stack.http('GET', `/projects/${P}/stream`, {
       token: stack.token('ana', P, 'viewer'),
@@ -252,6 +256,26 @@ describe('limits and clean-up', () => {
 
     open[0]!.close();
     await waitFor(async () => (await streamsOpen()) === 3, { what: 'the slot freed' });
+    const again = await openStream();
+    expect(again.status).toBe(200);
+    await again.ready();
+  });
+
+  it('gives each user a share: one user cannot take every slot of the process', async () => {
+    const mine = await Promise.all([openStream(), openStream(), openStream()]);
+    for (const s of mine) await s.ready();
+    const fourth = await fetch(`${stack.baseUrl}/projects/${P}/stream`, {
+      headers: { authorization: `Bearer ${stack.token('ana', P, 'viewer')}` },
+    });
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers.get('retry-after')).toBe('30');
+    expect(await fourth.json()).toMatchObject({ statusCode: 429, reason: 'muitas_conexoes_ao_vivo' });
+    // Another user still gets the slot that is left.
+    const theirs = await openStream(cookie('bia'));
+    expect(theirs.status).toBe(200);
+    await theirs.ready();
+    mine[0]!.close();
+    await waitFor(async () => (await streamsOpen()) === 3, { what: "ana's stream closed" });
     const again = await openStream();
     expect(again.status).toBe(200);
     await again.ready();

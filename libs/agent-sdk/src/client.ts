@@ -21,6 +21,7 @@ export * from './http-client';
 /** The `data` of each agent event, as the engine fills it (the contract's DTO shapes). */
 export type DeclareOpenQuestionEvent = AgentEventDataMap['agent.question.declare'];
 export type AnswerOpenQuestionEvent = AgentEventDataMap['agent.question.answer'];
+export type WithdrawOpenQuestionEvent = AgentEventDataMap['agent.question.withdraw'];
 export type QaVerdictEvent = AgentEventDataMap['agent.qa.verdict'];
 export type GateStartedEvent = AgentEventDataMap['agent.gate.started'];
 export type GateActivityEvent = AgentEventDataMap['agent.gate.activity'];
@@ -105,6 +106,14 @@ export class AgentEventPublisher {
   /** `answer_open_question` (ADR 0258): `viaAgente` is the calling asker; no `resposta` = accept the `sugestao`. */
   answerOpenQuestion(projectId: string, data: AnswerOpenQuestionEvent, options?: PublishOptions) {
     return this.publish(AgentEvent.QuestionAnswer, projectId, data, data.toolCallId, options);
+  }
+
+  /**
+   * §11.5 `withdraw_open_question`: `viaAgente` is the calling asker; the question no longer needs
+   * the user (`motivo` says why). Refused (answered, unknown) → `question.rejected` with the toolCallId.
+   */
+  withdrawOpenQuestion(projectId: string, data: WithdrawOpenQuestionEvent, options?: PublishOptions) {
+    return this.publish(AgentEvent.QuestionWithdraw, projectId, data, data.toolCallId, options);
   }
 
   /** A QA round (`emit_qa_verdict` of every subspecialty); dedupes by `roundId`. */

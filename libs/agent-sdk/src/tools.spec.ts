@@ -9,6 +9,7 @@ import {
   QA_CUT_RULE,
   TOOL_NAMES,
   TURN_INSTRUCTION,
+  WITHDRAW_OPEN_QUESTION,
   anthropicToolsFor,
   isAskerRole,
   openAiToolsFor,
@@ -36,27 +37,29 @@ const at = (schema: unknown, ...path: string[]): unknown =>
 const keysAt = (schema: unknown, ...path: string[]): string[] => Object.keys(at(schema, ...path) as object);
 
 describe('token budget (ADR 0214: ~60 tokens per asker turn)', () => {
-  const descriptions = (): { declare: number; answer: number } => ({
+  const descriptions = (): { declare: number; answer: number; withdraw: number } => ({
     declare: tokens(DECLARE_OPEN_QUESTION.description),
     answer: tokens(ANSWER_OPEN_QUESTION.description),
+    withdraw: tokens(WITHDRAW_OPEN_QUESTION.description),
   });
 
-  it('central instruction + the askers’ two tool descriptions stay within 60 tokens', () => {
-    const { declare, answer } = descriptions();
+  it('central instruction + the askers’ three tool descriptions stay within 60 tokens', () => {
+    const { declare, answer, withdraw } = descriptions();
     const central = tokens(CENTRAL_INSTRUCTION);
     console.log(
-      `cl100k_base: central instruction ${central}, declare_open_question ${declare}, answer_open_question ${answer}, sum ${central + declare + answer}`,
+      `cl100k_base: central instruction ${central}, declare_open_question ${declare}, answer_open_question ${answer}, withdraw_open_question ${withdraw}, sum ${central + declare + answer + withdraw}`,
     );
-    expect(central + declare + answer).toBeLessThanOrEqual(60);
+    expect(central + declare + answer + withdraw).toBeLessThanOrEqual(60);
   });
 
   it('the whole fixed part of a turn (instruction + ADR 0258 closing rule + descriptions) also stays within 60', () => {
-    const { declare, answer } = descriptions();
+    const { declare, answer, withdraw } = descriptions();
     const turn = tokens(TURN_INSTRUCTION);
+    const fixed = turn + declare + answer + withdraw;
     console.log(
-      `cl100k_base: answer rule ${tokens(ANSWER_RULE)}, turn instruction ${turn}, with descriptions ${turn + declare + answer}; qa verdict description ${tokens(EMIT_QA_VERDICT.description)}; asker tool schemas as OpenAI JSON ${tokens(JSON.stringify(openAiToolsFor('po')))}`,
+      `cl100k_base: answer rule ${tokens(ANSWER_RULE)}, turn instruction ${turn}, with descriptions ${fixed}; qa verdict description ${tokens(EMIT_QA_VERDICT.description)}; asker tool schemas as OpenAI JSON ${tokens(JSON.stringify(openAiToolsFor('po')))}`,
     );
-    expect(turn + declare + answer).toBeLessThanOrEqual(60);
+    expect(fixed).toBeLessThanOrEqual(60);
   });
 });
 
@@ -81,9 +84,13 @@ describe('instruction', () => {
 });
 
 describe('tool definitions', () => {
-  it('give each role its tools: the four askers declare and answer, QA emits its verdict', () => {
+  it('give each role its tools: the four askers declare, answer and withdraw, QA emits its verdict', () => {
     for (const role of ASKER_ROLES)
-      expect(toolsFor(role).map((t) => t.name)).toEqual(['declare_open_question', 'answer_open_question']);
+      expect(toolsFor(role).map((t) => t.name)).toEqual([
+        'declare_open_question',
+        'answer_open_question',
+        'withdraw_open_question',
+      ]);
     expect(toolsFor('qa').map((t) => t.name)).toEqual(['emit_qa_verdict']);
     expect(isAskerRole('dev_lead')).toBe(true);
     expect(isAskerRole('qa-agent')).toBe(false);
@@ -105,6 +112,14 @@ describe('tool definitions', () => {
     expect(at(p, 'required')).toEqual(['questionId']);
     expect(keysAt(p, 'properties')).toEqual(['questionId', 'resposta']);
     expect(at(p, 'properties', 'resposta', 'maxLength')).toBe(2000);
+  });
+
+  it('withdraw_open_question takes a questionId and a motivo (1–500, SPEC §11.5); viaAgente is the caller’s', () => {
+    const p = WITHDRAW_OPEN_QUESTION.parameters;
+    expect(at(p, 'required')).toEqual(['questionId', 'motivo']);
+    expect(keysAt(p, 'properties')).toEqual(['questionId', 'motivo']);
+    expect(at(p, 'properties', 'motivo', 'maxLength')).toBe(500);
+    expect(at(p, 'properties', 'motivo', 'minLength')).toBe(1);
   });
 
   it('emit_qa_verdict offers the four verdicts and the needs_user_decision fields', () => {
@@ -152,6 +167,7 @@ describe('provider formats', () => {
     expect(anthropicToolsFor('arquiteto').map((t) => t.name)).toEqual([
       'declare_open_question',
       'answer_open_question',
+      'withdraw_open_question',
     ]);
   });
 

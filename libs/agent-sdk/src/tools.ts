@@ -9,13 +9,14 @@ import {
   VEREDITOS,
   VERDICT_ITEMS_MAX,
   VERDICT_ITEM_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
   type AskerRole,
   type Veredito,
 } from '@openq/contracts';
 
 /**
  * The agent tools of SPEC §9, defined once as JSON Schema and converted on demand to the
- * OpenAI and Anthropic tool formats. Descriptions are deliberately terse: the askers' two
+ * OpenAI and Anthropic tool formats. Descriptions are deliberately terse: the askers' three
  * descriptions ride on every turn next to the central instruction, within ADR 0214's budget;
  * when to use each tool is said by that instruction, not repeated here. Word lists and ceilings
  * come from `@openq/contracts`, whose DTOs validate the same fields when the calls arrive.
@@ -30,6 +31,7 @@ export function isAskerRole(value: unknown): value is AskerRole {
 export const TOOL_NAMES = {
   declareOpenQuestion: 'declare_open_question',
   answerOpenQuestion: 'answer_open_question',
+  withdrawOpenQuestion: 'withdraw_open_question',
   emitQaVerdict: 'emit_qa_verdict',
 } as const;
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
@@ -61,6 +63,12 @@ export interface DeclareOpenQuestionArgs {
 export interface AnswerOpenQuestionArgs {
   questionId: string;
   resposta?: string;
+}
+
+/** §11.5 a question that no longer needs the user, and why (1–500 characters). */
+export interface WithdrawOpenQuestionArgs {
+  questionId: string;
+  motivo: string;
 }
 
 /** For `needs_user_decision`: `pergunta` (+ `sugestao`) for a new question, or `openQuestionId`. */
@@ -117,6 +125,18 @@ export const ANSWER_OPEN_QUESTION: ToolDefinition = {
   },
 };
 
+/** §11.5 one word of description: the askers' fixed part of a turn stays within ADR 0214's 60 tokens. */
+export const WITHDRAW_OPEN_QUESTION: ToolDefinition = {
+  name: TOOL_NAMES.withdrawOpenQuestion,
+  description: 'Withdraw',
+  parameters: {
+    type: 'object',
+    properties: { questionId, motivo: nonBlank(WITHDRAW_MOTIVO_MAX_LENGTH) },
+    required: ['questionId', 'motivo'],
+    additionalProperties: false,
+  },
+};
+
 export const EMIT_QA_VERDICT: ToolDefinition = {
   name: TOOL_NAMES.emitQaVerdict,
   description:
@@ -136,8 +156,12 @@ export const EMIT_QA_VERDICT: ToolDefinition = {
   },
 };
 
-/** The tools of the four askers (ADR 0214 §2, ADR 0258 §1). */
-export const ASKER_TOOLS: readonly ToolDefinition[] = [DECLARE_OPEN_QUESTION, ANSWER_OPEN_QUESTION];
+/** The tools of the four askers (ADR 0214 §2, ADR 0258 §1, SPEC §11.5). */
+export const ASKER_TOOLS: readonly ToolDefinition[] = [
+  DECLARE_OPEN_QUESTION,
+  ANSWER_OPEN_QUESTION,
+  WITHDRAW_OPEN_QUESTION,
+];
 /** The tools of QA (and each QA subspecialty). */
 export const QA_TOOLS: readonly ToolDefinition[] = [EMIT_QA_VERDICT];
 export const ALL_TOOLS: readonly ToolDefinition[] = [...ASKER_TOOLS, ...QA_TOOLS];

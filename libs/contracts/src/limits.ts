@@ -78,3 +78,7 @@ export const GATE_HISTORY_LIMIT_DEFAULT = 20;
 /** §11.3 `motivo` of a repo freeze (a person's words: why no task of the repo may enter). */
 export const FREEZE_MOTIVO_MIN_LENGTH = 1;
 export const FREEZE_MOTIVO_MAX_LENGTH = 500;
+
+/** §11.5 `motivo` of a withdrawn question (why it no longer needs the user): 1–500 characters after trim. */
+export const WITHDRAW_MOTIVO_MIN_LENGTH = 1;
+export const WITHDRAW_MOTIVO_MAX_LENGTH = 500;

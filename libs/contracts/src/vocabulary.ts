@@ -19,7 +19,8 @@ export const AUTHORS_BY_ORIGIN: Readonly<Record<QuestionOrigin, readonly Questio
   analyst: ['analyst'],
 };
 
-export const QUESTION_STATUSES = ['open', 'answered'] as const;
+/** §3.2 / §11.5 a question is open until it is answered or withdrawn (each at most once, never both). */
+export const QUESTION_STATUSES = ['open', 'answered', 'withdrawn'] as const;
 export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
 
 /**
@@ -30,7 +31,7 @@ export const QUESTION_FACT_STATUSES = ['absent', ...QUESTION_STATUSES] as const;
 export type QuestionFactStatus = (typeof QUESTION_FACT_STATUSES)[number];
 
 /** §4 `status` filter of the open-questions list. */
-export const QUESTION_LIST_FILTERS = ['open', 'answered', 'all'] as const;
+export const QUESTION_LIST_FILTERS = ['open', 'answered', 'withdrawn', 'all'] as const;
 export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
 
 /** §4 readiness actions. */
@@ -82,8 +83,11 @@ export function nextActionOnApproval(gate: Gate): GateNextAction {
   return runNext(row)[0] ?? 'done';
 }
 
-/** §5 / §11.1 what resumed a parked cycle: the last answer, a person (idle park), a maintainer's override. */
-export const RESUME_TRIGGERS = ['answer', 'human', 'override'] as const;
+/**
+ * §5 / §11.1 / §11.5 what resumed a parked cycle: the last answer, a person (idle park), a
+ * maintainer's override, or the withdrawal of the last question it waited on.
+ */
+export const RESUME_TRIGGERS = ['answer', 'human', 'override', 'withdrawn'] as const;
 export type ResumeTrigger = (typeof RESUME_TRIGGERS)[number];
 
 /** §11.1 why a QA round was refused (`gate.verdict_rejected.reason`). */

@@ -1,6 +1,6 @@
 import { connect, headers, type JsMsg, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
+import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, STREAMS } from '@openq/contracts';
 import {
   createTestDatabase,
   EventCollector,
@@ -10,21 +10,24 @@ import {
   type TestNatsServer,
 } from '@openq/testing';
 import { encodeJson } from './codec';
-import { InboundProcessor, type EventContext } from './inbound';
+import { InboundProcessor, type EventContext, type InboundOptions } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { RpcClient } from './rpc-client';
 import { RetryLaterError } from './retry-later';
 import { SubjectOrder } from './subject-order';
+import { currentScope } from './trace-context';
 import {
   openPingDatabase,
   PING,
   PING_SCHEMA,
+  PingData,
   PONGED,
   eventRegistry,
   startPingService,
 } from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
+import { AFTER_COMMIT_GRACE_MS, OutboxPublisher } from './outbox-publisher';
 
 let nats: TestNatsServer;
 let db: TestDatabase;
@@ -273,6 +276,22 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       ok: false,
       error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
     });
+    // a group committer whose queue is full: 503 sobrecarregado, and when to come back
+    const crowd = await Promise.all([
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+    ]);
+    const [taken, overloaded] = crowd.sort((a) => (a.ok ? -1 : 1));
+    expect(taken).toEqual({ ok: true, data: { echoed: 'crowd' } });
+    expect(overloaded).toEqual({
+      ok: false,
+      error: {
+        statusCode: 503,
+        reason: 'sobrecarregado',
+        message: expect.stringContaining('try again in 2 s'),
+        retryAfterSeconds: 2,
+      },
+    });
     const timeout = await rpc.request('testsvc', 'slow', { ms: 1500 }, { timeoutMs: 200 });
     expect(timeout).toEqual({
       ok: false,
@@ -280,6 +299,17 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     });
     const absent = await rpc.request('nobody', 'echo', { text: 'x' });
     expect(absent).toEqual({
+      ok: false,
+      error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
+    });
+    // For a caller that relays the answer: the data's bytes, not parsed; failures as with request.
+    const bytes = await rpc.requestBytes('testsvc', 'echo', { text: 'h\u00e9llo "q"' });
+    expect(bytes.ok && new TextDecoder().decode(bytes.bytes)).toBe('{"echoed":"h\u00e9llo \\"q\\""}');
+    expect(await rpc.requestBytes('testsvc', 'echo', { text: 'refuse' })).toEqual({
+      ok: false,
+      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+    });
+    expect(await rpc.requestBytes('nobody', 'echo', { text: 'x' })).toEqual({
       ok: false,
       error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
     });
@@ -300,6 +330,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       'MessagingTables1764470000000',
       'EffectsTable1764470000001',
       'ConsumerPositions1796083200000',
+      'OutboxAfterCommit1796169600000',
     ]);
     const jsm = await nc.jetstreamManager();
     const streams = await jsm.streams.names().next();
@@ -308,15 +339,103 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     await nc2.close();
     await ds.destroy();
   });
+
+  it("publishes a commit's rows right after it, so the relay publishes none of them", async () => {
+    const service = await startPingService(nc, db.url);
+    const collector = await EventCollector.start(nc, STREAMS.openqEvents.name, `${PONGED}.*`);
+    const total = 50;
+    await Promise.all(Array.from({ length: total }, (_, i) => publishPing(i, `p${i % 3}`)));
+    await collector.waitForType(PONGED, total, 30_000);
+    const publisher = service.server.outboxPublisher!;
+    await waitFor(async () => publisher.published === total, { what: 'rows marked by the publisher' });
+    const ds = await openPingDatabase(db.url);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)).toBe(0);
+    expect(service.server.outboxRelay!.published).toBe(0);
+    collector.stop();
+    await service.close();
+    await ds.destroy();
+  });
+
+  it('a crash between commit and publish: the relay publishes the committed rows after the grace period', async () => {
+    const service = await startPingService(nc, db.url, {
+      beforeAfterCommitPublish: () => {
+        throw new Error('dies after COMMIT, before publishing');
+      },
+    });
+    const collector = await EventCollector.start(nc, STREAMS.openqEvents.name, `${PONGED}.*`);
+    await publishPing(1);
+    await publishPing(2);
+    const pongs = await collector.waitForType(PONGED, 2, 30_000);
+    expect(pongs.map((p) => (p.data as { n: number }).n)).toEqual([1, 2]);
+    await waitFor(async () => (await service.server.outboxRelay!.backlog()) === 0, { what: 'relay marked' });
+    expect(service.server.outboxRelay!.published).toBe(2);
+    expect(service.server.outboxPublisher!.published).toBe(0);
+    collector.stop();
+    await service.close();
+  });
+
+  it('sends an earlier unpublished row of the subject before its own, so stream order follows commit order', async () => {
+    await ensureStreams(await nc.jetstreamManager());
+    const js = nc.jetstream();
+    // "Process" 1 commits a row and dies before publishing it; "process" 2 then commits the next row of the subject.
+    const ds1 = await openPingDatabase(db.url);
+    const dying = new OutboxPublisher(ds1, js, {
+      service: 'one',
+      beforePublish: () => {
+        throw new Error('dies after COMMIT');
+      },
+    });
+    dying.attach();
+    const ds2 = await openPingDatabase(db.url);
+    const alive = new OutboxPublisher(ds2, js, { service: 'two' });
+    alive.attach();
+    const first = makeEnvelope(PONGED, 'p5', { n: 1 });
+    const second = makeEnvelope(PONGED, 'p5', { n: 2 });
+    const elsewhere = makeEnvelope(PONGED, 'p6', { n: 3 });
+    await ds1.transaction((m) => appendToOutbox(m, [first, elsewhere]));
+    await ds2.transaction((m) => appendToOutbox(m, [second]));
+    await alive.idle();
+
+    const jsm = await nc.jetstreamManager();
+    const stored = await readSubject(jsm, eventSubject(PONGED, 'p5'));
+    expect(stored).toEqual([first.eventId, second.eventId]);
+    // Another subject's row is not the second writer's business: it waits for the relay.
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p6'))).toEqual([]);
+    // Only its own row is marked by the second writer; the first writer's row is the relay's to mark.
+    const unpublished: { event_id: string }[] = await ds2.query(
+      `SELECT event_id FROM outbox WHERE published_at IS NULL ORDER BY id`,
+    );
+    expect(unpublished.map((r) => r.event_id)).toEqual([first.eventId, elsewhere.eventId]);
+    const relay = new OutboxRelay(ds2, js, { schema: PING_SCHEMA, databaseUrl: db.url, pollIntervalMs: 100 });
+    await relay.start();
+    await waitFor(async () => (await relay.backlog()) === 0, {
+      what: 'relay publishes after the grace',
+      timeoutMs: AFTER_COMMIT_GRACE_MS + 10_000,
+    });
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p5'))).toEqual([first.eventId, second.eventId]);
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p6'))).toEqual([elsewhere.eventId]);
+    await relay.stop();
+    await dying.detach();
+    await alive.detach();
+    await ds1.destroy();
+    await ds2.destroy();
+  });
 });
 
 describe('batches: several messages in one transaction, each with its own guarantees', () => {
   /** A consumer with the transport's order check, fed by hand: the test decides what goes in a batch. */
-  async function batchSetup(handler?: (n: number, ctx: EventContext) => Promise<void>) {
+  async function batchSetup(
+    handler?: (n: number, ctx: EventContext) => Promise<void>,
+    options: Pick<InboundOptions, 'prepare' | 'registry'> & { type?: string; publisher?: boolean } = {},
+  ) {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
+    const publisher = options.publisher
+      ? new OutboxPublisher(ds, nc.jetstream(), { service: 'testsvc' })
+      : undefined;
+    publisher?.attach();
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', options.type ?? PING, {
       ackWaitMs: 30_000,
       maxDeliver: -1,
       maxAckPending: 256,
@@ -327,15 +446,16 @@ describe('batches: several messages in one transaction, each with its own guaran
         const { n } = data as { n: number };
         if (handler) await handler(n, ctx);
         await ctx.manager.query(
-          `INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, 'b', $3)`,
-          [ctx.envelope.eventId, n, ctx.envelope.projectId],
+          `INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`,
+          [ctx.envelope.eventId, n, ctx.prepared ?? 'b', ctx.envelope.projectId],
         );
         ctx.outbox.event(PONGED, ctx.envelope.projectId, { n });
       },
       {
         consumer: durable,
-        registry: eventRegistry,
+        registry: options.registry ?? eventRegistry,
         order: new SubjectOrder(durable, { jsm, stream, ackFloor: 0 }),
+        prepare: options.prepare,
       },
     );
     const consumer = await nc.jetstream().consumers.get(stream, durable);
@@ -350,7 +470,7 @@ describe('batches: several messages in one transaction, each with its own guaran
     };
     const settle = (msgs: JsMsg[], outcomes: string[]) =>
       msgs.forEach((m, i) => processor.settle(m, outcomes[i] as 'ack'));
-    return { ds, processor, fetch, settle, durable };
+    return { ds, processor, fetch, settle, durable, publisher };
   }
 
   it('applies the good messages of a batch once and dead-letters the poison in the middle with its reason', async () => {
@@ -493,4 +613,174 @@ describe('batches: several messages in one transaction, each with its own guaran
     ]);
     await ds.destroy();
   });
+
+  it("publishes a batch's rows right after its commit, with each message's trace headers, in stream order per subject", async () => {
+    const { ds, processor, fetch, settle, publisher } = await batchSetup(undefined, { publisher: true });
+    const traceOf = (n: number) =>
+      `00-0af7651916cd43dd8448eb211c8031${String(n).padStart(2, '0')}-b7ad6b7169203331-01`;
+    for (let n = 1; n <= 6; n++) {
+      const envelope = makeEnvelope(PING, n % 2 ? 'p1' : 'p2', { n, note: 'x' });
+      const h = headers();
+      h.set('traceparent', traceOf(n));
+      await nc.jetstream().publish(eventSubject(PING, envelope.projectId), encodeJson(envelope), {
+        msgID: envelope.eventId,
+        headers: h,
+      });
+    }
+    const msgs = await fetch(6);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(msgs.map(() => 'ack'));
+    await publisher!.idle();
+    // Handed to the publisher (the relay's grace set), published and marked by it: no relay runs here.
+    expect(publisher!.published).toBe(6);
+    const rows: {
+      event_id: string;
+      subject: string;
+      handed: boolean;
+      published: boolean;
+      n: number;
+      traceparent: string;
+    }[] = await ds.query(
+      `SELECT event_id, subject, relay_after > created_at AS handed, published_at IS NOT NULL AS published,
+                (envelope->'data'->>'n')::int AS n, headers->>'traceparent' AS traceparent
+           FROM outbox ORDER BY id`,
+    );
+    expect(rows.map((r) => [r.n, r.handed, r.published, r.traceparent])).toEqual(
+      [1, 3, 5, 2, 4, 6].map((n) => [n, true, true, traceOf(n)]),
+    );
+    const jsm = await nc.jetstreamManager();
+    for (const project of ['p1', 'p2']) {
+      const subject = eventSubject(PONGED, project);
+      expect(await readSubject(jsm, subject)).toEqual(
+        rows.filter((r) => r.subject === subject).map((r) => r.event_id),
+      );
+    }
+    await publisher!.detach();
+    await ds.destroy();
+  });
+
+  it("runs each message's before-transaction step before the batch's transaction, and again when the batch splits", async () => {
+    const prepares = new Map<number, number>();
+    const seen: { n: number; transactions: number; correlationId: string | null | undefined }[] = [];
+    const spied: { transactions?: jest.SpyInstance } = {};
+    let failOn = 0;
+    // Each effect is stored with what the step returned for the attempt that applied it (`ctx.prepared`).
+    const { ds, processor, fetch, settle } = await batchSetup(
+      async (n) => {
+        if (n === failOn) throw new Error(`a bug for message ${n}`);
+      },
+      {
+        prepare: async (envelope) => {
+          const { n } = envelope.data as { n: number };
+          const attempt = (prepares.get(n) ?? 0) + 1;
+          prepares.set(n, attempt);
+          seen.push({
+            n,
+            transactions: spied.transactions!.mock.calls.length,
+            correlationId: currentScope()?.correlationId,
+          });
+          if (n === 7 && attempt === 1) throw new RetryLaterError('the owner is restarting');
+          return `prep-${n}-${attempt}`;
+        },
+      },
+    );
+    const transactions = (spied.transactions = jest.spyOn(ds, 'transaction'));
+    const effects = async () =>
+      (await ds.query(`SELECT n, applied_by FROM effects ORDER BY n`)) as { n: number; applied_by: string }[];
+
+    // One batch: every step first, then one transaction, each handler given its own message's result.
+    for (const [n, p] of [
+      [1, 'p1'],
+      [2, 'p1'],
+      [3, 'p2'],
+    ] as const)
+      await publishPing(n, p);
+    const first = await fetch(3);
+    const outcomes = await processor.processBatch(first);
+    settle(first, outcomes);
+    expect(outcomes).toEqual(['ack', 'ack', 'ack']);
+    expect(seen.map((s) => [s.n, s.transactions])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ]);
+    expect(transactions).toHaveBeenCalledTimes(1);
+    const envelopes = first.map(
+      (m) => JSON.parse(new TextDecoder().decode(m.data)) as { correlationId: string },
+    );
+    expect(seen.map((s) => s.correlationId)).toEqual(envelopes.map((e) => e.correlationId));
+    expect(await effects()).toEqual([1, 2, 3].map((n) => ({ n, applied_by: `prep-${n}-1` })));
+
+    // A handler throws: the batch splits, and each message alone runs its step again before its transaction.
+    seen.length = 0;
+    failOn = 5;
+    for (const n of [4, 5, 6]) await publishPing(n, 'p1');
+    const second = await fetch(3);
+    const split = await processor.processBatch(second);
+    settle(second, split);
+    expect(split).toEqual(['ack', 'nak', 'defer']);
+    expect(seen.map((s) => s.n)).toEqual([4, 5, 6, 4, 5]);
+    expect((await effects()).slice(3)).toEqual([{ n: 4, applied_by: 'prep-4-2' }]);
+
+    // A step that throws splits the batch too; alone, the message's step is run again.
+    failOn = 0;
+    await publishPing(7, 'p2');
+    await publishPing(8, 'p3');
+    const third = await fetch(4); // 5 and 6 are back after their naks, with 7 and 8
+    const last = await processor.processBatch(third);
+    settle(third, last);
+    expect(last).toEqual(third.map(() => 'ack'));
+    expect(prepares.get(7)).toBe(2); // failed in the batch, then alone
+    expect(prepares.get(8)).toBe(1); // the batch split before its step
+    expect((await effects()).map((e) => e.applied_by)).toEqual([
+      'prep-1-1',
+      'prep-2-1',
+      'prep-3-1',
+      'prep-4-2',
+      expect.stringMatching(/^prep-5-/),
+      expect.stringMatching(/^prep-6-/),
+      'prep-7-2',
+      'prep-8-1',
+    ]);
+    await ds.destroy();
+  });
+
+  it("trusts openq's own events in a batch: no class-validator on a hop between services", async () => {
+    const registry = new MessageRegistry([defineMessage(PING, PingData), defineMessage(PONGED, PingData)]);
+    const { ds, processor, fetch, settle } = await batchSetup(undefined, { type: PONGED, registry });
+    // No `note`: PingData would refuse it from outside (an `agent.*` message is dead-lettered).
+    for (const n of [1, 2]) {
+      const envelope = makeEnvelope(PONGED, 'p1', { n });
+      await nc
+        .jetstream()
+        .publish(eventSubject(PONGED, 'p1'), encodeJson(envelope), { msgID: envelope.eventId });
+    }
+    const msgs = await fetch(2);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(['ack', 'ack']);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(2);
+    expect(await count(ds, `SELECT count(*) AS n FROM dead_letter`)).toBe(0);
+    await ds.destroy();
+  });
 });
+/** The event ids stored on `subject`, in stream order. */
+async function readSubject(
+  jsm: Awaited<ReturnType<NatsConnection['jetstreamManager']>>,
+  subject: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let seq = 1; ;) {
+    try {
+      const m = await jsm.streams.getMessage(STREAMS.openqEvents.name, {
+        seq,
+        next_by_subj: subject,
+      } as unknown as { seq: number });
+      ids.push(m.header.get('Nats-Msg-Id'));
+      seq = m.seq + 1;
+    } catch {
+      return ids;
+    }
+  }
+}

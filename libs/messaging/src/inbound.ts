@@ -3,6 +3,7 @@ import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   followOn,
+  STREAMS,
   typeOfSubject,
   validateAs,
   type EventEnvelope,
@@ -11,8 +12,8 @@ import {
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
 import { messagingMetrics, secondsSince } from './metrics';
-import { appendOutboxRows, OutboxWriter, type OutboxRow } from './outbox';
-import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
+import { OutboxWriter } from './outbox';
+import { natsHeaderReader, runInScope, type MessageScope, type ScopeSpan } from './trace-context';
 import { isRetryLater } from './retry-later';
 import type { Predecessor, SubjectOrder } from './subject-order';
 
@@ -22,6 +23,8 @@ export interface EventContext {
   manager: EntityManager;
   outbox: OutboxWriter;
   deliveries: number;
+  /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
+  prepared?: unknown;
 }
 
 export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
@@ -46,6 +49,11 @@ export interface InboundOptions {
   backoffMs?: (deliveries: number) => number;
   /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
   order?: SubjectOrder;
+  /**
+   * Runs before the message's transaction, holding no connection or lock (a call to another
+   * service); its result is the handler's `prepared`. It may be run again for the same message.
+   */
+  prepare?: (envelope: EventEnvelope) => Promise<unknown>;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
@@ -62,10 +70,14 @@ export type ParsedEventMessage =
   | { ok: false; reason: string; message: string; envelope: EventEnvelope | null };
 
 /**
- * Parses and validates one stream message as every consumer does: JSON, the envelope's shape,
- * its subject (`<type>.<projectId>`), then `data` against the registry (its validated instance
- * replaces `data`). A refusal names the reason the dead letter records; `envelope` is kept when
- * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
+ * Parses one stream message as every consumer does: JSON, the envelope's shape, its subject
+ * (`<type>.<projectId>`), then `data`. What comes from outside (`agent.*`, the engine's stream) is
+ * validated against the registry (its validated instance replaces `data`). openq's own events
+ * (`OPENQ_EVENTS`, published only by openq services from their outbox, SPEC §8) are trusted: their
+ * data was checked before it was written, so only the type is looked up and the envelope's shape
+ * is checked cheaply, without class-validator. A refusal names the reason the dead letter
+ * records; `envelope` is kept when only `data` failed. Replays of read models use it too, so
+ * they refuse exactly what consumers do.
  */
 export function parseEventMessage(
   msg: { subject: string; data: Uint8Array },
@@ -74,7 +86,10 @@ export function parseEventMessage(
   const decoded = decodeJson(msg.data);
   if (!decoded.ok)
     return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
-  const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
+  const trusted = isTrustedSubject(msg.subject);
+  const shape = trusted
+    ? trustedShape(decoded.value)
+    : validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
   if (!shape.ok) return { ok: false, reason: shape.reason, message: shape.message, envelope: null };
   const envelope = decoded.value as EventEnvelope;
   if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
@@ -85,12 +100,46 @@ export function parseEventMessage(
       envelope: null,
     };
   }
-  if (registry) {
+  if (registry && trusted) {
+    if (!registry.get(envelope.type))
+      return { ok: false, reason: 'tipo_desconhecido', message: `unknown type ${envelope.type}`, envelope };
+  } else if (registry) {
     const data = registry.validate(typeOfSubject(msg.subject), envelope.data);
     if (!data.ok) return { ok: false, reason: data.reason, message: data.message, envelope };
     envelope.data = data.value;
   }
   return { ok: true, envelope };
+}
+
+/** openq's own events: the subjects of `OPENQ_EVENTS`, which only openq services publish (SPEC §8). */
+function isTrustedSubject(subject: string): boolean {
+  return TRUSTED_PREFIXES.some((prefix) => subject.startsWith(prefix));
+}
+
+const TRUSTED_PREFIXES = STREAMS.openqEvents.subjects.map((s) => s.replace(/>$/, ''));
+
+/** The envelope fields a handler reads, checked without class-validator (a trusted message). */
+function trustedShape(value: unknown): { ok: true } | { ok: false; reason: string; message: string } {
+  const e = value as Partial<Record<keyof EventEnvelope, unknown>> | null;
+  const fine =
+    typeof e === 'object' &&
+    e !== null &&
+    !Array.isArray(e) &&
+    typeof e.eventId === 'string' &&
+    typeof e.type === 'string' &&
+    typeof e.projectId === 'string' &&
+    typeof e.correlationId === 'string' &&
+    typeof e.occurredAt === 'string' &&
+    typeof e.data === 'object' &&
+    e.data !== null &&
+    !Array.isArray(e.data);
+  return fine
+    ? { ok: true }
+    : {
+        ok: false,
+        reason: 'envelope_invalido',
+        message: 'not an event envelope (eventId, type, projectId, correlationId, occurredAt, data)',
+      };
 }
 
 /** Thrown inside a transaction to roll it back: an earlier message of the subject is not settled. */
@@ -135,11 +184,7 @@ export class InboundProcessor {
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
     try {
-      const span = {
-        name: `${type} process`,
-        kind: 'consumer' as const,
-        attributes: { 'messaging.consumer.group.name': this.options.consumer },
-      };
+      const span = this.spanOf(`${type} process`);
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
         const settled = await this.processInTurn(msg, scope);
         scope.span?.setAttribute('openq.outcome', settled);
@@ -231,8 +276,10 @@ export class InboundProcessor {
     let outcomes: Map<JsMsg, Outcome>;
     let duplicates: number;
     try {
+      await this.prepareBatch(items);
       ({ outcomes, duplicates } = await this.applyBatch(items));
     } catch (error) {
+      // The split runs each message's before-transaction step again, as a retry would.
       return this.oneByOne(msgs, ordered, String(error));
     }
     // Counted once committed: a batch rolled back is counted by the messages' own path.
@@ -285,6 +332,8 @@ export class InboundProcessor {
     const consumer = this.options.consumer;
     return this.inOneTransaction(async (manager) => {
       const outcomes = new Map<JsMsg, Outcome>();
+      // Every unit's writer queues its rows here, with its own headers: one insert for the batch.
+      const outbox = new OutboxWriter(manager);
       const subjects = groupBySubject(items);
       const admitted = this.options.order
         ? await this.options.order.enterBatch(
@@ -311,7 +360,6 @@ export class InboundProcessor {
         );
         for (const row of rows) claimed.add(row.message_id);
       }
-      const rows = [];
       let duplicates = 0;
       for (const item of taken) {
         outcomes.set(item.msg, 'ack');
@@ -319,37 +367,66 @@ export class InboundProcessor {
           duplicates++;
           continue; // seen before: the effect is already committed; the position still passes it
         }
-        rows.push(...(await this.runHandler(manager, item)));
+        await this.runHandler(manager, outbox, item);
       }
-      await appendOutboxRows(manager, rows);
+      await outbox.flush();
       await this.options.order?.advanceBatch(manager, moved);
       return { outcomes, duplicates };
     });
   }
 
-  /** One message's handler inside the batch's transaction, as its own unit of work (logs, trace, events). */
-  private runHandler(manager: EntityManager, { msg, envelope }: BatchItem): Promise<OutboxRow[]> {
-    const span = {
-      name: `${envelope.type} process`,
-      kind: 'consumer' as const,
-      attributes: { 'messaging.consumer.group.name': this.options.consumer },
-    };
-    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, async () => {
-      const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, {
+  /**
+   * The before-transaction step of each message of the batch (`InboundOptions.prepare`), one after
+   * another in the batch's order, each in its message's scope (correlation id, trace); nothing is
+   * held meanwhile. A step that throws splits the batch.
+   */
+  private async prepareBatch(items: BatchItem[]): Promise<void> {
+    const prepare = this.options.prepare;
+    if (!prepare) return;
+    for (const item of items) {
+      const { msg, envelope } = item;
+      item.prepared = await runInScope(
+        natsHeaderReader(msg.headers),
+        envelope.correlationId,
+        this.spanOf(`${envelope.type} prepare`),
+        () => prepare(envelope),
+      );
+    }
+  }
+
+  /**
+   * One message's handler inside the batch's transaction, as its own unit of work (logs, trace,
+   * events): its rows are queued on the batch's writer with its correlation id and trace headers.
+   */
+  private runHandler(
+    manager: EntityManager,
+    batchOutbox: OutboxWriter,
+    { msg, envelope, prepared }: BatchItem,
+  ): Promise<unknown> {
+    const span = this.spanOf(`${envelope.type} process`);
+    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, () =>
+      this.handler(envelope.data, {
         envelope,
         manager,
-        outbox,
+        outbox: batchOutbox.forUnit(followOn(envelope)),
         deliveries: msg.info.deliveryCount,
-      });
-      return outbox.take();
-    });
+        prepared,
+      }),
+    );
+  }
+
+  private spanOf(name: string): ScopeSpan {
+    return {
+      name,
+      kind: 'consumer',
+      attributes: { 'messaging.consumer.group.name': this.options.consumer },
+    };
   }
 
   /**
    * The one commit point of inbound work (a message, a batch, a dead letter): `work` runs in one
-   * transaction, and once this resolves it is committed — the place for anything that must follow
-   * the commit (publishing the outbox rows just written).
+   * transaction, and once this resolves it is committed. The outbox rows it wrote (one insert,
+   * `OutboxWriter.flush`) were handed to the process's publisher, which sends them on COMMIT.
    */
   private inOneTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -371,6 +448,7 @@ export class InboundProcessor {
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+    const prepared = await this.options.prepare?.(envelope);
     return this.inOneTransaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
@@ -383,7 +461,7 @@ export class InboundProcessor {
         return false; // seen before: the effect is already committed
       }
       const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
+      await this.handler(envelope.data, { envelope, manager, outbox, deliveries, prepared });
       await outbox.flush();
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
@@ -479,6 +557,8 @@ function storable<T extends string | null>(text: T): T {
 interface BatchItem {
   msg: JsMsg;
   envelope: EventEnvelope;
+  /** What the type's before-transaction step returned for this message. */
+  prepared?: unknown;
 }
 
 /** By subject, then stream sequence: the order positions are locked and messages applied in. */

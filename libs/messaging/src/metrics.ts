@@ -76,6 +76,27 @@ export const messagingMetrics = {
           buckets: LATENCY_BUCKETS,
         }),
     ),
+  groupSize: () =>
+    getOrCreate(
+      'openq_group_commit_units',
+      () =>
+        new Histogram({
+          name: 'openq_group_commit_units',
+          help: 'Units of work committed in one group transaction at a request edge, by group kind (declarations, answers); a split group is counted again per unit',
+          labelNames: ['group'] as const,
+          buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+        }),
+    ),
+  groupOutcomes: () =>
+    getOrCreate(
+      'openq_group_commit_events_total',
+      () =>
+        new Counter({
+          name: 'openq_group_commit_events_total',
+          help: 'Group commit events by group kind: split (a group failed unexpectedly and was retried unit by unit), overloaded (a unit refused 503 sobrecarregado)',
+          labelNames: ['group', 'event'] as const,
+        }),
+    ),
   consumerPending: () =>
     getOrCreate(
       'openq_consumer_pending_messages',
@@ -106,6 +127,26 @@ export const messagingMetrics = {
           labelNames: ['consumer'] as const,
         }),
     ),
+  streamPresent: () =>
+    getOrCreate(
+      'openq_stream_present',
+      () =>
+        new Gauge({
+          name: 'openq_stream_present',
+          help: 'Whether the JetStream stream exists (1) or the server says it does not (0), sampled every ~10 s by every domain service',
+          labelNames: ['stream'] as const,
+        }),
+    ),
+  consumerPresent: () =>
+    getOrCreate(
+      'openq_consumer_present',
+      () =>
+        new Gauge({
+          name: 'openq_consumer_present',
+          help: 'Whether the durable consumer exists (1) or the server says it or its stream does not (0), sampled every ~10 s',
+          labelNames: ['consumer', 'stream'] as const,
+        }),
+    ),
   outboxBacklog: () =>
     getOrCreate(
       'openq_outbox_backlog_rows',
@@ -123,6 +164,26 @@ export const messagingMetrics = {
         new Counter({
           name: 'openq_outbox_published_total',
           help: 'Outbox rows this process published (PubAck received) and marked',
+          labelNames: ['service'] as const,
+        }),
+    ),
+  outboxRelayed: () =>
+    getOrCreate(
+      'openq_outbox_relayed_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_relayed_total',
+          help: 'Of the outbox rows this process published, those its relay published (no after-commit publisher took them, or it did not get to them)',
+          labelNames: ['service'] as const,
+        }),
+    ),
+  outboxPublishedAfterCommit: () =>
+    getOrCreate(
+      'openq_outbox_published_after_commit_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_published_after_commit_total',
+          help: 'Of the outbox rows this process published, those published right after their commit (not by the relay)',
           labelNames: ['service'] as const,
         }),
     ),

@@ -65,3 +65,42 @@ describe('runService shutdown', () => {
     agent.destroy();
   });
 });
+
+describe('runService errors', () => {
+  let app: NestFastifyApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    // A service with only its health port's kind of routes: what every domain service runs.
+    app = await runService({
+      name: 'plain',
+      module: SlowModule,
+      httpPort: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      exitOnFailure: false,
+      handleSignals: false,
+    });
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(() => app.close());
+
+  it.each<[string, string, RequestInit, number, string]>([
+    ['an unknown route', '/nope', {}, 404, 'rota_nao_encontrada'],
+    ['an unknown method', '/slow', { method: 'DELETE' }, 404, 'rota_nao_encontrada'],
+    ['a URL over 16 KiB', `/slow?x=${'a'.repeat(20_000)}`, {}, 431, 'cabecalhos_grandes_demais'],
+    [
+      'headers over 16 KiB',
+      '/slow',
+      { headers: { 'x-pad': 'b'.repeat(20_000) } },
+      431,
+      'cabecalhos_grandes_demais',
+    ],
+  ])('answers %s with the contract body', async (_what, path, init, status, reason) => {
+    const response = await fetch(`${base}${path}`, init);
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ statusCode: status, reason });
+    expect(Object.keys(body).sort()).toEqual(['message', 'reason', 'statusCode']);
+  });
+});

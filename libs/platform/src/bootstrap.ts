@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Logger as NestLogger, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,14 +8,12 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { InfrastructureUnavailableError } from '@openq/persistence';
 import { ConfigError } from './env';
 import { CORRELATION_HEADER, correlationIdOf } from './correlation';
+import { AllExceptionsFilter, DEFAULT_BODY_LIMIT_BYTES, FrameworkReason } from './http-errors';
 import { installHttpMetrics } from './http-metrics';
 import { createLoggerModule } from './logging';
 import { isNatsUnreachable } from './nats';
 import { closeOnSignals, forgetApp } from './shutdown';
 import { installHttpTracing } from './tracing';
-
-/** SPEC §4: bodies are size-limited to 64 KiB. */
-export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface RunServiceOptions {
   /** `gateway`, `questions`, … : the `service` field of every log line and metric. */
@@ -62,6 +61,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance();
   installHttpMetrics(fastify, options.name);
@@ -99,6 +99,8 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   try {
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
+    // Every error answered over HTTP, health ports included, has the contract's body (SPEC §4).
+    app.useGlobalFilters(new AllExceptionsFilter());
     await options.configure?.(app);
     await app.listen({ port: options.httpPort, host: options.host ?? '0.0.0.0' });
   } catch (error) {
@@ -123,7 +125,32 @@ function answerFrameworkError(error: FastifyError, _request: FastifyRequest, rep
   void reply
     .code(statusCode)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ statusCode, reason: 'parametro_invalido', message }));
+    .send(JSON.stringify({ statusCode, reason: FrameworkReason.badParameter, message }));
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a URL or headers over the
+ * 16 KiB limit, a malformed request line) also get the contract's body instead of Fastify's own.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const statusCode = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    statusCode,
+    reason: tooLarge ? FrameworkReason.headersTooLarge : FrameworkReason.badBody,
+    message: tooLarge
+      ? 'the URL and headers together are larger than 16 KiB'
+      : 'the request is not valid HTTP',
+  });
+  socket.end(
+    `HTTP/1.1 ${statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
 }
 
 /** JetStream API errors of a stream that asks for more replicas than there are servers. */

@@ -4,17 +4,42 @@ import {
   Header,
   Inject,
   Module,
+  Optional,
   Res,
   type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
   type DynamicModule,
   type ModuleMetadata,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { collectDefaultMetrics, register } from 'prom-client';
+import { collectDefaultMetrics, Gauge, register } from 'prom-client';
 import { PublicRoute } from './public-route';
 import { runReadinessChecks, type CheckResult, type ReadinessChecks } from './readiness';
 
 export const READINESS_CHECKS = Symbol('openq:readinessChecks');
+const HEALTH_SERVICE = Symbol('openq:healthService');
+
+/** `openq_service_ready{service}`: what `/readyz` would answer, evaluated on each scrape. */
+export const READY_METRIC = 'openq_service_ready';
+
+/** Per service of the process, how to tell whether it is ready (several in laptop mode and tests). */
+const readiness = new Map<object, { service: string; ready: () => Promise<boolean> }>();
+
+function ensureReadyGauge(): void {
+  if (register.getSingleMetric(READY_METRIC)) return;
+  new Gauge({
+    name: READY_METRIC,
+    help: '1 when the service would answer /readyz with 200 (NATS and PostgreSQL answer, not shutting down), else 0; evaluated on each scrape',
+    labelNames: ['service'],
+    async collect() {
+      const results = await Promise.all(
+        [...readiness.values()].map(async (r) => [r.service, await r.ready()] as const),
+      );
+      this.reset();
+      for (const [service, ready] of results) this.set({ service }, ready ? 1 : 0);
+    },
+  });
+}
 
 /** Readiness checks that need providers (a NATS connection, a data source) to be built. */
 export interface ReadinessChecksFactory {
@@ -46,10 +71,20 @@ export function ensureDefaultMetrics(): void {
 @PublicRoute()
 @ApiExcludeController()
 @Controller()
-export class HealthController implements BeforeApplicationShutdown {
+export class HealthController implements BeforeApplicationShutdown, OnApplicationShutdown {
   private shuttingDown = false;
 
-  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessChecks) {}
+  constructor(
+    @Inject(READINESS_CHECKS) private readonly checks: ReadinessChecks,
+    @Optional() @Inject(HEALTH_SERVICE) service?: string,
+  ) {
+    if (!service) return;
+    ensureReadyGauge();
+    readiness.set(this, {
+      service,
+      ready: async () => !this.shuttingDown && (await runReadinessChecks(this.checks)).ready,
+    });
+  }
 
   /** Liveness: the process is up and its event loop answers. */
   @Get('healthz')
@@ -85,15 +120,23 @@ export class HealthController implements BeforeApplicationShutdown {
   beforeApplicationShutdown(): void {
     this.shuttingDown = true;
   }
+
+  onApplicationShutdown(): void {
+    readiness.delete(this);
+  }
 }
 
 /**
  * `GET /healthz`, `GET /readyz` (the named checks) and `GET /metrics` (prom-client's default
  * registry, default process metrics on). Give the checks as a record, or a factory with `inject`.
+ * With `service`, the same readiness is also the gauge `openq_service_ready{service}`.
  */
 @Module({})
 export class HealthModule {
-  static register(checks: ReadinessChecks | ReadinessChecksFactory = {}): DynamicModule {
+  static register(
+    checks: ReadinessChecks | ReadinessChecksFactory = {},
+    options: { service?: string } = {},
+  ): DynamicModule {
     ensureDefaultMetrics();
     const provider = isFactory(checks)
       ? { provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject ?? [] }
@@ -102,7 +145,10 @@ export class HealthModule {
       module: HealthModule,
       imports: isFactory(checks) ? (checks.imports ?? []) : [],
       controllers: [HealthController],
-      providers: [provider],
+      providers: [
+        provider,
+        ...(options.service ? [{ provide: HEALTH_SERVICE, useValue: options.service }] : []),
+      ],
     };
   }
 }

@@ -4,6 +4,7 @@ export * from './correlation';
 export * from './dev-defaults';
 export * from './env';
 export * from './health';
+export * from './http-errors';
 export * from './http-metrics';
 export * from './logging';
 export * from './nats';

@@ -2,3 +2,4 @@ export * from './database';
 export * from './event-collector';
 export * from './nats-server';
 export * from './wait-for';
+export * from './prometheus';

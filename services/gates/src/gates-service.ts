@@ -30,6 +30,22 @@ export const GATES_GAUGES: ServiceGauge[] = [
         )) as { reason: string; n: number }[]
       ).map((r) => ({ labels: { reason: r.reason }, value: r.n })),
   },
+  {
+    // updated_at of a parked cycle: when it parked or last moved (one of its questions answered,
+    // agent activity) — how long it has waited without progress, as listParked orders them. The
+    // alert on a question blocking a gate beyond the policy reads reason="user_decision".
+    name: 'openq_gate_parked_oldest_age_seconds',
+    help: 'Seconds the longest-waiting parked gate cycle has gone without a change (parked, an answer, activity), by reason (idle, user_decision); 0 when none is parked',
+    labelNames: ['reason'],
+    collect: async (ds) =>
+      (
+        (await ds.query(
+          `SELECT r.reason, coalesce(extract(epoch FROM now() - min(c.updated_at)), 0)::float8 AS age
+             FROM (VALUES ('idle'), ('user_decision')) AS r(reason)
+             LEFT JOIN gate_cycle c ON c.state = 'parked' AND c.parked_reason = r.reason GROUP BY r.reason`,
+        )) as { reason: string; age: number }[]
+      ).map((r) => ({ labels: { reason: r.reason }, value: Math.max(0, r.age) })),
+  },
 ];
 
 /** Starts the gates service: QA/secops gate cycles and the analyst pipeline profile (ADR-0053). */

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_PIPE } from '@nestjs/core';
 import type { NatsConnection } from 'nats';
 import { HealthModule, natsReadinessCheck } from '@openq/platform';
 import { AuthModule } from './auth/auth.module';
@@ -12,7 +12,6 @@ import {
 import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
 import { GatesController } from './gates/gates.controller';
 import { GateHistoryController, WaitingController } from './gates/waiting.controller';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
@@ -55,20 +54,20 @@ export class AppModule {
       module: AppModule,
       imports: [
         NatsModule.forRoot({ url: config.nats.url, rpcTimeoutMs: config.rpcTimeoutMs }),
-        AuthModule.forRoot(config.auth),
-        HealthModule.register({
-          inject: [NATS_CONNECTION],
-          useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
-        }),
+        AuthModule.forRoot(config.auth, config.rateLimits),
+        HealthModule.register(
+          {
+            inject: [NATS_CONNECTION],
+            useFactory: (nc: NatsConnection) => ({ nats: natsReadinessCheck(nc) }),
+          },
+          { service: 'gateway' },
+        ),
         // The live stream (SSE) and the web inbox page (+ /me, and /dev/login outside production).
         StreamModule.forRoot(loadStreamSettings()),
         InboxModule.forRoot(config),
       ],
       controllers: [...userControllers, ...internalControllers, ...publicControllers],
-      providers: [
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_PIPE, useClass: ContractValidationPipe },
-      ],
+      providers: [{ provide: APP_PIPE, useClass: ContractValidationPipe }],
     };
   }
 }

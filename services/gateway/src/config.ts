@@ -1,19 +1,44 @@
 import { EnvInt, loadConfig, parseEnv, type OpenqConfig } from '@openq/platform';
+import type { AdmissionSettings } from './http/admission';
+import { loadRateLimitSettings, type RateLimitSettings } from './http/rate-limit.config';
 
 /** Variables only the gateway reads. */
-class GatewayEnv {
+export class GatewayEnv {
   /** How long the gateway waits for a service's reply before answering 504. */
   @EnvInt(100, 60_000)
   GATEWAY_RPC_TIMEOUT_MS: number = 5000;
+
+  /** Reads (GET) one gateway process handles at once; one more is answered 503 `sobrecarregado` at once. */
+  @EnvInt(1, 1_000_000)
+  GATEWAY_MAX_READS_IN_FLIGHT: number = 256;
+
+  /** Writes one gateway process handles at once (group-committed by the services); one more → 503. */
+  @EnvInt(1, 1_000_000)
+  GATEWAY_MAX_WRITES_IN_FLIGHT: number = 4096;
+
+  /** Mean event-loop delay (ms) past which the gateway sheds new requests with 503; 0 turns it off. */
+  @EnvInt(0, 60_000)
+  GATEWAY_MAX_EVENT_LOOP_DELAY_MS: number = 0;
 }
 
 export interface GatewayConfig extends OpenqConfig {
   rpcTimeoutMs: number;
+  admission: AdmissionSettings;
+  rateLimits: RateLimitSettings;
 }
 
 /** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const platform = loadConfig(env, { authSecrets: true });
   const own = parseEnv(GatewayEnv, env);
-  return { ...platform, rpcTimeoutMs: own.GATEWAY_RPC_TIMEOUT_MS };
+  return {
+    ...platform,
+    rpcTimeoutMs: own.GATEWAY_RPC_TIMEOUT_MS,
+    admission: {
+      reads: own.GATEWAY_MAX_READS_IN_FLIGHT,
+      writes: own.GATEWAY_MAX_WRITES_IN_FLIGHT,
+      maxEventLoopDelayMs: own.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
+    },
+    rateLimits: loadRateLimitSettings(env),
+  };
 }

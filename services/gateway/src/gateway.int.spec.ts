@@ -406,6 +406,45 @@ describe('user routes', () => {
     expect(gates.last('pipeline-pause')?.payload).toEqual({ projectId: 'p1', taskId: 't1', userId: 'u1' });
   });
 
+  it('takes a cookie-authenticated write only from the inbox (its header), whatever the body', async () => {
+    await gates.answer(
+      'pipeline-pause',
+      ok({ taskId: 't1', pausedAt: '2026-01-01T00:00:00.000Z', pauseSource: 'operator', changed: true }),
+    );
+    const before = gates.count('pipeline-pause');
+    const cookie = `openq_token=${maintainer}`;
+    // What a sibling origin can send with fetch(…, { mode: 'no-cors', credentials: 'include' }).
+    const foreign: Record<string, string>[] = [{ cookie }, { cookie, 'content-type': 'text/plain' }];
+    for (const headers of foreign) {
+      expect(await call('POST', '/projects/p1/pipeline/tasks/t1/pause', { headers })).toMatchObject({
+        status: 403,
+        body: { reason: 'origem_nao_confiavel' },
+      });
+    }
+    expect(gates.count('pipeline-pause')).toBe(before);
+    expect(
+      await call('POST', '/projects/p1/pipeline/tasks/t1/pause', {
+        headers: { cookie, 'x-openq-csrf': '1', 'sec-fetch-site': 'same-origin' },
+      }),
+    ).toMatchObject({ status: 200, body: { changed: true } });
+    expect(gates.count('pipeline-pause')).toBe(before + 1);
+  });
+
+  it('answers a URL or headers over 16 KiB with the contract body, not the framework one', async () => {
+    const long = await call('GET', `/projects/p1/open-questions?x=${'a'.repeat(20_000)}`, { token: viewer });
+    expect(long).toMatchObject({
+      status: 431,
+      body: { statusCode: 431, reason: 'cabecalhos_grandes_demais' },
+    });
+    const header = await call('GET', '/projects/p1/open-questions', {
+      token: viewer,
+      headers: { 'x-padding': 'b'.repeat(20_000) },
+    });
+    expect(header).toMatchObject({ status: 431, body: { reason: 'cabecalhos_grandes_demais' } });
+    // The server is still there for the next request.
+    expect((await call('GET', '/healthz')).status).toBe(200);
+  });
+
   it('validates the readiness action and the waiting inbox', async () => {
     expect(await call('GET', '/projects/p1/readiness/go', { token: viewer })).toMatchObject({
       status: 400,

@@ -2,7 +2,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runService, type RunServiceOptions } from '@openq/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config';
+import { installAdmission } from './http/admission';
 import { setupOpenApi } from './http/docs';
+import { RateLimits } from './http/rate-limits';
 
 /** Starts the gateway (also used by laptop mode and the integration test). */
 export function startGateway(
@@ -17,7 +19,12 @@ export function startGateway(
     host: config.host,
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
-    configure: setupOpenApi,
+    configure: async (app) => {
+      const fastify = app.getHttpAdapter().getInstance();
+      await installAdmission(fastify, config.admission);
+      await app.get(RateLimits).install(fastify);
+      setupOpenApi(app);
+    },
     ...overrides,
   });
 }

@@ -2,7 +2,7 @@ import { Stack } from '../../support/stack';
 import { M, S } from '../metrics';
 import { explainReads, logSize, readRun, rebuild, seedLog } from '../scenarios/reads';
 import { withIndexesRebuilt } from '../support/bulk';
-import { attempt, type PhaseContext } from './common';
+import { attempt, BENCH_GATEWAY_ENV, type PhaseContext } from './common';
 
 /** `Execution Time: 0.123 ms` out of an EXPLAIN ANALYZE. */
 function executionMs(plan: string[]): number {
@@ -18,7 +18,7 @@ function executionMs(plan: string[]): number {
 export async function phaseReads(ctx: PhaseContext): Promise<void> {
   const { plan, collector: c, progress } = ctx;
   progress.step('reads: starting questions + gateway');
-  const stack = await Stack.start({ services: ['questions'] });
+  const stack = await Stack.start({ services: ['questions'], env: { ...BENCH_GATEWAY_ENV } });
   stack.events.stop();
   stack.agentEvents.stop();
   const ds = stack.service('questions').dataSource;

@@ -1,15 +1,19 @@
 import { createTestDatabase } from '@openq/testing';
 import { Stack } from '../../support/stack';
-import { M, S } from '../metrics';
+import { M, PER, S } from '../metrics';
 import { answerResumeRun } from '../scenarios/answer-resume';
-import { Floor } from '../scenarios/floor';
+import { burstRun } from '../scenarios/burst';
+import { readBurst } from '../scenarios/shed';
+import { startGateway } from '../../../services/gateway/src/gateway';
+import type { AddressInfo } from 'node:net';
+import { BatchedFloor, Floor } from '../scenarios/floor';
 import { ingestRun } from '../scenarios/ingest';
 import { LangGraphPeer } from '../scenarios/peer-langgraph';
 import { CpuMeter, type CpuSplit } from '../support/cpu';
 import type { Collector } from '../support/results';
 import { quiesce } from '../support/quiesce';
 import { sqlTrace } from '../support/sql-trace';
-import { attempt, type PhaseContext } from './common';
+import { attempt, BENCH_GATEWAY_ENV, type PhaseContext } from './common';
 
 /** Lets the outbox relays drain and every durable consumer catch up. */
 async function settle(stack: Stack): Promise<void> {
@@ -17,43 +21,67 @@ async function settle(stack: Stack): Promise<void> {
   await quiesce(stack.nc);
 }
 
-/** CPU and SQL statements of one measurement window. */
+/** CPU, SQL statements and transactions of one measurement window. */
 async function window(backends: () => Promise<number[]>, natsPort: number) {
   const cpu = await CpuMeter.start(backends, natsPort);
   const sql = sqlTrace.snapshot();
+  const tx = sqlTrace.transactionsNow();
   return {
-    /** Adds CPU and statements per event to the scenario; returns the statements, for the details. */
-    async close(c: Collector, scenario: string, events: number, per?: string) {
+    /**
+     * Adds CPU (each process, and all together), statements and transactions per event (or per
+     * `per`) to the scenario; returns the statements and transactions, for the details.
+     */
+    async close(c: Collector, scenario: string, events: number, per: string = PER.event) {
       const split: CpuSplit = await cpu.stop(events);
       c.add(scenario, M.cpu('node', per), 'ms', split.node);
       c.add(scenario, M.cpu('postgres', per), 'ms', split.postgres);
       c.add(scenario, M.cpu('nats', per), 'ms', split.nats);
+      c.add(scenario, M.cpuTotal(per), 'ms', split.node + split.postgres + split.nats);
       const statements = sqlTrace.since(sql);
+      const transactions = sqlTrace.transactionsSince(tx);
       c.add(scenario, M.sql(per), 'statements', statements.reduce((n, s) => n + s.count, 0) / events);
-      return statements.slice(0, 30).map((s) => ({
-        perEvent: +(s.count / events).toFixed(3),
-        meanMs: +(s.ms / s.count).toFixed(3),
-        text: s.text,
-      }));
+      c.add(
+        scenario,
+        M.transactions(per),
+        'transactions',
+        (transactions.explicit + transactions.single) / events,
+      );
+      return {
+        transactionsPerEvent: {
+          explicit: +(transactions.explicit / events).toFixed(3),
+          singleStatement: +(transactions.single / events).toFixed(3),
+        },
+        statements: statements.slice(0, 30).map((s) => ({
+          perEvent: +(s.count / events).toFixed(3),
+          meanMs: +(s.ms / s.count).toFixed(3),
+          text: s.text,
+        })),
+      };
     },
   };
 }
 
 /**
- * Scenarios 1, 2, 3 and 6, interleaved run by run: in each run the floor is measured, then
- * ingest, answer→resume and the LangGraph peer right after it, so every ratio compares figures
- * taken within a minute of each other on the same (noisy) machine.
+ * Scenarios 1, 1b, 2, 3, 6 and 7, interleaved run by run: in each run the floor and the batched
+ * floor are measured, then ingest, answer→resume, the LangGraph peer and the HTTP burst right
+ * after them, so every ratio compares figures taken within a minute of each other on the same
+ * (noisy) machine. The floors run only when a scenario is compared with them (ingest, resume).
  */
 export async function phaseStack(ctx: PhaseContext): Promise<void> {
   const { plan, collector: c, progress } = ctx;
   progress.step('starting the stack (questions, gates, context, gateway), the floor and the LangGraph peer');
   sqlTrace.install();
-  const stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+  const stack = await Stack.start({
+    services: ['questions', 'gates', 'context'],
+    env: { ...BENCH_GATEWAY_ENV },
+  });
   // The test collectors parse every event; the bench has its own cheaper subscribers.
   stack.events.stop();
   stack.agentEvents.stop();
-  const floor = await Floor.start(stack.nc, stack.db.url);
   const want = (s: string) => ctx.scenarios.includes(s);
+  const floors = want('ingest') || want('resume');
+  const floor = floors ? await Floor.start(stack.nc, stack.db.url) : null;
+  const batched = floors ? await BatchedFloor.start(stack.nc, stack.db.url, plan.floorBatch) : null;
   const peerDb = want('peer') ? await createTestDatabase('openq_bench_peer') : null;
   const peer = peerDb ? await LangGraphPeer.start(peerDb.url) : null;
   progress.tick();
@@ -71,33 +99,49 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   try {
     for (let r = 1; r <= plan.runs; r++) {
       const tag = `r${r}${Date.now().toString(36)}`;
-      progress.step(`run ${r}/${plan.runs}: floor`);
-      await settle(stack);
-      let cpu = await meter();
-      const ft = await floor.throughput(plan.floorEvents, tag, plan.timeoutMs);
-      statements[S.floor] = await cpu.close(c, S.floor, plan.floorEvents);
-      const fl = await floor.latency(plan.rate, plan.floorLatencyEvents, `${tag}l`, plan.timeoutMs);
-      c.add(S.floor, M.floorThroughput, 'events/s', ft.eventsPerSecond);
-      c.add(S.floor, M.floorCommitP50(plan), 'ms', fl.commitP50);
-      c.add(S.floor, M.floorCommitP99(plan), 'ms', fl.commitP99);
-      c.add(S.floor, M.floorConsumeP50(plan), 'ms', fl.consumeP50);
-      c.add(S.floor, M.floorConsumeP99(plan), 'ms', fl.consumeP99);
-      progress.tick();
+      let ft = { eventsPerSecond: Number.NaN };
+      let bt = { eventsPerSecond: Number.NaN };
+      let fl = { commitP50: Number.NaN };
+      if (floor && batched) {
+        progress.step(`run ${r}/${plan.runs}: floor, batched floor`);
+        await settle(stack);
+        const cpu = await meter();
+        ft = await floor.throughput(plan.floorEvents, tag, plan.timeoutMs);
+        statements[S.floor] = await cpu.close(c, S.floor, plan.floorEvents);
+        const latency = await floor.latency(plan.rate, plan.floorLatencyEvents, `${tag}l`, plan.timeoutMs);
+        fl = latency;
+        c.add(S.floor, M.floorThroughput, 'events/s', ft.eventsPerSecond);
+        c.add(S.floor, M.floorCommitP50(plan), 'ms', latency.commitP50);
+        c.add(S.floor, M.floorCommitP99(plan), 'ms', latency.commitP99);
+        c.add(S.floor, M.floorConsumeP50(plan), 'ms', latency.consumeP50);
+        c.add(S.floor, M.floorConsumeP99(plan), 'ms', latency.consumeP99);
+
+        await settle(stack);
+        const cpuB = await meter();
+        const b = await batched.throughput(plan.floorBatchedEvents, `${tag}b`, plan.timeoutMs);
+        statements[S.floorBatched] = await cpuB.close(c, S.floorBatched, plan.floorBatchedEvents);
+        bt = b;
+        c.add(S.floorBatched, M.floorBatchedThroughput(plan.floorBatch), 'events/s', b.eventsPerSecond);
+        c.add(S.floorBatched, M.floorBatchSize, 'messages', b.meanBatch);
+        c.add(S.floorBatched, M.floorBatchedPublished, 'events/s', b.publishedPerSecond);
+        progress.tick();
+      }
 
       if (want('ingest') && !failed.has(S.ingest)) {
         progress.step(`run ${r}/${plan.runs}: ingest (${plan.ingestEvents} declares)`);
         const ing = await attempt(ctx, S.ingest, async () => {
           await settle(stack);
-          cpu = await meter();
+          const cpu = await meter();
           const run = await ingestRun(stack, plan.ingestEvents, tag, plan.timeoutMs);
           await settle(stack); // the context service's share of each declare counts too
-          statements[S.ingest] = await cpu.close(c, S.ingest, plan.ingestEvents);
+          statements[S.ingest] = await cpu.close(c, S.ingest, plan.ingestEvents, PER.declaration);
           return run;
         });
         if (ing) {
           c.add(S.ingest, M.ingestThroughput, 'events/s', ing.eventsPerSecond);
           c.add(S.ingest, M.ingestCommitted, 'events/s', ing.committedPerSecond);
           c.add(S.ingest, M.ingestRatio, '×', ing.eventsPerSecond / ft.eventsPerSecond);
+          c.add(S.ingest, M.ingestBatchedRatio, '×', ing.eventsPerSecond / bt.eventsPerSecond);
         } else failed.add(S.ingest);
         progress.tick();
       }
@@ -109,7 +153,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
         );
         openqRun = await attempt(ctx, S.resume, async () => {
           await settle(stack);
-          cpu = await meter();
+          const cpu = await meter();
           const run = await answerResumeRun(
             stack,
             tag,
@@ -121,7 +165,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
           );
           await settle(stack);
           const cycles = plan.answersAtRate + plan.answersSaturating + plan.answersUnloaded;
-          statements[S.resume] = await cpu.close(c, S.resume, cycles, 'cycle (park + answer + resume)');
+          statements[S.resume] = await cpu.close(c, S.resume, cycles, PER.cycle);
           return run;
         });
         if (openqRun) {
@@ -165,12 +209,76 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
         } else failed.add(S.peer);
         progress.tick();
       }
+
+      if (want('burst') && !failed.has(S.burst)) {
+        const n = plan.burstDeclarations;
+        progress.step(`run ${r}/${plan.runs}: burst (${n} declarations at once over HTTP)`);
+        const burst = await attempt(ctx, S.burst, async () => {
+          await settle(stack);
+          const cpu = await meter();
+          const run = await burstRun(stack, n, `${tag}h`);
+          await settle(stack); // the context service's share of each declaration counts too
+          statements[S.burst] = await cpu.close(c, S.burst, n, PER.httpDeclaration);
+          return run;
+        });
+        if (burst) {
+          c.add(S.burst, M.burstFailed(n), 'requests', burst.failed5xx + burst.noResponse);
+          c.add(S.burst, M.burst5xx(n), 'requests', burst.failed5xx);
+          c.add(S.burst, M.burstAllAnswered(n), 'ms', burst.allAnsweredMs);
+          c.add(S.burst, M.burstP50(n), 'ms', burst.p50);
+          c.add(S.burst, M.burstP99(n), 'ms', burst.p99);
+        } else failed.add(S.burst);
+        progress.tick();
+      }
+
+      if (want('shed') && !failed.has(S.shed)) {
+        // The gateway's bound on reads in flight (GATEWAY_MAX_READS_IN_FLIGHT, 256): a burst of
+        // the bound and one of ten times it, against the stack's gateway (event-loop shedding
+        // off, as in tests) and a second gateway on the same services with the production
+        // setting (GATEWAY_MAX_EVENT_LOOP_DELAY_MS=1000), in the same run.
+        const bound = stack.config.admission.reads;
+        const token = stack.token('bench', 'shed', 'viewer');
+        const shedding = await startGateway(
+          { ...stack.config, admission: { ...stack.config.admission, maxEventLoopDelayMs: 1000 } },
+          { httpPort: 0, exitOnFailure: false, handleSignals: false, logLevel: 'silent' },
+        );
+        const sheddingUrl = `http://127.0.0.1:${(shedding.getHttpServer().address() as AddressInfo).port}`;
+        try {
+          for (const [label, baseUrl] of [
+            ['loop shedding off', stack.baseUrl],
+            ['loop shedding at 1 s', sheddingUrl],
+          ] as const) {
+            for (const n of [bound, bound * 10]) {
+              progress.step(`run ${r}/${plan.runs}: read burst (${n} lists at once, ${label})`);
+              const run = await attempt(ctx, S.shed, async () => {
+                await settle(stack);
+                return readBurst({ baseUrl }, 'shed', token, n);
+              });
+              if (!run) {
+                failed.add(S.shed);
+                break;
+              }
+              const name = (metric: string) => `${metric} (${label})`;
+              c.add(S.shed, name(M.shedAdmitted(n)), 'requests', run.admitted);
+              c.add(S.shed, name(M.shedShed(n)), 'requests', run.shed);
+              c.add(S.shed, name(M.shedOther(n)), 'requests', run.other);
+              c.add(S.shed, name(M.shedAdmittedP50(n)), 'ms', run.admittedP50);
+              c.add(S.shed, name(M.shedAdmittedP99(n)), 'ms', run.admittedP99);
+              if (run.shed > 0) c.add(S.shed, name(M.shedShedP99(n)), 'ms', run.shedP99);
+            }
+          }
+        } finally {
+          await shedding.close();
+        }
+        progress.tick();
+      }
     }
     progress.step('stopping the stack');
   } finally {
     await peer?.stop().catch(() => undefined);
     await peerDb?.drop().catch(() => undefined);
-    await floor.stop().catch(() => undefined);
+    await floor?.stop().catch(() => undefined);
+    await batched?.stop().catch(() => undefined);
     await stack.stop();
   }
   progress.tick();

@@ -41,7 +41,7 @@ export function markdownReport(results: BenchResults): string {
     '|---|---:|---|---|',
     ...results.targets.map(
       (t) =>
-        `| ${t.description} | ${fmt(t.value)} ${t.unit} | ${t.limit} | ${t.met ? 'met' : '**missed**'} |`,
+        `| ${t.description} | ${fmt(t.value)} ${t.unit} | ${t.limit} | ${!Number.isFinite(t.value) ? 'not measured' : t.met ? 'met' : '**missed**'} |`,
     ),
   ];
   const errors = Object.entries(results.errors);

@@ -5,20 +5,50 @@ interface StatementStats {
   ms: number;
 }
 
+/** Transactions the server ran, as counted from the statements sent (see `SqlTrace.transactions`). */
+export interface TransactionCount {
+  /** `START TRANSACTION` / `BEGIN` … `COMMIT` / `ROLLBACK` blocks. */
+  explicit: number;
+  /** Statements sent outside a block: PostgreSQL runs each as a transaction of its own. */
+  single: number;
+}
+
+const BEGIN = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
+const END = /^\s*(COMMIT|ROLLBACK|END|ABORT)\s*(;|$|\bWORK\b|\bTRANSACTION\b|\bAND\b)/i;
+
 /**
  * Counts the SQL statements this process sends (every pg client: openq's pools, the relay's
  * LISTEN connection, the floor, the peer), by statement text, with the time each took from
- * send to result. Installed once; `window()` reads what happened between two points.
+ * send to result, and the transactions they make: a client is inside a block from `START
+ * TRANSACTION` (TypeORM) or `BEGIN` to `COMMIT` or `ROLLBACK` (not `ROLLBACK TO SAVEPOINT`), and
+ * any other statement it sends outside one is a transaction of its own. A pg client runs its
+ * queries in the order they were sent, so following them at send time follows the server.
+ * Installed once; `snapshot()` / `since()` read what happened between two points.
  */
 class SqlTrace {
   private readonly stats = new Map<string, StatementStats>();
+  private readonly inBlock = new WeakSet<Client>();
   private installed = false;
   total = 0;
+  readonly transactions: TransactionCount = { explicit: 0, single: 0 };
+
+  /** Follows `client`'s transaction state through one statement sent. */
+  private follow(client: Client, text: string): void {
+    if (BEGIN.test(text)) {
+      if (!this.inBlock.has(client)) this.transactions.explicit++;
+      this.inBlock.add(client);
+    } else if (END.test(text)) {
+      this.inBlock.delete(client);
+    } else if (!this.inBlock.has(client)) {
+      this.transactions.single++;
+    }
+  }
 
   install(): void {
     if (this.installed) return;
     this.installed = true;
     const original = Client.prototype.query as (...args: unknown[]) => unknown;
+    const follow = (client: Client, text: string) => this.follow(client, text);
     const record = (text: string, t0: number) => {
       const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
       const s = this.stats.get(key) ?? { count: 0, ms: 0 };
@@ -34,6 +64,7 @@ class SqlTrace {
       const first = args[0];
       const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
       if (typeof text !== 'string') return original.apply(this, args);
+      follow(this, text);
       const t0 = performance.now();
       const last = args[args.length - 1];
       if (typeof last === 'function') {
@@ -53,6 +84,19 @@ class SqlTrace {
 
   snapshot(): Map<string, StatementStats> {
     return new Map([...this.stats].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /** The transaction counters now, to subtract later. */
+  transactionsNow(): TransactionCount {
+    return { ...this.transactions };
+  }
+
+  /** Transactions since `before` (from `transactionsNow()`). */
+  transactionsSince(before: TransactionCount): TransactionCount {
+    return {
+      explicit: this.transactions.explicit - before.explicit,
+      single: this.transactions.single - before.single,
+    };
   }
 
   /** Statements since `before` (a snapshot), most frequent first. */

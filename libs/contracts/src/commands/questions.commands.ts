@@ -1,5 +1,12 @@
 import { ArrayMinSize, IsOptional } from 'class-validator';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, QUESTION_STATUS_IDS_MAX } from '../limits';
+import {
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_MIN,
+  QUESTION_STATUS_IDS_MAX,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MIN_LENGTH,
+} from '../limits';
 import {
   QUESTION_AUTHORS,
   QUESTION_LIST_FILTERS,
@@ -21,6 +28,7 @@ import {
   IsUuidList,
   IsUuidString,
   Nested,
+  TrimmedText,
   isPresent,
 } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
@@ -40,6 +48,7 @@ import type {
   QuestionListReply,
   QuestionStatusReply,
   ReadinessReply,
+  WithdrawQuestionReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -100,6 +109,21 @@ export class AnswerByAgentCommand extends AgentAnswerFields {
   questionId!: string;
 }
 
+/** §11.5 the session author withdraws a question by click: `userId` is the JWT `sub`. */
+export class WithdrawQuestionCommand {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @IsEntityId()
+  userId!: string;
+
+  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+}
+
 export class ListQuestionsCommand extends ProjectScoped {
   /** Who asks: decides `canAnswer` / `inertReason` of each item. */
   @IsEntityId()
@@ -145,6 +169,10 @@ export const QuestionsCommand = {
   answerByAgent: defineCommand<AnswerByAgentCommand, AnswerByAgentReply>(
     Verb.questions.answerByAgent,
     AnswerByAgentCommand,
+  ),
+  withdraw: defineCommand<WithdrawQuestionCommand, WithdrawQuestionReply>(
+    Verb.questions.withdraw,
+    WithdrawQuestionCommand,
   ),
   list: defineCommand<ListQuestionsCommand, QuestionListReply>(Verb.questions.list, ListQuestionsCommand),
   count: defineCommand<CountQuestionsCommand, QuestionCountReply>(

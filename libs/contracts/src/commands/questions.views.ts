@@ -1,4 +1,4 @@
-import type { QuestionDeclared } from '../events/openq-payloads';
+import type { QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
 import type { AskerRole, QuestionFactStatus, QuestionStatus, ReadinessAction } from '../vocabulary';
 
 /**
@@ -16,7 +16,9 @@ export interface OpenQuestionView extends QuestionDeclared {
   /** §11.2 the recording agent's chat session (audit trail); `null` for a click, an open question, or none given. */
   agentSessionId: string | null;
   answeredAt: string | null;
-  /** True only for the session author on an open question (§3.3). */
+  /** §11.5 who withdrew it, why and when; `null` unless `status` is `withdrawn`. */
+  withdrawal: Pick<QuestionWithdrawn, 'by' | 'motivo' | 'withdrawnAt'> | null;
+  /** True only for the session author on an open question (§3.3); the same person may withdraw it (§11.5). */
   canAnswer: boolean;
   /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
   inertReason: string | null;
@@ -35,6 +37,21 @@ export interface AnswerQuestionReply {
   aceitouSugestao: boolean;
   decisionEventId: string;
   respondidaPor: string;
+}
+
+/**
+ * §11.5 the reply to a withdrawal by click: the withdrawal that stands. `alreadyWithdrawn` [openq]:
+ * the question had been withdrawn before (by this person or an agent), so this request changed
+ * nothing and the first `motivo` stands (a repeated withdrawal is 200, not an error).
+ */
+export interface WithdrawQuestionReply {
+  withdrawn: true;
+  questionId: string;
+  status: 'withdrawn';
+  by: QuestionWithdrawn['by'];
+  motivo: string;
+  withdrawnAt: string;
+  alreadyWithdrawn: boolean;
 }
 
 /** ADR 0258: idempotent, never a conflict. */

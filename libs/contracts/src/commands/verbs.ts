@@ -9,6 +9,7 @@ export const Verb = {
     declare: pair('questions', 'declare'),
     answer: pair('questions', 'answer'),
     answerByAgent: pair('questions', 'answer-by-agent'),
+    withdraw: pair('questions', 'withdraw'),
     list: pair('questions', 'list'),
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),

@@ -14,7 +14,7 @@ const validate = (type: AgentEventType, data: unknown) => agentEventRegistry.val
 describe('agent events', () => {
   it('registers every agent event type, each under agent.>', () => {
     expect(new Set(agentEventRegistry.types())).toEqual(new Set(AGENT_EVENT_TYPES));
-    expect(AGENT_EVENT_TYPES).toHaveLength(10);
+    expect(AGENT_EVENT_TYPES).toHaveLength(11);
     for (const type of AGENT_EVENT_TYPES) expect(type.startsWith('agent.')).toBe(true);
   });
 

@@ -9,7 +9,11 @@ import {
   AgentTaskCreatedDto,
   AgentTaskStatusDto,
 } from './agent-pipeline.dto';
-import { AgentQuestionAnswerDto, AgentQuestionDeclareDto } from './agent-question.dto';
+import {
+  AgentQuestionAnswerDto,
+  AgentQuestionDeclareDto,
+  AgentQuestionWithdrawDto,
+} from './agent-question.dto';
 
 export * from './agent-gate.dto';
 export * from './agent-pipeline.dto';
@@ -48,6 +52,12 @@ export const AGENT_EVENT_TABLE = {
   QuestionAnswer: agentEvent({
     type: 'agent.question.answer',
     dto: AgentQuestionAnswerDto,
+    consumers: ['questions'],
+    toolCall: true,
+  }),
+  QuestionWithdraw: agentEvent({
+    type: 'agent.question.withdraw',
+    dto: AgentQuestionWithdrawDto,
     consumers: ['questions'],
     toolCall: true,
   }),

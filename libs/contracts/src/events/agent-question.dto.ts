@@ -1,5 +1,6 @@
 import { ASKER_ROLES, type AskerRole } from '../vocabulary';
-import { IsOneOf, IsToolCallId, IsUuidString } from '../validators';
+import { WITHDRAW_MOTIVO_MAX_LENGTH, WITHDRAW_MOTIVO_MIN_LENGTH } from '../limits';
+import { IsOneOf, IsToolCallId, IsUuidString, TrimmedText } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
 import { QuestionDeclarationFields } from '../dto/question-declaration.dto';
 
@@ -21,4 +22,22 @@ export class AgentQuestionAnswerDto extends AgentAnswerFields {
 
   @IsUuidString()
   questionId!: string;
+}
+
+/**
+ * `agent.question.withdraw`: a `withdraw_open_question` tool call (§11.5). Any of the four askers
+ * may withdraw an open question of the project that no longer needs the user, saying why.
+ */
+export class AgentQuestionWithdrawDto {
+  @IsToolCallId()
+  toolCallId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+
+  @IsOneOf(ASKER_ROLES)
+  viaAgente!: AskerRole;
 }

@@ -24,6 +24,7 @@ import {
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
+  QuestionWithdrawnDto,
   StoryArchivedDto,
   StoryCorrectedDto,
 } from './openq-question.dto';
@@ -52,6 +53,12 @@ export const OPENQ_EVENT_TABLE = {
   QuestionAnswered: eventRow<P.QuestionAnswered>()({
     type: 'question.answered',
     dto: QuestionAnsweredDto,
+    publisher: 'questions',
+    consumers: ['gates', 'context'],
+  }),
+  QuestionWithdrawn: eventRow<P.QuestionWithdrawn>()({
+    type: 'question.withdrawn',
+    dto: QuestionWithdrawnDto,
     publisher: 'questions',
     consumers: ['gates', 'context'],
   }),

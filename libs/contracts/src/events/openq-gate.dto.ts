@@ -120,6 +120,10 @@ export class GateResumedDto extends GateCycleRef implements GateResumed {
   @NestedList(() => GatePendingChangeDto, 0, VERDICTS_MAX)
   pendingChanges?: GatePendingChange[];
 
+  @IsOptional()
+  @IsUuidList(QUESTION_IDS_MAX)
+  withdrawnQuestionIds?: string[];
+
   @ValidateIf(isOverride)
   @IsEntityId()
   by?: string;

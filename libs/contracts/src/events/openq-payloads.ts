@@ -50,7 +50,20 @@ export interface QuestionAnswered {
   answeredAt: string;
 }
 
-/** §8 a tool call (`agent.question.declare` / `.answer`) was refused; tells the engine why. */
+/**
+ * §11.5 a question no longer needs the user: withdrawn by the session author (a click, `by` the
+ * user) or by an asker (`withdraw_open_question`, `by` `{ kind: 'agent', id: <role> }`). It leaves
+ * the open lists and decides nothing (no decision record); it is never answered afterwards.
+ */
+export interface QuestionWithdrawn {
+  questionId: string;
+  by: Actor;
+  /** Why, in the withdrawer's words (1–500 characters). */
+  motivo: string;
+  withdrawnAt: string;
+}
+
+/** §8 a tool call (`agent.question.declare` / `.answer` / `.withdraw`) was refused; tells the engine why. */
 export interface QuestionRejected {
   toolCallId: string;
   reason: string;
@@ -105,7 +118,8 @@ export interface GatePendingChange {
 }
 
 /**
- * §5 a parked cycle runs again: by the last answer, or by a person's resume gesture; §11.1 or by
+ * §5 a parked cycle runs again: by the last answer (§11.5 or withdrawal: trigger `withdrawn`), or
+ * by a person's resume gesture; §11.1 or by
  * a maintainer's override of a decision park (`by`, `motivo`; `questionIds` = the questions it
  * leaves open, `decisionEventIds` = the answers the park had already got).
  */
@@ -120,6 +134,11 @@ export interface GateResumed {
    * changes_requested, §5), shown to QA again on resume. Absent or empty when there were none.
    */
   pendingChanges?: GatePendingChange[];
+  /**
+   * [openq] §11.5 the questions of the park that were withdrawn (no decision for them); absent
+   * when none was.
+   */
+  withdrawnQuestionIds?: string[];
   /** §11.1 trigger `override` only: the maintainer who resumed without the answer. */
   by?: string;
   /** §11.1 trigger `override` only: why, in their words (1–500 characters). */

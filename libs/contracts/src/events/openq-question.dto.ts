@@ -6,6 +6,8 @@ import {
   REASON_MAX_LENGTH,
   RESPOSTA_MAX_LENGTH,
   RESPOSTA_MIN_LENGTH,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MIN_LENGTH,
 } from '../limits';
 import {
   ASKER_ROLES,
@@ -38,6 +40,7 @@ import type {
   DecisionRecorded,
   QuestionAnswered,
   QuestionRejected,
+  QuestionWithdrawn,
   StoryArchived,
   StoryCorrected,
 } from './openq-payloads';
@@ -89,6 +92,20 @@ export class QuestionAnsweredDto implements QuestionAnswered {
 
   @IsTimestamp()
   answeredAt!: string;
+}
+
+export class QuestionWithdrawnDto implements QuestionWithdrawn {
+  @IsUuidString()
+  questionId!: string;
+
+  @Nested(() => ActorDto)
+  by!: ActorDto;
+
+  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+
+  @IsTimestamp()
+  withdrawnAt!: string;
 }
 
 export class QuestionRejectedDto implements QuestionRejected {

@@ -6,3 +6,4 @@ export * from './list-open-questions.dto';
 export * from './story-correction.dto';
 export * from './resume-gate.dto';
 export * from './gate-history.dto';
+export * from './withdraw-question.dto';

@@ -23,6 +23,12 @@ export const commandExamples: CommandExamples = deepFreeze({
       aceitarSugestao: true,
     },
     answerByAgent: { projectId: I.projectId, questionId: I.questionId, viaAgente: 'arquiteto' },
+    withdraw: {
+      projectId: I.projectId,
+      questionId: I.questionId,
+      userId: I.sessionAuthorId,
+      motivo: 'Archived codes are out of scope for this release',
+    },
     list: { projectId: I.projectId, userId: I.sessionAuthorId, status: 'open', limit: 50 },
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
@@ -76,4 +82,5 @@ export const httpExamples = deepFreeze({
   },
   gateHistoryQuery: { limit: '10' },
   repoFreezeBody: { motivo: 'Release week' },
+  withdrawQuestionBody: { motivo: 'Archived codes are out of scope for this release' },
 });

@@ -22,6 +22,12 @@ export const agentEventExamples: { readonly [K in AgentEventType]: AgentEventDat
     viaAgente: 'po',
     agentSessionId: 'sess-po-3',
   },
+  'agent.question.withdraw': {
+    toolCallId: 'toolu_03Withdraw',
+    questionId: I.questionId,
+    motivo: 'The PO settled it in the story: archived codes are out of scope',
+    viaAgente: 'po',
+  },
   'agent.qa.verdict': {
     roundId: I.roundId,
     taskId: I.taskId,
@@ -112,6 +118,12 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     respondidaPor: I.sessionAuthorId,
     viaAgente: null,
     answeredAt: I.at,
+  },
+  'question.withdrawn': {
+    questionId: I.questionId,
+    by: { kind: 'user', id: I.sessionAuthorId },
+    motivo: 'Archived codes are out of scope for this release',
+    withdrawnAt: I.at,
   },
   'question.rejected': {
     toolCallId: I.toolCallId,

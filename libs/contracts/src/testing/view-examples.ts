@@ -19,6 +19,7 @@ export const openQuestionViewExample: OpenQuestionView = deepFreeze({
   viaAgente: null,
   agentSessionId: null,
   answeredAt: null,
+  withdrawal: null,
   canAnswer: true,
   inertReason: null,
 });

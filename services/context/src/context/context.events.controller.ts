@@ -8,6 +8,7 @@ import {
   type DecisionRecorded,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
 import { projectFact } from './projections/context-facts';
@@ -60,5 +61,15 @@ export class ContextEventsController {
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
     await projectFact[OpenqEvent.QuestionAnswered](manager, { ...envelope, data });
+  }
+
+  /** §11.5 the question leaves the askers' open list; no decision comes of it. */
+  @EventPattern(OpenqEvent.QuestionWithdrawn)
+  async onQuestionWithdrawn(
+    @Payload() data: QuestionWithdrawn,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact[OpenqEvent.QuestionWithdrawn](manager, { ...envelope, data });
   }
 }

@@ -11,6 +11,7 @@ import { decodeJson, encodeJson, OutboxWriter, RetryLaterError } from '@openq/me
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import type { QuestionBatch, QuestionDeclarer } from '../question-declarer';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
@@ -241,6 +242,62 @@ describe('a verdict citing an existing question (openQuestionId)', () => {
       'gate.verdict_recorded',
       'gate.resumed',
     ]);
+  });
+
+  it('§11.5 a question the owner reports withdrawn exists and is not waited on: resumed, trigger withdrawn', async () => {
+    const q = newId();
+    commit(P, { questionId: q, status: 'withdrawn', decisionEventId: null, answeredAt: null });
+
+    await record(citing('T-withdrawn', q));
+
+    const events = await published('T-withdrawn');
+    expect(events.map((e) => e.type)).toEqual(['gate.verdict_recorded', 'gate.resumed']);
+    expect(events[1]?.data).toMatchObject({
+      trigger: 'withdrawn',
+      questionIds: [q],
+      decisionEventIds: [],
+      withdrawnQuestionIds: [q],
+    });
+    expect(await cycleOf('T-withdrawn')).toMatchObject({ state: 'running', parked_reason: null });
+  });
+
+  it('§11.5 a withdrawal heard before the verdict needs no call; heard while parked, it resumes the cycle', async () => {
+    const early = newId();
+    const withdrawnAt = new Date().toISOString();
+    const by = { kind: 'user' as const, id: 'ana' };
+    await inTx((_m, tx) =>
+      hearWithdrawal(tx, P, { questionId: early, by, motivo: 'moot', withdrawnAt }, new Date()),
+    );
+    await record(citing('T-heard-withdrawn', early));
+    expect(asked).toEqual([]);
+    expect((await published('T-heard-withdrawn')).map((e) => e.type)).toEqual([
+      'gate.verdict_recorded',
+      'gate.resumed',
+    ]);
+
+    const late = newId();
+    commit(P, open(late));
+    await record(citing('T-parked-withdrawn', late));
+    expect(await cycleOf('T-parked-withdrawn')).toMatchObject({ state: 'parked' });
+    await inTx((_m, tx) =>
+      hearWithdrawal(tx, P, { questionId: late, by, motivo: 'moot', withdrawnAt }, new Date()),
+    );
+    // Delivered twice: heard once.
+    await inTx((_m, tx) =>
+      hearWithdrawal(tx, P, { questionId: late, by, motivo: 'moot', withdrawnAt }, new Date()),
+    );
+    const events = await published('T-parked-withdrawn');
+    expect(events.map((e) => e.type)).toEqual([
+      'gate.verdict_recorded',
+      'gate.rescue_parked',
+      'gate.resumed',
+    ]);
+    expect(events[2]?.data).toMatchObject({
+      trigger: 'withdrawn',
+      questionIds: [late],
+      withdrawnQuestionIds: [late],
+    });
+    expect(await cycleOf('T-parked-withdrawn')).toMatchObject({ state: 'running', parked_reason: null });
   });
 
   it('an open question parks the cycle on it; its answer resumes it', async () => {

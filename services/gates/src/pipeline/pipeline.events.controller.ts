@@ -8,6 +8,7 @@ import {
   type AgentTaskCreatedDto,
   type AgentTaskStatusDto,
   type QuestionAnswered,
+  type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { EventContext, JetStreamEventContext } from '@openq/messaging';
 import { changeTaskStatus } from './commands/change-task-status.handler';
@@ -23,7 +24,8 @@ import { QuestionDeclarer } from '../question-declarer';
 /**
  * The pipeline's inbound events. Each runs in the message's inbox transaction (effects, outbox
  * rows and the inbox id commit together), under the project's pipeline lock. `question.answered`
- * is also handled by the gates module: the transport runs both handlers in that one transaction.
+ * and `question.withdrawn` are also handled by the gates module: the transport runs both handlers
+ * in that one transaction.
  */
 @Controller()
 export class PipelineEventsController {
@@ -56,6 +58,16 @@ export class PipelineEventsController {
   @EventPattern(OpenqEvent.QuestionAnswered)
   async onQuestionAnswered(
     @Payload() data: QuestionAnswered,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    await recordAnswer(PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags), data);
+  }
+
+  /** §11.5 a withdrawn analyst question is settled like an answered one (see `recordAnswer`). */
+  @EventPattern(OpenqEvent.QuestionWithdrawn)
+  async onQuestionWithdrawn(
+    @Payload() data: QuestionWithdrawn,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;

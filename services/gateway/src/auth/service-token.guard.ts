@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimits } from '../http/rate-limits';
 import { httpError, Reason } from '../http/http-error';
 import { serviceTokenOf } from './credentials';
 import { zoneOf } from './route-access';
@@ -15,14 +16,17 @@ export class ServiceTokenGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly matcher: ServiceTokenMatcher,
+    private readonly limits: RateLimits,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (zoneOf(context, this.reflector) !== 'internal') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (!this.matcher.matches(serviceTokenOf(request.headers))) {
+    const token = serviceTokenOf(request.headers);
+    if (!token || !this.matcher.matches(token)) {
       throw httpError(401, Reason.badServiceToken, 'internal routes need a valid X-Service-Token header');
     }
+    await this.limits.checkService(request, context.switchToHttp().getResponse<FastifyReply>(), token);
     return true;
   }
 }

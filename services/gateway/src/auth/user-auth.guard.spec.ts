@@ -7,6 +7,8 @@ import { secretKeySource } from './key-sources';
 import { MinRole } from './route-access';
 import { ServiceTokenMatcher } from './service-token';
 import { ServiceTokenGuard } from './service-token.guard';
+import { loadRateLimitSettings } from '../http/rate-limit.config';
+import { RateLimits } from '../http/rate-limits';
 import { UserAuthGuard, authorizeUser } from './user-auth.guard';
 
 const SECRET = 'k'.repeat(40);
@@ -118,15 +120,17 @@ function contextFor(
   const context = {
     getHandler: () => handler,
     getClass: () => cls,
-    switchToHttp: () => ({ getRequest: () => request }),
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => undefined }),
   } as unknown as ExecutionContext;
   return { context, request };
 }
 
 describe('the two guards together', () => {
   const reflector = new Reflector();
-  const userGuard = new UserAuthGuard(reflector, verifier);
-  const serviceGuard = new ServiceTokenGuard(reflector, new ServiceTokenMatcher([SERVICE_TOKEN]));
+  // Not installed on a server: it counts nothing (the limits have their own integration test).
+  const limits = new RateLimits(loadRateLimitSettings({}));
+  const userGuard = new UserAuthGuard(reflector, verifier, limits);
+  const serviceGuard = new ServiceTokenGuard(reflector, new ServiceTokenMatcher([SERVICE_TOKEN]), limits);
   const both = async (context: ExecutionContext) => {
     await serviceGuard.canActivate(context);
     await userGuard.canActivate(context);

@@ -1,9 +1,10 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimits } from '../http/rate-limits';
 import { isId } from '@openq/contracts';
 import { httpError, Reason } from '../http/http-error';
-import { userTokenOf } from './credentials';
+import { AUTH_COOKIE, cookieValue, userTokenOf } from './credentials';
 import { JwtRejected, JwtVerifier, KeysUnavailable } from './jwt-verifier';
 import { minRoleOf, zoneOf } from './route-access';
 import { roleAtLeast, type AuthenticatedUser, type Role } from './roles';
@@ -21,6 +22,7 @@ export class UserAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: JwtVerifier,
+    private readonly limits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,6 +38,7 @@ export class UserAuthGuard implements CanActivate {
       params.projectId,
       minimum,
     );
+    await this.limits.checkUser(request, context.switchToHttp().getResponse<FastifyReply>(), request.user.id);
     return true;
   }
 }
@@ -86,22 +89,37 @@ export function requireRole(role: Role, minimum: Role, projectId: string): void 
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The header the inbox sends with every write (`api.js`); a page of another origin cannot. */
+export const CSRF_HEADER = 'x-openq-csrf';
+
 /**
- * A browser sends the `openq_token` cookie with any request, also one a foreign page makes with a
- * plain HTML form. Such forms can only send form or text bodies, so a write authenticated by the
- * cookie must be JSON (which a foreign page cannot send without a CORS preflight we never grant).
- * Requests with an `Authorization` header are not exposed: browsers never add it on their own.
+ * A browser sends the `openq_token` cookie with any request, also one a foreign page makes — a
+ * plain HTML form, or a bodyless `fetch` in `no-cors` mode from a sibling origin (another port
+ * on the host, a sibling subdomain: same-site, so even a SameSite=Lax cookie goes along). A write
+ * authenticated by the cookie must therefore prove it came from the inbox: it carries the
+ * `X-Openq-Csrf` header, which a page of another origin can only send after a CORS preflight
+ * that openq never grants, and — where the browser says where it came from — `Sec-Fetch-Site`
+ * is `same-origin`. A form or text body is refused too. Requests with an `Authorization` header
+ * are not exposed: browsers never add it on their own.
  */
 export function refuseCrossSiteWrite(request: Pick<FastifyRequest, 'method' | 'headers'>): void {
   if (SAFE_METHODS.has((request.method ?? 'GET').toUpperCase()) || request.headers.authorization) return;
+  // No session cookie: nothing a foreign page could borrow; authentication answers (401).
+  const cookie = request.headers.cookie;
+  if (typeof cookie !== 'string' || cookieValue(cookie, AUTH_COOKIE) === null) return;
   const type = String(request.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
     .toLowerCase();
-  if (type === 'application/json' || type === '') return;
+  const site = request.headers['sec-fetch-site'];
+  const fromInbox =
+    (type === 'application/json' || type === '') &&
+    Boolean(request.headers[CSRF_HEADER]) &&
+    (site === undefined || site === 'same-origin' || site === 'none');
+  if (fromInbox) return;
   throw httpError(
     403,
     'origem_nao_confiavel',
-    'a write authenticated by the session cookie must send a JSON body',
+    `a write authenticated by the session cookie must come from the inbox: send the ${CSRF_HEADER} header and a JSON body (or none), from the same origin`,
   );
 }

@@ -5,6 +5,7 @@ import {
   isIdempotencyKey,
   ListOpenQuestionsQuery,
   QuestionsCommand,
+  WithdrawQuestionBody,
 } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
@@ -13,18 +14,20 @@ import { UserApi } from '../http/api-docs.decorators';
 import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
-/** The queue of open questions (SPEC §4): list, count, answer by click. */
+/** The queue of open questions (SPEC §4): list, count, answer by click; withdraw by click (§11.5). */
 @UserApi('open questions')
 @Controller('projects/:projectId/open-questions')
 export class OpenQuestionsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({
-    summary: 'Questions of the project, oldest first (status open|answered|all, limit 1..50, cursor)',
+    summary:
+      'Questions of the project, oldest first (status open|answered|withdrawn|all, limit 1..50, cursor)',
   })
   list(
     @IdParam('projectId') projectId: string,
@@ -33,7 +36,7 @@ export class OpenQuestionsController {
     @CallHeaders() headers: RpcHeaders,
   ) {
     const { status, limit, cursor } = query;
-    return this.services.ask(
+    return this.services.relay(
       QuestionsCommand.list,
       { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) },
       headers,
@@ -41,10 +44,11 @@ export class OpenQuestionsController {
   }
 
   @Get('count')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'How many questions are open' })
   count(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.ask(QuestionsCommand.count, { projectId }, headers);
+    return this.services.relay(QuestionsCommand.count, { projectId }, headers);
   }
 
   @Post(':questionId/answer')
@@ -75,6 +79,29 @@ export class OpenQuestionsController {
     return this.services.ask(
       QuestionsCommand.answer,
       { projectId, questionId, userId: user.id, ...body, ...(idempotencyKey ? { idempotencyKey } : {}) },
+      headers,
+    );
+  }
+
+  @Post(':questionId/withdraw')
+  @HttpCode(200)
+  @MinRole('viewer')
+  @ApiOperation({
+    summary:
+      'Withdraw a question that no longer needs an answer: { motivo } (1–500 characters; only the session author). ' +
+      '200 { withdrawn: true, questionId, status, by, motivo, withdrawnAt, alreadyWithdrawn }; withdrawing again is 200 ' +
+      'with the first withdrawal; 409 pergunta_ja_respondida; 403 so_o_autor_da_sessao; 404',
+  })
+  withdraw(
+    @IdParam('projectId') projectId: string,
+    @UuidParam('questionId') questionId: string,
+    @Body() body: WithdrawQuestionBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(
+      QuestionsCommand.withdraw,
+      { projectId, questionId, userId: user.id, motivo: body.motivo },
       headers,
     );
   }

@@ -7,7 +7,11 @@ export const LIVE_FAMILIES = ['question', 'decision', 'gate', 'pipeline'] as con
 export type LiveFamily = (typeof LIVE_FAMILIES)[number];
 
 /** After these, the stream also says how many questions are open (`open_count`). */
-export const COUNT_TRIGGERS: ReadonlySet<string> = new Set(['question.declared', 'question.answered']);
+export const COUNT_TRIGGERS: ReadonlySet<string> = new Set([
+  'question.declared',
+  'question.answered',
+  'question.withdrawn',
+]);
 
 /** The synthetic event carrying `{ open }` from `questions.count`. */
 export const OPEN_COUNT_EVENT = 'open_count';

@@ -7,13 +7,17 @@ import { CORRELATION_HEADER } from '@openq/platform';
 import { httpError, Reason } from '../http/http-error';
 import { readMissed } from './catch-up';
 import { EventTail, type TailSubscription } from './event-tail';
+import { CallerQuota } from './caller-quota';
 import { Limiter } from './limiter';
 import { OpenCounts } from './open-counts';
 import { parseLastEventId } from './sse';
 import { SseSession } from './sse-session';
 import type { StreamSettings } from './stream.config';
 
-/** 503 when this process already holds `GATEWAY_SSE_MAX_STREAMS` streams. */
+/**
+ * 503 when this process already holds `GATEWAY_SSE_MAX_STREAMS` streams; 429 when the caller
+ * (its user, or its address) holds its share (`GATEWAY_SSE_MAX_STREAMS_PER_USER` / `_PER_ADDRESS`).
+ */
 export const TOO_MANY_STREAMS = 'muitas_conexoes_ao_vivo';
 
 function metric<T>(name: string, make: () => T): T {
@@ -53,6 +57,7 @@ export class LiveStreams implements BeforeApplicationShutdown {
   private readonly tail: EventTail;
   private readonly counts: OpenCounts;
   private readonly catchUps: Limiter;
+  private readonly quota: CallerQuota;
   private opening = 0;
 
   constructor(
@@ -63,6 +68,10 @@ export class LiveStreams implements BeforeApplicationShutdown {
     this.tail = new EventTail(nc);
     this.counts = new OpenCounts(rpc);
     this.catchUps = new Limiter(settings.catchUpConcurrency);
+    this.quota = new CallerQuota({
+      perUser: settings.maxStreamsPerUser,
+      perAddress: settings.maxStreamsPerAddress,
+    });
   }
 
   /**
@@ -71,6 +80,7 @@ export class LiveStreams implements BeforeApplicationShutdown {
    */
   async open(
     projectId: string,
+    userId: string,
     request: FastifyRequest,
     reply: FastifyReply,
     tokenExpiresAtMs: number | null,
@@ -84,6 +94,33 @@ export class LiveStreams implements BeforeApplicationShutdown {
         'this server has as many live streams open as it allows; try again in a few seconds',
       );
     }
+    const share = this.quota.take(userId, request.ip);
+    if ('full' in share) {
+      refusedStreams.inc({ reason: `per_${share.full}` });
+      void reply.header('retry-after', '30');
+      throw httpError(
+        429,
+        TOO_MANY_STREAMS,
+        share.full === 'user'
+          ? `you already have ${this.settings.maxStreamsPerUser} live streams open on this server; close a tab or try again later`
+          : `this address already has ${this.settings.maxStreamsPerAddress} live streams open on this server; try again later`,
+      );
+    }
+    try {
+      await this.openWithin(projectId, request, reply, tokenExpiresAtMs, share.release);
+    } catch (error) {
+      share.release();
+      throw error;
+    }
+  }
+
+  private async openWithin(
+    projectId: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    tokenExpiresAtMs: number | null,
+    release: () => void,
+  ): Promise<void> {
     const lastEventId = parseLastEventId(request.headers['last-event-id']);
     const session = new SseSession(reply.raw, projectId, lastEventId, this.settings, (stamp) =>
       this.sendCount(session, stamp),
@@ -107,6 +144,7 @@ export class LiveStreams implements BeforeApplicationShutdown {
     this.sessions.add(session);
     openStreams.inc();
     session.onClose(() => {
+      release();
       unsubscribe();
       this.sessions.delete(session);
       openStreams.dec();

@@ -3,6 +3,8 @@ import { ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { userTokenOf } from '../auth/credentials';
 import { MinRole } from '../auth/route-access';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CurrentUser } from '../auth/current-user.decorator';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam } from '../http/params';
 import { LiveStreams } from './live-streams';
@@ -27,10 +29,11 @@ export class ProjectStreamController {
   })
   async stream(
     @IdParam('projectId') projectId: string,
+    @CurrentUser() user: AuthenticatedUser,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.streams.open(projectId, request, reply, expiryOf(userTokenOf(request.headers)));
+    await this.streams.open(projectId, user.id, request, reply, expiryOf(userTokenOf(request.headers)));
   }
 }
 

@@ -6,6 +6,18 @@ class StreamEnv {
   @EnvInt(1, 1_000_000)
   GATEWAY_SSE_MAX_STREAMS: number = 1000;
 
+  /** Streams one user may hold open in one gateway process; one more is answered 429. */
+  @EnvInt(1, 1_000_000)
+  GATEWAY_SSE_MAX_STREAMS_PER_USER: number = 20;
+
+  /** Streams one client address may hold open in one gateway process; one more is answered 429. */
+  @EnvInt(1, 1_000_000)
+  GATEWAY_SSE_MAX_STREAMS_PER_ADDRESS: number = 200;
+
+  /** Bytes a slow reader may leave unsent before its stream is cut (it reconnects and catches up). */
+  @EnvInt(16 * 1024, 64 * 1024 * 1024)
+  GATEWAY_SSE_MAX_UNSENT_BYTES: number = 1024 * 1024;
+
   /** A comment line this often keeps idle connections alive through proxies. */
   @EnvInt(100, 300_000)
   GATEWAY_SSE_HEARTBEAT_MS: number = 15_000;
@@ -21,6 +33,8 @@ class StreamEnv {
 
 export interface StreamSettings {
   maxStreams: number;
+  maxStreamsPerUser: number;
+  maxStreamsPerAddress: number;
   heartbeatMs: number;
   catchUpMax: number;
   catchUpConcurrency: number;
@@ -35,10 +49,12 @@ export function loadStreamSettings(env: NodeJS.ProcessEnv = process.env): Stream
   const e = parseEnv(StreamEnv, env);
   return {
     maxStreams: e.GATEWAY_SSE_MAX_STREAMS,
+    maxStreamsPerUser: e.GATEWAY_SSE_MAX_STREAMS_PER_USER,
+    maxStreamsPerAddress: e.GATEWAY_SSE_MAX_STREAMS_PER_ADDRESS,
     heartbeatMs: e.GATEWAY_SSE_HEARTBEAT_MS,
     catchUpMax: e.GATEWAY_SSE_CATCHUP_MAX,
     catchUpConcurrency: e.GATEWAY_SSE_CATCHUP_CONCURRENCY,
-    maxUnsentBytes: 1024 * 1024,
+    maxUnsentBytes: e.GATEWAY_SSE_MAX_UNSENT_BYTES,
     maxHeld: 10_000,
     retryMs: 3000,
   };

@@ -8,6 +8,7 @@ import {
   OpenqEvent,
   type AgentQuestionAnswerDto,
   type AgentQuestionDeclareDto,
+  type AgentQuestionWithdrawDto,
   type AnswerByAgentCommand,
   type AnswerByAgentReply,
   type AnswerQuestionCommand,
@@ -15,24 +16,30 @@ import {
   type CountQuestionsCommand,
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
-  type QuestionAnswered,
   type QuestionRejected,
   type QuestionStatusCommand,
   type QuestionStatusReply,
   type ReadinessCommand,
   type Refusal,
+  type WithdrawQuestionCommand,
+  type WithdrawQuestionReply,
 } from '@openq/contracts';
-import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
+import { type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
 import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
-import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
+import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
+import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
+import { answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
 
 @Controller()
 export class QuestionsMessagesController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly groups: QuestionGroups,
+  ) {}
 
   /** `declare_open_question` from the engine; the same toolCallId declares once. */
   @EventPattern(AgentEvent.QuestionDeclare)
@@ -70,11 +77,58 @@ export class QuestionsMessagesController {
     }
   }
 
+  /** §11.5 `withdraw_open_question`: a refusal (404, already answered) goes back as `question.rejected`. */
+  @EventPattern(AgentEvent.QuestionWithdraw)
+  async onWithdraw(
+    @Payload() data: AgentQuestionWithdrawDto,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, outbox, envelope } = ctx.event;
+    const outcome = await withdrawQuestion(
+      manager,
+      outbox,
+      envelope.projectId,
+      data.questionId,
+      { by: 'agent', viaAgente: data.viaAgente, motivo: data.motivo },
+      new Date(),
+    );
+    if (isRefusal(outcome)) {
+      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
+        toolCallId: data.toolCallId,
+        reason: outcome.reason,
+        message: outcome.message,
+      });
+    }
+  }
+
+  /**
+   * §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that
+   * stands. Committed in groups with the answers (`QuestionGroups`): it takes the same lock.
+   */
+  @MessagePattern(Commands.questions.withdraw.type)
+  async withdraw(@Payload() cmd: WithdrawQuestionCommand): Promise<WithdrawQuestionReply | Refusal> {
+    const outcome = await withdrawIn(this.groups.answers, {
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      withdrawal: { by: 'user', userId: cmd.userId, motivo: cmd.motivo },
+    });
+    if (isRefusal(outcome)) return outcome;
+    const { by, motivo, withdrawnAt } = outcome.withdrawn;
+    return {
+      withdrawn: true,
+      questionId: cmd.questionId,
+      status: 'withdrawn',
+      by,
+      motivo,
+      withdrawnAt,
+      alreadyWithdrawn: outcome.kind === 'already_withdrawn',
+    };
+  }
+
+  /** Declarations arriving together are committed together (`QuestionGroups`). */
   @MessagePattern(Commands.questions.declare.type)
   async declare(@Payload() cmd: DeclareQuestionCommand): Promise<DeclareResult> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      declareQuestion(manager, outbox, cmd.projectId, cmd.declaration, new Date()),
-    );
+    return this.groups.declarations.submit({ projectId: cmd.projectId, input: cmd.declaration });
   }
 
   @MessagePattern(Commands.questions.answer.type)
@@ -85,12 +139,14 @@ export class QuestionsMessagesController {
       resposta: cmd.resposta,
       aceitarSugestao: cmd.aceitarSugestao,
     };
-    const a = cmd.idempotencyKey
-      ? await this.answerWithKey(cmd.projectId, cmd.questionId, command, cmd.idempotencyKey)
-      : await this.answerOnce(cmd.projectId, cmd.questionId, command).then((d) =>
-          isRefusal(d) ? d : d.answered,
-        );
-    if (isRefusal(a)) return a;
+    const decision = await this.answerInGroup({
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      command,
+      ...(cmd.idempotencyKey ? { idempotencyKey: cmd.idempotencyKey } : {}),
+    });
+    if (isRefusal(decision)) return decision;
+    const a = decision.answered;
     return {
       questionId: a.questionId,
       status: 'answered',
@@ -103,11 +159,15 @@ export class QuestionsMessagesController {
 
   @MessagePattern(Commands.questions.answerByAgent.type)
   async answerByAgent(@Payload() cmd: AnswerByAgentCommand): Promise<AnswerByAgentReply | Refusal> {
-    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, {
-      by: 'agent',
-      viaAgente: cmd.viaAgente,
-      resposta: cmd.resposta ?? null,
-      agentSessionId: cmd.agentSessionId,
+    const decision = await this.answerInGroup({
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      command: {
+        by: 'agent',
+        viaAgente: cmd.viaAgente,
+        resposta: cmd.resposta ?? null,
+        agentSessionId: cmd.agentSessionId,
+      },
     });
     if (isRefusal(decision)) return decision;
     return {
@@ -138,30 +198,15 @@ export class QuestionsMessagesController {
     return questionStatuses(this.dataSource.manager, cmd.projectId, cmd.questionIds);
   }
 
-  private async answerWithKey(
-    projectId: string,
-    questionId: string,
-    command: Parameters<typeof answerWithKey>[4],
-    key: string,
-  ): Promise<QuestionAnswered | Refusal> {
+  /** Answers arriving together are committed together (`QuestionGroups`). */
+  private async answerInGroup(unit: AnswerUnit): Promise<AnswerDecision> {
     try {
-      return await withOutbox(this.dataSource, {}, (manager, outbox) =>
-        answerWithKey(manager, outbox, projectId, questionId, command, key, new Date()),
-      );
+      return await answerIn(this.groups.answers, unit);
     } catch (error) {
+      // A concurrent request of the same user took the key for another question: refused, not stored.
       if (error instanceof AnswerKeyTaken) return answerKeyReused();
       throw error;
     }
-  }
-
-  private answerOnce(
-    projectId: string,
-    questionId: string,
-    command: Parameters<typeof answerQuestion>[4],
-  ): Promise<AnswerDecision> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      answerQuestion(manager, outbox, projectId, questionId, command, new Date()),
-    );
   }
 }
 

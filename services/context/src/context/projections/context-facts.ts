@@ -8,12 +8,17 @@ import {
   type EventEnvelope,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionWithdrawn,
   type StoryArchived,
   type StoryCorrected,
 } from '@openq/contracts';
 import { projectDecisionRecorded } from './decision.projector';
 import { versionOf } from './fact-version';
-import { projectQuestionAnswered, projectQuestionDeclared } from './question.projector';
+import {
+  projectQuestionAnswered,
+  projectQuestionDeclared,
+  projectQuestionWithdrawn,
+} from './question.projector';
 import { projectStoryArchived, projectStoryCorrected, projectStoryUpserted } from './story.projector';
 import { projectTaskStatus } from './task.projector';
 
@@ -33,6 +38,8 @@ export const projectFact = {
     projectQuestionDeclared(manager, e.projectId, e.data),
   [OpenqEvent.QuestionAnswered]: (manager: EntityManager, e: EventEnvelope<QuestionAnswered>) =>
     projectQuestionAnswered(manager, e.projectId, e.data),
+  [OpenqEvent.QuestionWithdrawn]: (manager: EntityManager, e: EventEnvelope<QuestionWithdrawn>) =>
+    projectQuestionWithdrawn(manager, e.projectId, e.data),
   // Not consumed: the correction command writes the content itself (same version); replay only.
   [OpenqEvent.StoryCorrected]: (manager: EntityManager, e: EventEnvelope<StoryCorrected>) =>
     projectStoryCorrected(manager, e.projectId, e.data, versionOf(e)),
@@ -50,6 +57,7 @@ export const CONSUMED_FACT_TYPES: readonly ContextFactType[] = [
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
   OpenqEvent.QuestionAnswered,
+  OpenqEvent.QuestionWithdrawn,
 ];
 
 /** Applies one validated fact of `type` in `manager`'s transaction. */

@@ -9,7 +9,11 @@ import { findStory } from '../queries/story-row';
 import { loadTaskFacts } from '../queries/task-facts.query';
 import { projectDecisionRecorded } from './decision.projector';
 import type { FactVersion } from './fact-version';
-import { projectQuestionAnswered, projectQuestionDeclared } from './question.projector';
+import {
+  projectQuestionAnswered,
+  projectQuestionDeclared,
+  projectQuestionWithdrawn,
+} from './question.projector';
 import { projectStoryUpserted, writeStoryContent } from './story.projector';
 import { projectTaskStatus } from './task.projector';
 
@@ -224,7 +228,44 @@ describe('context read models are order-safe and idempotent (real PostgreSQL)', 
     expect(await findCitedQuestion(ds.manager, P, open)).toEqual({ questionId: open, answered: false });
     expect(await findCitedQuestion(ds.manager, 'other-project', open)).toBeNull();
   });
+
+  it('§11.5 a withdrawn question leaves the turn’s open list, whichever of declared/withdrawn lands first, and is no decision', async () => {
+    const project = 'withdrawals';
+    const [kept, withdrawnFirst, withdrawnLater] = [newId(), newId(), newId()];
+    await projectQuestionWithdrawn(ds.manager, project, withdrawn(withdrawnFirst));
+    for (const [id, minute] of [
+      [kept, 1],
+      [withdrawnFirst, 2],
+      [withdrawnLater, 3],
+    ] as const)
+      await projectQuestionDeclared(ds.manager, project, declared(id, minute));
+    expect((await openQuestionsForTurn(ds.manager, project)).total).toBe(2);
+    await projectQuestionWithdrawn(ds.manager, project, withdrawn(withdrawnLater));
+    await projectQuestionWithdrawn(ds.manager, project, withdrawn(withdrawnLater));
+
+    expect(await openQuestionsForTurn(ds.manager, project)).toEqual({
+      newest: [expect.objectContaining({ questionId: kept })],
+      total: 1,
+    });
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM context_decision WHERE project_id = $1`, [
+      project,
+    ]);
+    expect(n).toBe(0);
+    expect(await findCitedQuestion(ds.manager, project, withdrawnLater)).toEqual({
+      questionId: withdrawnLater,
+      answered: false,
+    });
+  });
 });
+
+function withdrawn(questionId: string) {
+  return {
+    questionId,
+    by: { kind: 'user' as const, id: 'ana' },
+    motivo: 'no longer needed',
+    withdrawnAt: at(4).at,
+  };
+}
 
 function declared(questionId: string, minute: number) {
   return {

@@ -32,6 +32,7 @@ export const REPLAYED_TYPES: readonly ContextFactType[] = [
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
   OpenqEvent.QuestionAnswered,
+  OpenqEvent.QuestionWithdrawn,
   OpenqEvent.StoryCorrected,
   OpenqEvent.StoryArchived,
 ];

@@ -7,7 +7,7 @@ export interface OpenQuestionsPage {
   total: number;
 }
 
-/** The project's open questions (declared, not answered) for an asker's turn: the newest and the count. */
+/** The project's open questions (declared, neither answered nor withdrawn) for an asker's turn: the newest and the count. */
 export async function openQuestionsForTurn(
   manager: EntityManager,
   projectId: string,
@@ -22,7 +22,7 @@ export async function openQuestionsForTurn(
     total: string;
   }[] = await manager.query(
     `SELECT question_id, pergunta, sugestao, declared_at, count(*) OVER () AS total FROM context_question
-        WHERE project_id = $1 AND answered_at IS NULL AND declared_at IS NOT NULL
+        WHERE project_id = $1 AND answered_at IS NULL AND withdrawn_at IS NULL AND declared_at IS NOT NULL
         ORDER BY declared_at DESC, question_id DESC LIMIT $2`,
     [projectId, MAX_TURN_OPEN_QUESTIONS],
   );

@@ -142,10 +142,10 @@ export const questionsLinked = (
   step: number,
   roundId: string,
   questionIds: string[],
-  o: Ref & { answered?: Record<string, string> } = {},
+  o: Ref & { answered?: Record<string, string>; withdrawn?: string[] } = {},
 ): GateEvent => ({
   type: 'gate.questions_linked',
-  data: { ...ref(o.gate), roundId, questionIds, answered: o.answered ?? {} },
+  data: { ...ref(o.gate), roundId, questionIds, answered: o.answered ?? {}, withdrawn: o.withdrawn ?? [] },
   occurredAt: at(step),
 });
 
@@ -186,6 +186,13 @@ export const questionAnswered = (
   occurredAt: at(step),
 });
 
+/** §11.5 */
+export const questionWithdrawn = (step: number, questionId: string, o: Ref = {}): GateEvent => ({
+  type: 'gate.question_withdrawn',
+  data: { ...ref(o.gate), questionId },
+  occurredAt: at(step),
+});
+
 export const redispatchRequested = (step: number, ageSeconds: number, o: Ref = {}): GateEvent => ({
   type: 'gate.redispatch_requested',
   data: { ...ref(o.gate), ageSeconds },
@@ -201,10 +208,11 @@ export const activityRecorded = (step: number, o: Ref = {}): GateEvent => ({
 export const resumed = (
   step: number,
   o: Ref & {
-    trigger: 'answer' | 'human' | 'override';
+    trigger: 'answer' | 'human' | 'override' | 'withdrawn';
     questionIds?: string[];
     decisionEventIds?: string[];
     pendingChanges?: PendingChange[];
+    withdrawnQuestionIds?: string[];
     by?: string;
     why?: string;
   },
@@ -216,6 +224,7 @@ export const resumed = (
     questionIds: o.questionIds ?? [],
     decisionEventIds: o.decisionEventIds ?? [],
     pendingChanges: o.pendingChanges ?? [],
+    ...(o.withdrawnQuestionIds !== undefined ? { withdrawnQuestionIds: o.withdrawnQuestionIds } : {}),
     ...(o.by !== undefined ? { by: o.by } : {}),
     ...(o.why !== undefined ? { why: o.why } : {}),
   },

@@ -6,7 +6,7 @@ export { GATES } from '@openq/contracts';
 export type GateName = Gate;
 export type NextAction = GateNextAction;
 export type ParkedReason = 'idle' | 'user_decision';
-export type ResumeTrigger = 'answer' | 'human' | 'override';
+export type ResumeTrigger = 'answer' | 'human' | 'override' | 'withdrawn';
 
 /** What a subspecialty asked to change; kept on a cycle parked on a decision, shown to QA on resume. */
 export interface PendingChange {
@@ -41,7 +41,10 @@ export interface QuestionRequest {
  * round is decided.
  */
 export type CitedQuestion =
-  { status: 'absent' } | { status: 'open' } | { status: 'answered'; decisionEventId: string };
+  | { status: 'absent' }
+  | { status: 'open' }
+  | { status: 'answered'; decisionEventId: string }
+  | { status: 'withdrawn' };
 
 interface CycleRef {
   taskId: string;
@@ -65,6 +68,8 @@ export type Resumed = DomainEvent<
     questionIds: string[];
     decisionEventIds: string[];
     pendingChanges: PendingChange[];
+    /** §11.5 the park's questions that were withdrawn (no decision); only when there are some. */
+    withdrawnQuestionIds?: string[];
     /** §11.1 trigger `override` only: who resumed without the answer, and why. */
     by?: string;
     why?: string;
@@ -99,14 +104,17 @@ export type QuestionsRequested = DomainEvent<
   'gate.questions_requested',
   CycleRef & { request: QuestionRequest }
 >;
+/** `answered` / `withdrawn`: those of the linked questions already closed when they were linked. */
 export type QuestionsLinked = DomainEvent<
   'gate.questions_linked',
-  CycleRef & { roundId: string; questionIds: string[]; answered: Record<string, string> }
+  CycleRef & { roundId: string; questionIds: string[]; answered: Record<string, string>; withdrawn: string[] }
 >;
 export type QuestionAnswered = DomainEvent<
   'gate.question_answered',
   CycleRef & { questionId: string; decisionEventId: string }
 >;
+/** §11.5 a question of the project was withdrawn: for a cycle waiting on it, as good as answered, with no decision. */
+export type QuestionWithdrawn = DomainEvent<'gate.question_withdrawn', CycleRef & { questionId: string }>;
 
 export type PublishedGateEvent =
   VerdictRecorded | RescueParked | Resumed | RedispatchRequested | VerdictRejected;
@@ -117,7 +125,8 @@ export type GateEvent =
   | RoundRecorded
   | QuestionsRequested
   | QuestionsLinked
-  | QuestionAnswered;
+  | QuestionAnswered
+  | QuestionWithdrawn;
 
 const PUBLISHED: ReadonlySet<string> = new Set<PublishedGateEvent['type']>([
   'gate.verdict_recorded',

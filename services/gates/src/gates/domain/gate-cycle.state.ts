@@ -26,6 +26,8 @@ export interface GateCycle {
   linkedQuestionIds: readonly string[];
   /** questionId → decisionEventId; also answers that arrived before the cycle linked the question. */
   answeredQuestions: Readonly<Record<string, string>>;
+  /** §11.5 questions heard withdrawn (like answers, also before the cycle linked them). */
+  withdrawnQuestions: readonly string[];
   /** Questions asked by a round and not linked yet (the handler retries the link from here). */
   pendingQuestionRequest: QuestionRequest | null;
   pendingChanges: readonly PendingChange[];
@@ -60,6 +62,7 @@ export function evolve(state: GateCycle | null, event: GateEvent): GateCycle | n
     const kept = state ?? {
       correctionCount: 0,
       answeredQuestions: {},
+      withdrawnQuestions: [],
       processedRoundIds: [],
       pendingChanges: [],
     };
@@ -104,12 +107,24 @@ export function evolve(state: GateCycle | null, event: GateEvent): GateCycle | n
       return { ...next, pendingQuestionRequest: event.data.request };
     case 'gate.questions_linked': {
       const answeredQuestions = { ...state.answeredQuestions, ...event.data.answered };
+      const withdrawnQuestions = [...new Set([...state.withdrawnQuestions, ...event.data.withdrawn])];
       return {
         ...next,
         pendingQuestionRequest: null,
         answeredQuestions,
+        withdrawnQuestions,
         linkedQuestionIds: event.data.questionIds,
-        questionIds: event.data.questionIds.filter((id) => !(id in answeredQuestions)),
+        questionIds: event.data.questionIds.filter(
+          (id) => !(id in answeredQuestions) && !withdrawnQuestions.includes(id),
+        ),
+      };
+    }
+    case 'gate.question_withdrawn': {
+      const { questionId } = event.data;
+      return {
+        ...next,
+        withdrawnQuestions: [...state.withdrawnQuestions, questionId],
+        questionIds: state.questionIds.filter((id) => id !== questionId),
       };
     }
     case 'gate.question_answered': {

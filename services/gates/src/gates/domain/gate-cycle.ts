@@ -18,6 +18,7 @@ export {
   citedQuestionIds,
   countCorrections,
   nextAction,
+  withdrawnCitations,
   type SubspecialtyVerdict,
 } from './record-round';
 
@@ -46,15 +47,24 @@ interface RoundData extends Creating {
   citations?: Readonly<Record<string, CitedQuestion>>;
 }
 
+/** The questions a round links, and those of them already answered or withdrawn (heard, or asked of the owner). */
+interface LinkData {
+  roundId: string;
+  questionIds: readonly string[];
+  answered?: Readonly<Record<string, string>>;
+  withdrawn?: readonly string[];
+}
+
 export type GateCommand =
   | { type: 'start'; data: Creating }
   | { type: 'activity' }
   | { type: 'recordRound'; data: RoundData }
   | {
       type: 'questionsLinked';
-      data: { roundId: string; questionIds: readonly string[]; answered?: Readonly<Record<string, string>> };
+      data: LinkData;
     }
   | { type: 'questionAnswered'; data: { questionId: string; decisionEventId: string } }
+  | { type: 'questionWithdrawn'; data: { questionId: string } }
   | { type: 'humanResume' }
   | { type: 'overrideResume'; data: { by: string; why: string } }
   | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
@@ -73,6 +83,8 @@ export function decide(command: GateCommand, state: GateCycle | null, now: Date)
       return questionsLinked(command.data, state, now);
     case 'questionAnswered':
       return questionAnswered(command.data, state, now);
+    case 'questionWithdrawn':
+      return questionWithdrawn(command.data.questionId, state, now);
     case 'humanResume':
       return humanResume(state, now);
     case 'overrideResume':
@@ -144,25 +156,33 @@ function recordRound(data: RoundData, state: GateCycle | null, now: Date): GateD
   return [...opening, ...roundEvents(cycle, data.roundId, data.verdicts, data.maxCorrections, now)];
 }
 
-/** Called once every linked question is answered, so the two lists line up. */
-function resumedByAnswer(state: GateCycle, now: Date): GateEvent {
+/**
+ * Called once every linked question is answered or withdrawn (§11.5): `decisionEventIds` are the
+ * answers' decisions, `withdrawnQuestionIds` the others (only when there are some). `trigger` is
+ * `withdrawn` when the question that closed the park last was withdrawn, else `answer`.
+ */
+function resumedWhenClosed(state: GateCycle, trigger: 'answer' | 'withdrawn', now: Date): GateEvent {
   const questionIds = [...state.linkedQuestionIds];
   const decisionEventIds = questionIds
     .map((id) => state.answeredQuestions[id])
     .filter((id): id is string => id !== undefined);
+  const withdrawnQuestionIds = questionIds.filter((id) => state.withdrawnQuestions.includes(id));
   const pendingChanges: PendingChange[] = [...state.pendingChanges];
   return {
     type: 'gate.resumed',
-    data: { ...ref(state), trigger: 'answer', questionIds, decisionEventIds, pendingChanges },
+    data: {
+      ...ref(state),
+      trigger,
+      questionIds,
+      decisionEventIds,
+      pendingChanges,
+      ...(withdrawnQuestionIds.length > 0 ? { withdrawnQuestionIds } : {}),
+    },
     occurredAt: now,
   };
 }
 
-function questionsLinked(
-  data: { roundId: string; questionIds: readonly string[]; answered?: Readonly<Record<string, string>> },
-  state: GateCycle | null,
-  now: Date,
-): GateDecision {
+function questionsLinked(data: LinkData, state: GateCycle | null, now: Date): GateDecision {
   // Only the round that asked may link; a second link of the same round changes nothing.
   if (!state || state.pendingQuestionRequest?.roundId !== data.roundId) return [];
   const questionIds = [...new Set(data.questionIds)];
@@ -170,12 +190,23 @@ function questionsLinked(
     return refusal(400, 'sem_perguntas', 'a round parked on a decision waits on at least one question');
   const linked: GateEvent = {
     type: 'gate.questions_linked',
-    data: { ...ref(state), roundId: data.roundId, questionIds, answered: { ...data.answered } },
+    data: {
+      ...ref(state),
+      roundId: data.roundId,
+      questionIds,
+      answered: { ...data.answered },
+      withdrawn: [...new Set(data.withdrawn ?? [])].filter((id) => questionIds.includes(id)),
+    },
     occurredAt: now,
   };
   const after = evolve(state, linked);
   if (!after) return [linked];
-  if (after.questionIds.length === 0) return [linked, resumedByAnswer(after, now)];
+  // Closed before they were linked: which closed last is not known here, so `withdrawn` only
+  // when none of them was answered.
+  if (after.questionIds.length === 0) {
+    const anyAnswered = questionIds.some((id) => id in after.answeredQuestions);
+    return [linked, resumedWhenClosed(after, anyAnswered ? 'answer' : 'withdrawn', now)];
+  }
   const n = after.questionIds.length;
   const why = `waiting for the user's decision on ${n} open question${n === 1 ? '' : 's'}`;
   return [
@@ -203,7 +234,26 @@ function questionAnswered(
   const after = evolve(state, answered);
   if (!after || !wasWaiting || after.questionIds.length > 0 || after.pendingQuestionRequest)
     return [answered];
-  return [answered, resumedByAnswer(after, now)];
+  return [answered, resumedWhenClosed(after, 'answer', now)];
+}
+
+/**
+ * §11.5 a withdrawn question needs no answer: remembered (a later link of it does not wait on
+ * it), and a park whose last open question it was resumes with trigger `withdrawn`.
+ */
+function questionWithdrawn(questionId: string, state: GateCycle | null, now: Date): GateDecision {
+  if (!state || state.withdrawnQuestions.includes(questionId) || questionId in state.answeredQuestions)
+    return [];
+  const withdrawn: GateEvent = {
+    type: 'gate.question_withdrawn',
+    data: { ...ref(state), questionId },
+    occurredAt: now,
+  };
+  const wasWaiting = state.parkedReason === 'user_decision' && state.questionIds.includes(questionId);
+  const after = evolve(state, withdrawn);
+  if (!after || !wasWaiting || after.questionIds.length > 0 || after.pendingQuestionRequest)
+    return [withdrawn];
+  return [withdrawn, resumedWhenClosed(after, 'withdrawn', now)];
 }
 
 function humanResume(state: GateCycle | null, now: Date): GateDecision {

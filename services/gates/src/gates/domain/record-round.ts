@@ -126,6 +126,11 @@ export function answeredCitations(
   );
 }
 
+/** §11.5 the cited questions known to be withdrawn: the cycle never parks on them either. */
+export function withdrawnCitations(citations: Readonly<Record<string, CitedQuestion>>): string[] {
+  return Object.entries(citations).flatMap(([id, c]) => (c.status === 'withdrawn' ? [id] : []));
+}
+
 /** Whether a round would park on a decision (the only rounds whose citations are linked). */
 export function roundParks(verdicts: readonly SubspecialtyVerdict[]): boolean {
   return consolidate(verdicts.map((v) => v.veredito)) === 'needs_user_decision';

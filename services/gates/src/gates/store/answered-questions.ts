@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * The answers the gates service has heard of (`question.answered`), inside a caller's
+ * The answers (`question.answered`) and, §11.5, the withdrawals (`question.withdrawn`) the gates
+ * service has heard of, inside a caller's
  * transaction. Linking a question to a cycle and hearing its answer both run under the
  * question's lock, so one of them always sees the other: a cycle never parks on an answered
  * question, and an answer never misses the cycle that waits on it.
@@ -31,6 +32,26 @@ export class AnsweredQuestions {
       [projectId, questionId, decisionEventId, answeredAt],
     );
     return inserted.length > 0;
+  }
+
+  /** §11.5 remembers a withdrawal; false when it was already known. */
+  async recordWithdrawal(projectId: string, questionId: string, withdrawnAt: string): Promise<boolean> {
+    const inserted: unknown[] = await this.manager.query(
+      `INSERT INTO withdrawn_questions (project_id, question_id, withdrawn_at)
+        VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
+      [projectId, questionId, withdrawnAt],
+    );
+    return inserted.length > 0;
+  }
+
+  /** §11.5 those of `questionIds` already withdrawn. */
+  async withdrawnOf(projectId: string, questionIds: readonly string[]): Promise<string[]> {
+    if (questionIds.length === 0) return [];
+    const rows: { question_id: string }[] = await this.manager.query(
+      `SELECT question_id FROM withdrawn_questions WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
+      [projectId, [...questionIds]],
+    );
+    return rows.map((r) => r.question_id);
   }
 
   /** questionId → decisionEventId for those of `questionIds` already answered. */

@@ -14,16 +14,24 @@ interface CycleRow {
   cycle: StoredCycle;
 }
 
-/** `GateCycle` as JSON: its instants are ISO strings. */
-type StoredCycle = Omit<GateCycle, 'lastActivityAt' | 'lastRedispatchAt' | 'updatedAt'> & {
+/**
+ * `GateCycle` as JSON: its instants are ISO strings. `withdrawnQuestions` (§11.5) is absent from
+ * cycles saved before it existed: none was withdrawn then.
+ */
+type StoredCycle = Omit<
+  GateCycle,
+  'lastActivityAt' | 'lastRedispatchAt' | 'updatedAt' | 'withdrawnQuestions'
+> & {
   lastActivityAt: string;
   lastRedispatchAt: string | null;
   updatedAt: string;
+  withdrawnQuestions?: readonly string[];
 };
 
 function revive(stored: StoredCycle): GateCycle {
   return {
     ...stored,
+    withdrawnQuestions: stored.withdrawnQuestions ?? [],
     lastActivityAt: new Date(stored.lastActivityAt),
     lastRedispatchAt: stored.lastRedispatchAt === null ? null : new Date(stored.lastRedispatchAt),
     updatedAt: new Date(stored.updatedAt),

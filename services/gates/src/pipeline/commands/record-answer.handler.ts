@@ -1,4 +1,4 @@
-import type { QuestionAnswered } from '@openq/contracts';
+import type { QuestionAnswered, QuestionWithdrawn } from '@openq/contracts';
 import type { PipelineTransaction } from '../pipeline-transaction';
 
 /**
@@ -10,8 +10,16 @@ import type { PipelineTransaction } from '../pipeline-transaction';
  * pipeline task, and locking the project for each would serialise every answer of a project in
  * this service. An answer and the link of its question meet on the question's row (both upsert
  * it): whichever comes second sees the other — the link sees `answered_at`, the answer `task_id`.
+ *
+ * §11.5 `question.withdrawn` comes here too: Needs Input waits for the user to settle the
+ * analyst's questions, and a withdrawn question needs the user no more, so for the pipeline it is
+ * settled like an answered one (its row's `answered_at` is set when the withdrawal is heard): the last
+ * question settled, answered or withdrawn, relaunches the analyst once.
  */
-export async function recordAnswer(tx: PipelineTransaction, data: QuestionAnswered): Promise<void> {
+export async function recordAnswer(
+  tx: PipelineTransaction,
+  data: Pick<QuestionAnswered | QuestionWithdrawn, 'questionId'>,
+): Promise<void> {
   const taskId = await tx.store.recordAnswer(tx.projectId, data.questionId, tx.now);
   if (!taskId) return;
   await tx.lockProject();

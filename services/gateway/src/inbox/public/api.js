@@ -16,10 +16,17 @@ export async function api(path, { method = 'GET', body, headers = {} } = {}) {
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
+      // X-Openq-Csrf: the gateway takes a cookie-authenticated write only with it (another origin
+      // cannot send it without a CORS preflight that openq never grants).
       headers:
         body === undefined
-          ? { accept: 'application/json', ...headers }
-          : { accept: 'application/json', 'content-type': 'application/json', ...headers },
+          ? { accept: 'application/json', 'x-openq-csrf': '1', ...headers }
+          : {
+              accept: 'application/json',
+              'content-type': 'application/json',
+              'x-openq-csrf': '1',
+              ...headers,
+            },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -6,7 +6,7 @@ import { api, projectPath } from './api.js';
 import { useNow, usePagedList, useResource } from './hooks.js';
 import { useLiveStream } from './live.js';
 import { agentName, roleName, sentenceFor } from './messages.js';
-import { HistoryPanel, ReadinessBar, WaitingPanel } from './panels.js';
+import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './panels.js';
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel } from './gates.js';
@@ -20,6 +20,7 @@ const STORED_PROJECT = 'openq.project';
 const REFRESH = {
   'question.declared': ['queue', 'readiness', 'waiting'],
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
+  'question.withdrawn': ['queue', 'history', 'readiness', 'waiting'],
   'gate.rescue_parked': ['waiting', 'gateHistory'],
   'gate.resumed': ['waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],
@@ -94,6 +95,10 @@ function Inbox({ me, onSignedOut }) {
     projectId ? projectPath(projectId, '/open-questions?status=answered') : '',
     projectId,
   );
+  const withdrawn = usePagedList(
+    projectId ? projectPath(projectId, '/open-questions?status=withdrawn') : '',
+    projectId,
+  );
   const count = useResource(() => api(projectPath(projectId, '/open-questions/count')), projectId);
   const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
@@ -101,7 +106,10 @@ function Inbox({ me, onSignedOut }) {
   const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
   const reloaders = {
     queue: queue.reload,
-    history: answered.reload,
+    history: () => {
+      answered.reload();
+      withdrawn.reload();
+    },
     count: count.reload,
     readiness: readiness.reload,
     waiting: waiting.reload,
@@ -165,7 +173,7 @@ function Inbox({ me, onSignedOut }) {
   };
 
   // A question answered elsewhere leaves the queue with its card: say why above the list.
-  const onAnswered = useCallback(({ question, position, gone }) => {
+  const onAnswered = useCallback(({ question, position, gone, withdrawn: byMe }) => {
     focusAfter.current = position;
     setQueueNote(
       !gone
@@ -174,7 +182,7 @@ function Inbox({ me, onSignedOut }) {
           ? `“${question.pergunta}” was already answered elsewhere; it has left the queue.`
           : `“${question.pergunta}”: ${sentenceFor(gone)}`,
     );
-    setAnnouncement(gone ? sentenceFor(gone) : `Answered: ${question.pergunta}`);
+    setAnnouncement(gone ? sentenceFor(gone) : `${byMe ? 'Withdrawn' : 'Answered'}: ${question.pergunta}`);
     refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
   }, []);
 
@@ -247,6 +255,7 @@ function Inbox({ me, onSignedOut }) {
           onChanged=${onPipelineChanged}
         />
         <${HistoryPanel} list=${answered} now=${now} />
+        <${WithdrawnPanel} list=${withdrawn} now=${now} />
       </div>
     </main>
     <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;

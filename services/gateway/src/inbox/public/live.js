@@ -8,6 +8,7 @@ const TYPES = [
   'open_count',
   'question.declared',
   'question.answered',
+  'question.withdrawn',
   'question.rejected',
   'decision.recorded',
   'gate.verdict_recorded',

@@ -8,6 +8,7 @@ const SENTENCES = {
   so_o_autor_da_sessao: 'Only the person who led the session where this question was born can answer it.',
   pergunta_nao_encontrada: 'This question is not in this project any more.',
   pergunta_ja_respondida: 'This question was already answered elsewhere.',
+  pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
   sem_sugestao: 'This question has no suggestion to accept. Write an answer instead.',
   corpo_invalido: 'The answer could not be sent as written. Write 1 to 2,000 characters.',
   gate_nao_estacionado: 'This gate is not parked any more — there is nothing to resume.',

@@ -259,3 +259,42 @@ export function HistoryPanel({ list, now }) {
     }
   </section>`;
 }
+
+/** SPEC §11.5 the questions withdrawn instead of answered: who, why, when (no decision came of them). */
+export function WithdrawnPanel({ list, now }) {
+  if (!list.error && !list.items.length) return null;
+  const cut = list.items.length < list.total;
+  return html`<section class="panel withdrawn" aria-labelledby="withdrawn-title">
+    <div class="panel-head">
+      <h2 id="withdrawn-title">
+        Withdrawn <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
+      </h2>
+      <p class="panel-sub">Questions that no longer need an answer — no decision was recorded</p>
+    </div>
+    ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
+    <ol class="decisions">
+      ${list.items.map(
+        (q) =>
+          html`<li class="decision withdrawn" key=${q.questionId} data-question-id=${q.questionId}>
+            <p class="decision-q">${q.pergunta} <span class="tag">withdrawn</span></p>
+            <p class="decision-a"><span class="label">Why</span> ${q.withdrawal?.motivo}</p>
+            <p class="meta">
+              Withdrawn by
+              <strong>${q.withdrawal?.by.kind === 'agent' ? agentName(q.withdrawal.by.id) : q.withdrawal?.by.id}</strong>
+              <span class="sep" aria-hidden="true">·</span>
+              <time datetime=${q.withdrawal?.withdrawnAt} title=${fullDate(q.withdrawal?.withdrawnAt)}
+                >${ago(q.withdrawal?.withdrawnAt, now)}</time
+              >
+            </p>
+          </li>`,
+      )}
+    </ol>
+    ${
+      cut &&
+      html`<p class="cut">
+        Showing ${list.items.length} of ${plural(list.total, 'withdrawn question')}.
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>Show more</button>
+      </p>`
+    }
+  </section>`;
+}

@@ -37,6 +37,77 @@ function originNote(q) {
 }
 
 const MAX_ANSWER = 2000;
+const MAX_MOTIVO = 500;
+
+/**
+ * SPEC §11.5 the session author withdraws a question that no longer needs an answer, saying why.
+ * Closed: one quiet button; open: the reason and a confirm. A repeated withdrawal is 200 (the
+ * first one stands), so a retry after a lost reply is harmless.
+ */
+function WithdrawControl({ q, projectId, onWithdrawn, position }) {
+  const [open, setOpen] = useState(false);
+  const [motivo, setMotivo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const input = useRef(null);
+  const base = `w-${q.questionId}`;
+
+  const onSubmit = async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    const text = motivo.trim();
+    if (!text || text.length > MAX_MOTIVO) {
+      setError({ message: `Write why you withdraw it (1 to ${MAX_MOTIVO} characters)` });
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/withdraw`), {
+        method: 'POST',
+        body: { motivo: text },
+      });
+      onWithdrawn({ question: q, reply, position, withdrawn: true });
+    } catch (e) {
+      setBusy(false);
+      setError(e);
+      if (e.reason === 'pergunta_ja_respondida' || e.reason === 'pergunta_nao_encontrada')
+        onWithdrawn({ question: q, reply: null, position, gone: e });
+    }
+  };
+
+  if (!open)
+    return html`<p class="withdraw-open">
+      <button
+        type="button"
+        class="link"
+        onClick=${() => {
+          setOpen(true);
+          setTimeout(() => input.current?.focus(), 0);
+        }}
+      >
+        Withdraw…
+      </button>
+    </p>`;
+  return html`<form class="withdraw" onSubmit=${onSubmit} aria-describedby=${error ? `${base}-error` : undefined}>
+    <label for=${`${base}-motivo`}>Why does it no longer need an answer?</label>
+    <div class="row">
+      <input
+        id=${`${base}-motivo`}
+        ref=${input}
+        type="text"
+        autocomplete="off"
+        maxlength=${MAX_MOTIVO}
+        value=${motivo}
+        onInput=${(e) => setMotivo(e.currentTarget.value)}
+      />
+      <button type="submit" class="secondary" aria-busy=${busy}>${busy ? 'Withdrawing…' : 'Withdraw question'}</button>
+      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
+    </div>
+    ${error && html`<p class="error" role="alert" id=${`${base}-error`}>${sentenceFor(error)}</p>`}
+  </form>`;
+}
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
 export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position }) {
@@ -66,7 +137,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     } catch (e) {
       setBusy(false);
       setError(e);
-      if (e.reason === 'pergunta_ja_respondida' || e.reason === 'pergunta_nao_encontrada')
+      if (['pergunta_ja_respondida', 'pergunta_nao_encontrada', 'pergunta_retirada'].includes(e.reason))
         onAnswered({ question: q, reply: null, position, gone: e });
       else input.current?.focus();
     }
@@ -144,6 +215,10 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       </form>
     </fieldset>
     ${error && html`<p class="error" role="alert" id=${errorId}>${sentenceFor(error)}</p>`}
+    ${
+      q.canAnswer &&
+      html`<${WithdrawControl} q=${q} projectId=${projectId} onWithdrawn=${onAnswered} position=${position} />`
+    }
   </article>`;
 }
 

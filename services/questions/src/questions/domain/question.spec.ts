@@ -7,13 +7,17 @@ import {
   type AnswerCommand,
   type DeclareInput,
   type QuestionCommand,
+  type QuestionEvent,
   type QuestionWasDeclared,
+  type QuestionWasWithdrawn,
+  type WithdrawCommand,
+  withdrawOutcome,
 } from './question';
 
 const T0 = Date.parse('2026-11-30T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
 const now = at(100);
-const { given, history } = deciderSpec(question, at);
+const { given } = deciderSpec(question, at);
 
 const afeta = { regras: ['R1'], historias: [], tarefas: ['T1'] };
 
@@ -69,15 +73,66 @@ const declare = (d: DeclareInput = declaration()): QuestionCommand => ({
   declaration: d,
 });
 
-/** q1 declared (step 0), then answered "No" by ana (step 1, decision d0). */
-const answeredHistory = () =>
-  history([declare(), answer({ by: 'user', userId: 'ana', resposta: 'No' }, 'p1', 'd0')]);
+/** q1 declared (step 0), then answered "No" by ana's click (step 1, decision d0). */
+const answeredHistory = (): QuestionEvent[] => [
+  declared(),
+  {
+    type: 'question.answered',
+    data: {
+      questionId: 'q1',
+      resposta: 'No',
+      aceitouSugestao: false,
+      decisionEventId: 'd0',
+      respondidaPor: 'ana',
+      viaAgente: null,
+      answeredAt: at(1).toISOString(),
+    },
+    occurredAt: at(1),
+  },
+  {
+    type: 'decision.recorded',
+    data: {
+      decisionEventId: 'd0',
+      actor: { kind: 'user', id: 'ana' },
+      context: 'Accept lowercase codes?',
+      choice: 'No',
+      consequences: afeta,
+      questionId: 'q1',
+      viaAgente: null,
+      decidedAt: at(1).toISOString(),
+    },
+    occurredAt: at(1),
+  },
+];
+
+/** q1 withdrawn by `by` (step 1). */
+const withdrawnBy = (
+  by: QuestionWasWithdrawn['data']['by'] = { kind: 'user', id: 'ana' },
+  motivo = 'Settled in the story',
+): QuestionWasWithdrawn => ({
+  type: 'question.withdrawn',
+  data: { questionId: 'q1', by, motivo, withdrawnAt: at(1).toISOString() },
+  occurredAt: at(1),
+});
+
+const withdraw = (withdrawal: WithdrawCommand, projectId = 'p1'): QuestionCommand => ({
+  type: 'withdraw',
+  projectId,
+  withdrawal,
+});
+const withdrawByClick = (userId: string, motivo = 'Settled in the story', projectId = 'p1') =>
+  withdraw({ by: 'user', userId, motivo }, projectId);
 
 describe('declare', () => {
   it('declares the question of the project: question.declared, and the question is open', () => {
     const then = given([]).when(declare(), 0);
     then.then([declared()]);
-    expect(then.state).toEqual({ projectId: 'p1', declared: declared().data.declared, answered: null });
+    expect(then.state).toEqual({
+      projectId: 'p1',
+      declared: declared().data.declared,
+      answered: null,
+      withdrawn: null,
+    });
     expect(then.state?.declared.afeta.regras).not.toBe(afeta.regras);
   });
 
@@ -111,6 +166,19 @@ describe('answer', () => {
     ['no suggestion to accept', [declared(null)], click('ana', { aceitarSugestao: true }), 'sem_sugestao'],
     ['agent: neither resposta nor suggestion', [declared(null)], agent(), 'sem_resposta_nem_sugestao'],
     ['agent: another project', [declared()], agent('x', 'p2'), 'pergunta_nao_encontrada'],
+    [
+      'withdrawn (a click)',
+      [declared(), withdrawnBy()],
+      click('ana', { resposta: 'x' }),
+      'pergunta_retirada',
+    ],
+    ['withdrawn (an agent)', [declared(), withdrawnBy()], agent('x'), 'pergunta_retirada'],
+    [
+      'non-author on a withdrawn question (403 before 409)',
+      [declared(), withdrawnBy()],
+      click('bia', { resposta: 'x' }),
+      'so_o_autor_da_sessao',
+    ],
   ])('refuses: %s', (_name, events, command, reason) => {
     given(events).when(command).then({ reason });
   });
@@ -216,13 +284,104 @@ describe('answer', () => {
   });
 });
 
+describe('withdraw', () => {
+  it('the session author withdraws an open question: question.withdrawn, with who and why', () => {
+    const then = given([declared()]).when(withdrawByClick('ana', 'Out of scope now'));
+    then.then([
+      {
+        type: 'question.withdrawn',
+        data: {
+          questionId: 'q1',
+          by: { kind: 'user', id: 'ana' },
+          motivo: 'Out of scope now',
+          withdrawnAt: now.toISOString(),
+        },
+        occurredAt: now,
+      },
+    ]);
+    expect(then.state?.withdrawn?.motivo).toBe('Out of scope now');
+    expect(then.state?.answered).toBeNull();
+  });
+
+  it('an asker withdraws any open question of the project: by is the agent', () => {
+    given([declared()])
+      .when(withdraw({ by: 'agent', viaAgente: 'arquiteto', motivo: 'Decided in the ADR' }))
+      .then([
+        {
+          type: 'question.withdrawn',
+          data: {
+            questionId: 'q1',
+            by: { kind: 'agent', id: 'arquiteto' },
+            motivo: 'Decided in the ADR',
+            withdrawnAt: now.toISOString(),
+          },
+          occurredAt: now,
+        },
+      ]);
+  });
+
+  it.each([
+    ['missing question', [], withdrawByClick('ana'), 'pergunta_nao_encontrada'],
+    ['another project', [declared()], withdrawByClick('ana', 'why', 'p2'), 'pergunta_nao_encontrada'],
+    ['not the session author', [declared()], withdrawByClick('bia'), 'so_o_autor_da_sessao'],
+    [
+      'non-author on an answered question (403 before 409)',
+      answeredHistory(),
+      withdrawByClick('bia'),
+      'so_o_autor_da_sessao',
+    ],
+    ['already answered', answeredHistory(), withdrawByClick('ana'), 'pergunta_ja_respondida'],
+    [
+      'agent: already answered',
+      answeredHistory(),
+      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }),
+      'pergunta_ja_respondida',
+    ],
+    [
+      'agent: another project',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }, 'p2'),
+      'pergunta_nao_encontrada',
+    ],
+  ])('refuses: %s', (_name, events, command, reason) => {
+    given(events).when(command).then({ reason });
+  });
+
+  it('withdrawing a withdrawn question decides nothing: the first withdrawal stands', () => {
+    const first = withdrawnBy({ kind: 'agent', id: 'po' }, 'First why');
+    const then = given([declared(), first]).when(withdrawByClick('ana', 'Second why'));
+    then.then([]);
+    expect(withdrawOutcome(given([declared(), first]).state, then.events)).toEqual({
+      kind: 'already_withdrawn',
+      withdrawn: first.data,
+    });
+  });
+
+  it('a withdrawal decided now is the outcome', () => {
+    const then = given([declared()]).when(withdrawByClick('ana'));
+    expect(withdrawOutcome(then.state, then.events)).toEqual({
+      kind: 'withdrawn',
+      withdrawn: then.events[0]?.data,
+    });
+  });
+});
+
 describe('status and answerability', () => {
   const open = () => given([declared()]).state!;
   const answered = () => given(answeredHistory()).state!;
+  const withdrawn = () => given([declared(), withdrawnBy()]).state!;
 
   it('derives status from the log', () => {
     expect(statusOf(open())).toBe('open');
     expect(statusOf(answered())).toBe('answered');
+    expect(statusOf(withdrawn())).toBe('withdrawn');
+  });
+
+  it('a withdrawn question cannot be answered, and says so', () => {
+    expect(answerability(withdrawn(), 'ana')).toEqual({
+      canAnswer: false,
+      inertReason: expect.stringContaining('Withdrawn'),
+    });
   });
 
   it('lets only the session author answer an open question, and says why otherwise', () => {

@@ -7,14 +7,16 @@ import {
   type DecisionRecorded,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
 
-/** A question folded from its log: declared once, answered at most once. */
+/** A question folded from its log: declared once, then answered or withdrawn at most once (never both). */
 export interface Question {
   projectId: string;
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
+  withdrawn: QuestionWithdrawn | null;
 }
 
 /**
@@ -27,15 +29,25 @@ export type QuestionWasDeclared = DomainEvent<
 >;
 export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswered>;
 export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
-export type QuestionEvent = QuestionWasDeclared | QuestionWasAnswered | DecisionWasRecorded;
+/** §11.5 the question no longer needs the user: it decides nothing (no decision record). */
+export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', QuestionWithdrawn>;
+export type QuestionEvent =
+  QuestionWasDeclared | QuestionWasAnswered | DecisionWasRecorded | QuestionWasWithdrawn;
 
-/** Folds one event into the state; status is derived: open while `answered` is null. */
+/** Folds one event into the state; status is derived: open while neither answered nor withdrawn. */
 export function evolve(state: Question | null, event: QuestionEvent): Question | null {
   switch (event.type) {
     case 'question.declared':
-      return { projectId: event.data.projectId, declared: event.data.declared, answered: null };
+      return {
+        projectId: event.data.projectId,
+        declared: event.data.declared,
+        answered: null,
+        withdrawn: null,
+      };
     case 'question.answered':
       return state ? { ...state, answered: event.data } : state;
+    case 'question.withdrawn':
+      return state ? { ...state, withdrawn: event.data } : state;
     case 'decision.recorded':
       return state;
     default: {
@@ -45,10 +57,10 @@ export function evolve(state: Question | null, event: QuestionEvent): Question |
   }
 }
 
-export type QuestionStatusOf = 'open' | 'answered';
+export type QuestionStatusOf = 'open' | 'answered' | 'withdrawn';
 
 export function statusOf(q: Question): QuestionStatusOf {
-  return q.answered ? 'answered' : 'open';
+  return q.answered ? 'answered' : q.withdrawn ? 'withdrawn' : 'open';
 }
 
 /** What a door declares; the question's id is given by the command (a new one per declaration). */
@@ -68,12 +80,32 @@ export type AnswerCommand =
   | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
+/** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
+export type WithdrawCommand = ({ by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole }) & {
+  motivo: string;
+};
+
 export type QuestionCommand =
   | { type: 'declare'; projectId: string; questionId: string; declaration: DeclareInput }
-  | { type: 'answer'; projectId: string; decisionEventId: string; answer: AnswerCommand };
+  | { type: 'answer'; projectId: string; decisionEventId: string; answer: AnswerCommand }
+  | { type: 'withdraw'; projectId: string; withdrawal: WithdrawCommand };
 
 export const NOT_FOUND = (): Refusal =>
   refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
+
+const NOT_THE_AUTHOR = (verb: string): Refusal =>
+  refusal(
+    403,
+    'so_o_autor_da_sessao',
+    `only the author of the session where this question was born can ${verb} it`,
+  );
+
+const ALREADY_ANSWERED = (): Refusal =>
+  refusal(409, 'pergunta_ja_respondida', 'this question has already been answered');
+
+/** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
+const WITHDRAWN = (): Refusal =>
+  refusal(409, 'pergunta_retirada', 'this question was withdrawn: it no longer needs an answer');
 
 /** A declaration is never refused here (the DTOs validated it); declaring an existing question changes nothing. */
 function decideDeclare(
@@ -104,9 +136,10 @@ function decideDeclare(
 
 /**
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
- * project is the same 404), 403 not the session author, 409 already answered, 400 no suggestion
- * to accept. For an agent: 404, already answered (not an error: no events, the first answer
- * stands), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session author.
+ * project is the same 404), 403 not the session author, 409 already answered, 409 withdrawn
+ * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already answered (not an
+ * error: no events, the first answer stands), 409 withdrawn (nothing was recorded, so the agent
+ * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session author.
  */
 function decideAnswer(
   { projectId, decisionEventId, answer: command }: Extract<QuestionCommand, { type: 'answer' }>,
@@ -115,17 +148,12 @@ function decideAnswer(
 ): Decision<QuestionEvent> {
   if (!question || question.projectId !== projectId) return NOT_FOUND();
   const { declared } = question;
-  if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
-    return refusal(
-      403,
-      'so_o_autor_da_sessao',
-      'only the author of the session where this question was born can answer it',
-    );
-  }
+  if (command.by === 'user' && command.userId !== declared.sessionAuthorId) return NOT_THE_AUTHOR('answer');
   if (question.answered) {
     if (command.by === 'agent') return [];
-    return refusal(409, 'pergunta_ja_respondida', 'this question has already been answered');
+    return ALREADY_ANSWERED();
   }
+  if (question.withdrawn) return WITHDRAWN();
   const explicit = command.resposta ?? null;
   const wantsSuggestion = command.by === 'user' ? command.aceitarSugestao === true : explicit === null;
   if (wantsSuggestion && !declared.sugestao) {
@@ -166,8 +194,54 @@ function decideAnswer(
   ];
 }
 
+/**
+ * §11.5 withdrawing, by either door. Order of checks for a click: 404, 403 not the session author,
+ * 409 already answered; for an agent (any asker of the project, as for answering): 404, 409
+ * answered. A question already withdrawn decides no events: the first withdrawal stands and the
+ * caller is told so (`withdrawOutcome`), never a conflict.
+ */
+function decideWithdraw(
+  { projectId, withdrawal }: Extract<QuestionCommand, { type: 'withdraw' }>,
+  question: Question | null,
+  now: Date,
+): Decision<QuestionEvent> {
+  if (!question || question.projectId !== projectId) return NOT_FOUND();
+  const { declared } = question;
+  if (withdrawal.by === 'user' && withdrawal.userId !== declared.sessionAuthorId)
+    return NOT_THE_AUTHOR('withdraw');
+  if (question.answered) return ALREADY_ANSWERED();
+  if (question.withdrawn) return [];
+  const by =
+    withdrawal.by === 'user'
+      ? { kind: 'user' as const, id: withdrawal.userId }
+      : { kind: 'agent' as const, id: withdrawal.viaAgente };
+  return [
+    {
+      type: 'question.withdrawn',
+      data: {
+        questionId: declared.questionId,
+        by,
+        motivo: withdrawal.motivo,
+        withdrawnAt: now.toISOString(),
+      },
+      occurredAt: now,
+    },
+  ];
+}
+
 export function decide(command: QuestionCommand, state: Question | null, now: Date): Decision<QuestionEvent> {
-  return command.type === 'declare' ? decideDeclare(command, state, now) : decideAnswer(command, state, now);
+  switch (command.type) {
+    case 'declare':
+      return decideDeclare(command, state, now);
+    case 'answer':
+      return decideAnswer(command, state, now);
+    case 'withdraw':
+      return decideWithdraw(command, state, now);
+    default: {
+      const unknownCommand: never = command;
+      return unknownCommand;
+    }
+  }
 }
 
 /** A question on the decider kit; `null` is a question never declared. */
@@ -192,12 +266,29 @@ export function answerOutcome(before: Question | null, events: readonly Question
   return { kind: 'already_answered', answered: before.answered };
 }
 
-/** §3.3 whether `userId` may answer here, and if not, why (said once, in words). */
+/** What an accepted withdrawal did: withdrawn now, or an earlier withdrawal stands. */
+export type WithdrawOutcome = { kind: 'withdrawn' | 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+
+/** Reads the outcome from the events a withdrawal decided (none: the question was already withdrawn). */
+export function withdrawOutcome(before: Question | null, events: readonly QuestionEvent[]): WithdrawOutcome {
+  const withdrawn = events.find((e): e is QuestionWasWithdrawn => e.type === 'question.withdrawn');
+  if (withdrawn) return { kind: 'withdrawn', withdrawn: withdrawn.data };
+  if (!before?.withdrawn)
+    throw new Error('a withdrawal was accepted, but decided nothing for an open question');
+  return { kind: 'already_withdrawn', withdrawn: before.withdrawn };
+}
+
+/**
+ * §3.3 whether `userId` may answer here, and if not, why (said once, in words). §11.5 the same
+ * person, on the same open question, may withdraw it instead.
+ */
 export function answerability(
   question: Question,
   userId: string,
 ): { canAnswer: boolean; inertReason: string | null } {
   if (question.answered) return { canAnswer: false, inertReason: 'Already answered.' };
+  if (question.withdrawn)
+    return { canAnswer: false, inertReason: 'Withdrawn: it no longer needs an answer.' };
   if (userId !== question.declared.sessionAuthorId) {
     return {
       canAnswer: false,

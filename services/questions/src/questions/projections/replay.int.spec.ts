@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { answerQuestion } from '../commands/answer-question/answer-question.handler';
+import { closeQuestions, type ClosingRequest } from '../commands/close-questions';
 import { declareQuestion } from '../commands/declare-question/declare-question.handler';
 import { replayQuestionProjection } from './replay';
 
@@ -19,37 +19,63 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, last_position::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, last_position::text FROM question_view ORDER BY question_id`,
   );
-  const counts = await ds.query(`SELECT project_id, open, answered FROM question_counts ORDER BY project_id`);
+  const counts = await ds.query(
+    `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,
+  );
   return { view, counts };
 }
 
 describe('question log: replay and append-only', () => {
-  it('rebuilds, after 10,000 random declares and answers, a projection identical to the live one', async () => {
+  it('rebuilds, after 10,000 random declares, answers and withdrawals, a projection identical to the live one', async () => {
     const random = rng(20261130);
     const declared: { projectId: string; questionId: string }[] = [];
     const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
     let operations = 0;
     while (operations < 10_000) {
-      // Batches in one transaction each keep the test fast; the handlers are the live ones.
+      // Batches in one transaction each keep the test fast; the handlers are the live ones. Answers
+      // and withdrawals go in groups of 1–24, as the request edge commits them (several projects,
+      // the same question more than once, both kinds in one group).
       await ds.transaction(async (m) => {
         const outbox = new OutboxWriter(m);
+        let closings: ClosingRequest[] = [];
+        let groupSize = 1 + Math.floor(random() * 24);
+        const closeGroup = async () => {
+          await closeQuestions(m, closings, new Date());
+          closings = [];
+          groupSize = 1 + Math.floor(random() * 24);
+        };
         for (let i = 0; i < 250 && operations < 10_000; i++, operations++) {
           const open = declared.length > 0 && random() < 0.4;
           if (open) {
             const pick = declared[Math.floor(random() * declared.length)]!;
-            const byAgent = random() < 0.5;
-            await answerQuestion(
-              m,
-              outbox,
-              pick.projectId,
-              pick.questionId,
-              byAgent
-                ? { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` }
-                : { by: 'user', userId: 'ana', resposta: `click ${i}` },
-              new Date(),
-            );
+            if (random() < 0.2) {
+              // §11.5 a withdrawal (refused on an answered question, nothing on a withdrawn one).
+              closings.push({
+                ...pick,
+                outbox,
+                withdrawal:
+                  random() < 0.5
+                    ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
+                    : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
+              });
+            } else {
+              closings.push(
+                random() < 0.5
+                  ? {
+                      ...pick,
+                      outbox,
+                      command: {
+                        by: 'agent',
+                        viaAgente: 'po',
+                        resposta: random() < 0.5 ? null : `agent ${i}`,
+                      },
+                    }
+                  : { ...pick, outbox, command: { by: 'user', userId: 'ana', resposta: `click ${i}` } },
+              );
+            }
+            if (closings.length >= groupSize) await closeGroup();
           } else {
             const projectId = projects[Math.floor(random() * projects.length)]!;
             const r = await declareQuestion(
@@ -74,6 +100,7 @@ describe('question log: replay and append-only', () => {
             if (r.created) declared.push({ projectId, questionId: r.questionId });
           }
         }
+        await closeGroup();
         await outbox.flush();
       });
     }
@@ -85,6 +112,8 @@ describe('question log: replay and append-only', () => {
       `SELECT count(*)::int AS n FROM question_log WHERE type = 'question.answered'`,
     );
     expect(logAnswers).toBe(answered);
+    const withdrawn = (live.view as { status: string }[]).filter((v) => v.status === 'withdrawn').length;
+    expect(withdrawn).toBeGreaterThan(100);
 
     const result = await replayQuestionProjection(ds);
     expect(result.questions).toBe(declared.length);

@@ -21,16 +21,19 @@ export async function replayQuestionProjection(dataSource: DataSource): Promise<
     await m.query(`LOCK TABLE question_log IN SHARE MODE`);
     await m.query(`TRUNCATE question_view, question_counts`);
     await m.query(`
-      INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position)
+      INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered,
+                                 withdrawn, last_position)
       SELECT d.question_id, d.project_id, d.position,
-             CASE WHEN a.position IS NULL THEN 'open' ELSE 'answered' END,
-             d.data, a.data, COALESCE(a.position, d.position)
+             CASE WHEN a.position IS NOT NULL THEN 'answered' WHEN w.position IS NOT NULL THEN 'withdrawn' ELSE 'open' END,
+             d.data, a.data, w.data, COALESCE(a.position, w.position, d.position)
         FROM question_log d
         LEFT JOIN question_log a ON a.question_id = d.question_id AND a.type = 'question.answered'
+        LEFT JOIN question_log w ON w.question_id = d.question_id AND w.type = 'question.withdrawn'
        WHERE d.type = 'question.declared'`);
     await m.query(`
-      INSERT INTO question_counts (project_id, open, answered)
-      SELECT project_id, count(*) FILTER (WHERE status = 'open'), count(*) FILTER (WHERE status = 'answered')
+      INSERT INTO question_counts (project_id, open, answered, withdrawn)
+      SELECT project_id, count(*) FILTER (WHERE status = 'open'), count(*) FILTER (WHERE status = 'answered'),
+             count(*) FILTER (WHERE status = 'withdrawn')
         FROM question_view GROUP BY project_id`);
     const [stats] = await m.query(
       `SELECT (SELECT count(*) FROM question_view)::int AS questions,

@@ -8,18 +8,22 @@ import {
   type QuestionDeclared,
   type QuestionListFilter,
   type QuestionListReply,
+  type QuestionWithdrawn,
   type ReadinessAction,
   type ReadinessReply,
   type Refusal,
 } from '@openq/contracts';
-import { answerability } from '../domain/question';
+import { answerability, statusOf } from '../domain/question';
 
 interface ViewRow {
   project_id: string;
   declared_position: string;
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
+  withdrawn: QuestionWithdrawn | null;
 }
+
+type Counts = { open: number; answered: number; withdrawn: number };
 
 /** The cursor is the last item's log position, opaque to callers. */
 export function encodeCursor(position: string): string {
@@ -43,11 +47,18 @@ export async function listQuestions(
   const after = q.cursor ? decodeCursor(q.cursor) : '0';
   if (after === null) return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
   // One row per item, each carrying the counts; one row of counts alone when the slice is empty.
-  const rows: (Partial<ViewRow> & { open_count: number | null; answered_count: number | null })[] =
-    await manager.query(listStatement(q.status), [q.projectId, after, q.limit + 1]);
+  const rows: (Partial<ViewRow> & {
+    open_count: number | null;
+    answered_count: number | null;
+    withdrawn_count: number | null;
+  })[] = await manager.query(listStatement(q.status), [q.projectId, after, q.limit + 1]);
   const items = rows.filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null);
   const page = items.slice(0, q.limit);
-  const counts = { open: rows[0]?.open_count ?? 0, answered: rows[0]?.answered_count ?? 0 };
+  const counts = {
+    open: rows[0]?.open_count ?? 0,
+    answered: rows[0]?.answered_count ?? 0,
+    withdrawn: rows[0]?.withdrawn_count ?? 0,
+  };
   return {
     items: page.map((row) => toView(row, q.userId)),
     total: totalOf(counts, q.status),
@@ -61,25 +72,24 @@ export async function listQuestions(
  * rows (a page and one more, to know whether another page follows).
  */
 export function listStatement(status: QuestionListFilter): string {
-  const statusClause = status === 'all' ? '' : `AND status = '${status === 'open' ? 'open' : 'answered'}'`;
-  return `SELECT c.open AS open_count, c.answered AS answered_count,
-                 v.project_id, v.declared_position, v.declared, v.answered
+  const statusClause = status === 'all' ? '' : `AND status = '${STATUS_WORD[status]}'`;
+  return `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
+                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn
             FROM (SELECT $1::text AS project_id) p
             LEFT JOIN question_counts c ON c.project_id = p.project_id
             LEFT JOIN LATERAL (
-              SELECT project_id, declared_position, declared, answered FROM question_view
+              SELECT project_id, declared_position, declared, answered, withdrawn FROM question_view
                WHERE project_id = $1 ${statusClause} AND declared_position > $2
                ORDER BY declared_position LIMIT $3
             ) v ON true
            ORDER BY v.declared_position`;
 }
 
-function totalOf(counts: { open: number; answered: number }, status: QuestionListFilter): number {
-  return status === 'open'
-    ? counts.open
-    : status === 'answered'
-      ? counts.answered
-      : counts.open + counts.answered;
+/** The status words a filter is written with in SQL (a fixed list, never the caller's text). */
+const STATUS_WORD = { open: 'open', answered: 'answered', withdrawn: 'withdrawn' } as const;
+
+function totalOf(counts: Counts, status: QuestionListFilter): number {
+  return status === 'all' ? counts.open + counts.answered + counts.withdrawn : counts[status];
 }
 
 export async function countQuestions(
@@ -87,11 +97,11 @@ export async function countQuestions(
   projectId: string,
   status: QuestionListFilter,
 ): Promise<number> {
-  const rows: { open: number; answered: number }[] = await manager.query(
-    `SELECT open, answered FROM question_counts WHERE project_id = $1`,
+  const rows: Counts[] = await manager.query(
+    `SELECT open, answered, withdrawn FROM question_counts WHERE project_id = $1`,
     [projectId],
   );
-  return totalOf(rows[0] ?? { open: 0, answered: 0 }, status);
+  return totalOf(rows[0] ?? { open: 0, answered: 0, withdrawn: 0 }, status);
 }
 
 /** §4 readiness: warns with the open count and a shortcut to the queue; never blocks. */
@@ -111,15 +121,21 @@ export async function readiness(
 }
 
 function toView(row: ViewRow, userId: string): OpenQuestionView {
-  const question = { projectId: row.project_id, declared: row.declared, answered: row.answered };
+  const question = {
+    projectId: row.project_id,
+    declared: row.declared,
+    answered: row.answered,
+    withdrawn: row.withdrawn,
+  };
   const a = row.answered;
+  const w = row.withdrawn;
   const { canAnswer, inertReason } = answerability(question, userId);
   // Object.assign, not `{ ...row.declared, …, ...answerability() }`: the same object, but V8 builds
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
   // them — it was most of the CPU of a list request (docs/performance.md, scenario 4).
   return Object.assign({}, row.declared, {
     projectId: row.project_id,
-    status: a ? ('answered' as const) : ('open' as const),
+    status: statusOf(question),
     resposta: a?.resposta ?? null,
     aceitouSugestao: a?.aceitouSugestao ?? null,
     decisionEventId: a?.decisionEventId ?? null,
@@ -127,6 +143,7 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
     viaAgente: a?.viaAgente ?? null,
     agentSessionId: a?.agentSessionId ?? null,
     answeredAt: a?.answeredAt ?? null,
+    withdrawal: w ? { by: w.by, motivo: w.motivo, withdrawnAt: w.withdrawnAt } : null,
     canAnswer,
     inertReason,
   });

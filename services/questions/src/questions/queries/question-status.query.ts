@@ -21,7 +21,7 @@ export async function questionStatuses(
     `SELECT question_id, type, data->>'decisionEventId' AS decision_event_id, data->>'answeredAt' AS answered_at
          FROM question_log
         WHERE project_id = $1 AND question_id = ANY($2::uuid[])
-          AND type IN ('question.declared', 'question.answered')`,
+          AND type IN ('question.declared', 'question.answered', 'question.withdrawn')`,
     [projectId, ids],
   );
   const items = ids.map((questionId): QuestionStatusItem => {
@@ -36,7 +36,9 @@ export async function questionStatuses(
       };
     }
     const declared = own.some((row) => row.type === 'question.declared');
-    return { questionId, status: declared ? 'open' : 'absent', decisionEventId: null, answeredAt: null };
+    const withdrawn = own.some((row) => row.type === 'question.withdrawn');
+    const status = !declared ? 'absent' : withdrawn ? 'withdrawn' : 'open';
+    return { questionId, status, decisionEventId: null, answeredAt: null };
   });
   return { items };
 }

@@ -1,5 +1,6 @@
-import type { QuestionAnswered } from '@openq/contracts';
+import { isRefusal, type QuestionAnswered } from '@openq/contracts';
 import type { GateTransaction } from '../../gate-transaction';
+import { answerToResumeHistogram } from '../../gate-metrics';
 
 /**
  * `question.answered` (by click or by agent: the same event). Remembers the answer, then tells
@@ -16,6 +17,15 @@ export async function hearAnswer(
   await tx.answers.lock(projectId, [questionId]);
   await tx.answers.record(projectId, questionId, decisionEventId, answeredAt);
   for (const cycle of await tx.cycles.lockWaitingOn(projectId, questionId)) {
-    await tx.decide({ type: 'questionAnswered', data: { questionId, decisionEventId } }, cycle, now);
+    const decided = await tx.decide(
+      { type: 'questionAnswered', data: { questionId, decisionEventId } },
+      cycle,
+      now,
+    );
+    if (!isRefusal(decided) && decided.events.some((e) => e.type === 'gate.resumed'))
+      answerToResumeHistogram().observe(
+        { gate: cycle.gate },
+        Math.max(0, (now.getTime() - Date.parse(answeredAt)) / 1000),
+      );
   }
 }

@@ -13,6 +13,7 @@ import {
   citedQuestionIds,
   decide,
   gateCycle,
+  withdrawnCitations,
   type CitedQuestion,
   type GateCycle,
   type GateEvent,
@@ -35,7 +36,8 @@ export interface VerdictContext {
  * event has not reached us yet). A question not in the project refuses the round
  * (`gate.verdict_rejected`). Then the round is decided, in memory; a `needs_user_decision`
  * round records its new questions through the questions service, links them (with the
- * existing `openQuestionId`s) and parks, unless every one of them is already answered. Only
+ * existing `openQuestionId`s) and parks, unless every one of them is already answered or
+ * withdrawn (§11.5). Only
  * then is anything written, so a refused question leaves the cycle as it was. The same round
  * again changes nothing (`roundId`), and declares nothing twice (its questions' `toolCallId`s
  * are stable).
@@ -99,7 +101,16 @@ export async function recordVerdict(
     ...answeredCitations(citations),
     ...(await tx.answers.decisionsOf(projectId, questionIds)),
   };
-  const link = decide({ type: 'questionsLinked', data: { roundId, questionIds, answered } }, afterRound, now);
+  // §11.5 so does a withdrawal: the cycle does not wait on a question that needs no answer.
+  const withdrawn = [
+    ...withdrawnCitations(citations),
+    ...(await tx.answers.withdrawnOf(projectId, questionIds)),
+  ];
+  const link = decide(
+    { type: 'questionsLinked', data: { roundId, questionIds, answered, withdrawn } },
+    afterRound,
+    now,
+  );
   if (isRefusal(link)) return link;
   return tx.commit(state, [...round, ...link]);
 }
@@ -120,7 +131,9 @@ async function lookUpCitations(
   const citations: Record<string, CitedQuestion> = Object.fromEntries(
     Object.entries(heard).map(([id, decisionEventId]) => [id, { status: 'answered', decisionEventId }]),
   );
-  const unheard = questionIds.filter((id) => !(id in heard));
+  for (const id of await tx.answers.withdrawnOf(projectId, questionIds))
+    citations[id] = { status: 'withdrawn' };
+  const unheard = questionIds.filter((id) => !(id in citations));
   for (const item of await owner.statusOf(projectId, unheard, correlationId)) {
     citations[item.questionId] = citedQuestion(item);
   }
@@ -130,5 +143,6 @@ async function lookUpCitations(
 function citedQuestion(item: QuestionStatusItem): CitedQuestion {
   if (item.status === 'answered' && item.decisionEventId)
     return { status: 'answered', decisionEventId: item.decisionEventId };
+  if (item.status === 'withdrawn') return { status: 'withdrawn' };
   return item.status === 'absent' ? { status: 'absent' } : { status: 'open' };
 }

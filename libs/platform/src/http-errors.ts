@@ -1,8 +1,24 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@openq/contracts';
-import { DEFAULT_BODY_LIMIT_BYTES } from '@openq/platform';
-import { Reason } from './http-error';
+
+/** SPEC §4: bodies are size-limited to 64 KiB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The reasons of errors the HTTP framework itself raises, in every service. */
+export const FrameworkReason = {
+  badBody: 'corpo_invalido',
+  notAuthenticated: 'nao_autenticado',
+  badParameter: 'parametro_invalido',
+  bodyTooLarge: 'corpo_grande_demais',
+  headersTooLarge: 'cabecalhos_grandes_demais',
+  unsupportedMediaType: 'tipo_de_conteudo_nao_suportado',
+  routeNotFound: 'rota_nao_encontrada',
+  methodNotAllowed: 'metodo_nao_permitido',
+  serviceUnavailable: 'servico_indisponivel',
+  internal: 'erro_interno',
+} as const;
+const Reason = FrameworkReason;
 
 type ErrorResponse = ErrorBody & Record<string, unknown>;
 
@@ -23,7 +39,7 @@ const MESSAGE_BY_REASON: Readonly<Record<string, string>> = {
 };
 
 /**
- * Every error the gateway answers has the body `{ statusCode, reason, message }` (SPEC §4):
+ * Every error a service answers over HTTP has the body `{ statusCode, reason, message }` (SPEC §4):
  * our own errors keep their reason, framework errors get one from their status (an unknown route
  * is `rota_nao_encontrada`, a body over 64 KiB `corpo_grande_demais`, broken JSON
  * `corpo_invalido`), and anything unexpected is a 500 `erro_interno` that reveals nothing but
@@ -45,6 +61,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
+    // A refusal that says when to come back (`retryAfterSeconds`) says it in the header too.
+    if (typeof body.retryAfterSeconds === 'number')
+      void reply.header('retry-after', String(body.retryAfterSeconds));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -1,0 +1,73 @@
+import { Agent } from 'node:http';
+import { http } from '../support/http';
+import { Latency, now } from '../support/stats';
+
+export interface ReadBurst {
+  sent: number;
+  admitted: number;
+  /** Answered 503 `sobrecarregado` at once (the gateway's bound). */
+  shed: number;
+  /** Anything else: another status, or no response. */
+  other: number;
+  admittedP50: number;
+  admittedP99: number;
+  shedP99: number;
+}
+
+async function get(
+  agent: Agent,
+  url: string,
+  token: string,
+): Promise<{ status: number; reason: string | null }> {
+  const res = await http('GET', url, { authorization: `Bearer ${token}` }, undefined, {
+    agent,
+    noResponseAsZero: true,
+  });
+  try {
+    return { status: res.status, reason: (JSON.parse(res.body) as { reason?: string }).reason ?? null };
+  } catch {
+    return { status: res.status, reason: null };
+  }
+}
+
+/**
+ * `reads` open-question lists requested at once, each on its own connection (as many browsers
+ * would), against the gateway's bound on reads in flight (`GATEWAY_MAX_READS_IN_FLIGHT`): how
+ * many were admitted, how many shed at once with 503 `sobrecarregado`, and the latency of each
+ * group from the burst's start.
+ */
+export async function readBurst(
+  system: { baseUrl: string },
+  projectId: string,
+  token: string,
+  reads: number,
+): Promise<ReadBurst> {
+  const agent = new Agent({ keepAlive: true, maxSockets: reads });
+  const admitted = new Latency();
+  const shed = new Latency();
+  let other = 0;
+  try {
+    const url = `${system.baseUrl}/projects/${projectId}/open-questions?limit=20`;
+    const started = now();
+    await Promise.all(
+      Array.from({ length: reads }, async () => {
+        const res = await get(agent, url, token);
+        const at = now() - started;
+        if (res.status === 200) admitted.record(at);
+        else if (res.status === 503 && res.reason === 'sobrecarregado') shed.record(at);
+        else other++;
+      }),
+    );
+    return {
+      sent: reads,
+      admitted: admitted.count,
+      shed: shed.count,
+      other,
+      admittedP50: admitted.p(50),
+      admittedP99: admitted.p(99),
+      shedP99: shed.count > 0 ? shed.p(99) : Number.NaN,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
