@@ -15,17 +15,17 @@ afterAll(async () => {
   await nats.stop();
 });
 
-/** A processor that takes `ms` per message and records when each handling started and ended. */
+/** A processor that takes `ms` per batch and records how many messages it started and finished. */
 function slowProcessor(ms: number) {
   const log = { started: 0, finished: 0, settled: 0, startedAfterStop: 0, seqs: [] as number[] };
   let stopped = false;
   const processor = {
-    process: async (): Promise<Outcome> => {
-      log.started++;
-      if (stopped) log.startedAfterStop++;
+    processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+      log.started += msgs.length;
+      if (stopped) log.startedAfterStop += msgs.length;
       await new Promise((r) => setTimeout(r, ms));
-      log.finished++;
-      return 'ack';
+      log.finished += msgs.length;
+      return msgs.map(() => 'ack');
     },
     settle: (msg: JsMsg) => {
       log.settled++;
@@ -38,9 +38,10 @@ function slowProcessor(ms: number) {
 
 const ACK_WAIT_MS = 8000;
 const CONCURRENCY = 4;
+const BATCH_SIZE = 5;
 
 describe('ConsumerRunner.stop', () => {
-  it('hands back what it pulled and did not start, starts nothing after stop, and waits for what it started', async () => {
+  it('hands back what it pulled and did not start, starts nothing after stop, and waits for the batches it started', async () => {
     const jsm = await nc.jetstreamManager();
     await jsm.streams.add({ name: 'RUNNER', subjects: ['runner.>'] });
     await jsm.consumers.add('RUNNER', {
@@ -50,7 +51,7 @@ describe('ConsumerRunner.stop', () => {
       max_ack_pending: 256,
     });
     const js = nc.jetstream();
-    for (let i = 0; i < 200; i++) await js.publish('runner.x', new Uint8Array([i % 256]));
+    for (let i = 0; i < 200; i++) await js.publish(`runner.s${i % 8}`, new Uint8Array([i % 256]));
 
     // The runner's own connection, closed right after stop() — as a service's shutdown does.
     const own = await connect({ servers: nats.url });
@@ -59,6 +60,7 @@ describe('ConsumerRunner.stop', () => {
       stream: 'RUNNER',
       durable: 'r',
       concurrency: CONCURRENCY,
+      batchSize: BATCH_SIZE,
     });
     await runner.start();
     await waitFor(() => log.finished >= 8, { what: 'some messages handled' });
@@ -91,5 +93,80 @@ describe('ConsumerRunner.stop', () => {
     expect(new Set([...whenStopped.seqs, ...back, ...late]).size).toBe(200);
     expect(late.length).toBeLessThanOrEqual(CONCURRENCY * 2);
     expect(back.length).toBeGreaterThan(0);
+  });
+});
+
+describe('ConsumerRunner batches', () => {
+  it('gathers what is ready into batches of at most batchSize, one batch per subject at a time, each subject in stream order', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'BATCHES', subjects: ['batches.>'] });
+    await jsm.consumers.add('BATCHES', {
+      durable_name: 'b',
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(30_000),
+      max_ack_pending: 256,
+    });
+    const js = nc.jetstream();
+    const total = 300;
+    await Promise.all(Array.from({ length: total }, (_, i) => js.publish(`batches.s${i % 5}`)));
+
+    const batches: JsMsg[][] = [];
+    const inFlight = new Set<string>();
+    const overlaps: string[] = [];
+    const applied = new Map<string, number[]>();
+    const processor = {
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        batches.push(msgs);
+        const subjects = new Set(msgs.map((m) => m.subject));
+        for (const s of subjects) if (inFlight.has(s)) overlaps.push(s);
+        for (const s of subjects) inFlight.add(s);
+        await new Promise((r) => setTimeout(r, 20));
+        for (const m of msgs) applied.set(m.subject, [...(applied.get(m.subject) ?? []), m.seq]);
+        for (const s of subjects) inFlight.delete(s);
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const runner = new ConsumerRunner(js, processor, {
+      stream: 'BATCHES',
+      durable: 'b',
+      concurrency: 2,
+      batchSize: 32,
+    });
+    await runner.start();
+    await waitFor(() => runner.handled === total, { what: `${total} handled` });
+    await runner.stop();
+
+    expect(batches.flat()).toHaveLength(total);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(32);
+    expect(batches.some((b) => b.length > 1)).toBe(true); // messages waiting for a slot went together
+    expect(overlaps).toEqual([]);
+    for (const [, seqs] of applied) expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  it('hands a lone message over at once, alone', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'LONE', subjects: ['lone.>'] });
+    await jsm.consumers.add('LONE', { durable_name: 'l', ack_policy: AckPolicy.Explicit });
+    const batches: number[] = [];
+    const processor = {
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        batches.push(msgs.length);
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const runner = new ConsumerRunner(nc.jetstream(), processor, {
+      stream: 'LONE',
+      durable: 'l',
+      concurrency: 4,
+    });
+    await runner.start();
+    await nc.jetstream().publish('lone.x');
+    await waitFor(() => runner.handled === 1, { what: 'the lone message handled' });
+    await nc.jetstream().publish('lone.y');
+    await waitFor(() => runner.handled === 2, { what: 'the second lone message handled' });
+    await runner.stop();
+    expect(batches).toEqual([1, 1]);
   });
 });

@@ -1,20 +1,25 @@
 import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from 'nats';
-import type { InboundProcessor } from './inbound';
+import type { InboundProcessor, Outcome } from './inbound';
 
 export interface ConsumerRunnerOptions {
   stream: string;
   durable: string;
-  /** Messages handled at once by this process. */
+  /** Batches handled at once by this process (each one transaction). */
   concurrency: number;
+  /** Most messages in one batch (default 256; 1: one message per transaction). */
+  batchSize?: number;
   /** How long a message may stay parked behind an earlier message of its subject before it is handed back. */
   maxParkMs?: number;
 }
+
+export const DEFAULT_BATCH_SIZE = 256;
 
 /** The messages of one subject held by this process, lowest stream sequence first. */
 interface Lane {
   subject: string;
   queue: JsMsg[];
+  /** In a batch being handled: the lane's next messages wait for it. */
   busy: boolean;
   /** When a parked head may be tried again, and the pause before the next try. */
   retryAt: number;
@@ -27,40 +32,46 @@ const FIRST_PAUSE_MS = 5;
 const MAX_PAUSE_MS = 500;
 
 /**
- * Pulls from a durable consumer and hands messages to the processor, never more than
- * `concurrency` at once. Messages of one subject (`<type>.<projectId>`) are handled one at a
- * time, lowest stream sequence first; different subjects run in parallel. A message whose
- * subject has an earlier message still pending elsewhere (another replica, a redelivery) is
- * parked here — it holds no slot, keeps its delivery alive, and is tried again with a growing
- * pause or as soon as an earlier message of its subject arrives. `stop()` stops pulling, hands
- * back what was pulled and not started, and waits for the messages in flight.
+ * Pulls from a durable consumer and hands messages to the processor in batches, never more than
+ * `concurrency` batches at once. Whenever a slot is free, a batch takes what is ready — the
+ * messages held by idle lanes, each lane's in stream order — up to `batchSize`; nothing waits for
+ * company, so a lone message goes at once, alone, and batches grow only while every slot is busy.
+ * Messages of one subject (`<type>.<projectId>`) are in one batch at a time, lowest stream
+ * sequence first; different subjects go together or in parallel. A message whose subject has an
+ * earlier message still pending elsewhere (another replica, a redelivery) is parked here — it
+ * holds no slot, keeps its delivery alive, and is tried again with a growing pause or as soon as
+ * an earlier message of its subject arrives. `stop()` stops pulling, hands back what was pulled
+ * and not started, and waits for the batches in flight.
  */
 export class ConsumerRunner {
   private readonly logger: Logger;
   private messages: ConsumerMessages | null = null;
   private readonly lanes = new Map<string, Lane>();
-  /** Lanes with a message ready to run, waiting for a slot. */
-  private readonly waiting = new Set<Lane>();
   private readonly running = new Set<Promise<void>>();
   private readonly parkedSince = new Map<JsMsg, number>();
   /** The messages being handled now. */
   private readonly started = new Set<JsMsg>();
   private heartbeat: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
-  private slotFreed: (() => void) | null = null;
   private stopping = false;
   handled = 0;
 
   constructor(
     private readonly js: JetStreamClient,
-    private readonly processor: InboundProcessor,
+    private readonly processor: Pick<InboundProcessor, 'processBatch' | 'settle'>,
     private readonly options: ConsumerRunnerOptions,
   ) {
     this.logger = new Logger(`consumer:${options.durable}`);
   }
 
+  private get batchSize(): number {
+    return Math.max(1, this.options.batchSize ?? DEFAULT_BATCH_SIZE);
+  }
+
   async start(): Promise<void> {
     const consumer = await this.js.consumers.get(this.options.stream, this.options.durable);
+    // The pull window: pulled messages go straight into their lanes, so batches are not bounded
+    // by it — the consumer's max_ack_pending bounds what this process may hold.
     this.messages = await consumer.consume({ max_messages: this.options.concurrency * 2 });
     // Keep the server from redelivering what waits here or runs a slow transaction.
     this.heartbeat = setInterval(() => this.keepAlive(), HEARTBEAT_MS);
@@ -71,11 +82,8 @@ export class ConsumerRunner {
   private async run(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
-        while (!this.stopping && this.running.size >= this.options.concurrency) {
-          await new Promise<void>((resolve) => (this.slotFreed = resolve));
-        }
-        // Checked after waiting for room too: a message pulled before `stop()` but not started is
-        // handed back at once, never started after `stop()` (it would outlive the connection).
+        // A message pulled before `stop()` but not started is handed back at once, never started
+        // after `stop()` (it would outlive the connection).
         if (this.stopping) {
           msg.nak();
           continue;
@@ -87,6 +95,7 @@ export class ConsumerRunner {
     }
   }
 
+  /** Into its lane (held there, kept alive, until a batch takes it), then a batch if a slot is free. */
   private accept(msg: JsMsg): void {
     let lane = this.lanes.get(msg.subject);
     if (!lane) {
@@ -101,68 +110,99 @@ export class ConsumerRunner {
       lane.queue.splice(at, 0, msg);
       if (at === 0) lane.retryAt = 0; // an earlier message arrived: what was parked may go after it
     }
-    this.pump(lane);
+    this.pump();
   }
 
-  /** Starts the lane's first message if the lane is idle, not paused and a slot is free. */
-  private pump(lane: Lane): void {
-    if (lane.busy || lane.queue.length === 0) return;
-    if (this.stopping) return this.release(lane);
+  /** Starts batches while a slot is free and some lane has a message ready. */
+  private pump(): void {
+    while (!this.stopping && this.running.size < this.options.concurrency) {
+      const batch = this.gather();
+      if (batch.length === 0) return;
+      this.launch(batch);
+    }
+  }
+
+  /**
+   * What is ready, up to the batch size: from each idle lane that is not pausing, its messages in
+   * stream order (a lane cut by the size keeps the rest for the next batch). Marks the lanes busy.
+   */
+  private gather(): JsMsg[] {
+    const batch: JsMsg[] = [];
     const now = Date.now();
-    if (now < lane.retryAt) {
-      lane.timer ??= setTimeout(() => {
-        lane.timer = null;
-        this.pump(lane);
-      }, lane.retryAt - now);
-      return;
-    }
-    if (this.running.size >= this.options.concurrency) {
-      this.waiting.add(lane);
-      return;
-    }
-    this.waiting.delete(lane);
-    const msg = lane.queue.shift()!;
-    lane.busy = true;
-    this.started.add(msg);
-    const task: Promise<void> = this.handle(msg, lane).finally(() => {
-      this.started.delete(msg);
-      this.running.delete(task);
-      lane.busy = false;
-      this.pump(lane);
-      for (const next of [...this.waiting]) {
-        if (this.running.size >= this.options.concurrency) break;
-        this.pump(next);
+    for (const lane of this.lanes.values()) {
+      if (batch.length >= this.batchSize) break;
+      if (lane.busy || lane.queue.length === 0) continue;
+      if (now < lane.retryAt) {
+        lane.timer ??= setTimeout(() => {
+          lane.timer = null;
+          this.pump();
+        }, lane.retryAt - now);
+        continue;
       }
-      if (lane.queue.length === 0 && !lane.busy) this.forget(lane);
-      this.slotFreed?.();
-      this.slotFreed = null;
+      batch.push(...lane.queue.splice(0, this.batchSize - batch.length));
+      lane.busy = true;
+    }
+    return batch;
+  }
+
+  private launch(batch: JsMsg[]): void {
+    const lanes = new Set(batch.map((msg) => this.lanes.get(msg.subject)!));
+    for (const msg of batch) this.started.add(msg);
+    const task: Promise<void> = this.handle(batch).finally(() => {
+      for (const msg of batch) this.started.delete(msg);
+      this.running.delete(task);
+      for (const lane of lanes) {
+        lane.busy = false;
+        if (lane.queue.length === 0 || this.stopping) this.release(lane);
+      }
+      this.pump();
     });
     this.running.add(task);
   }
 
-  private async handle(msg: JsMsg, lane: Lane): Promise<void> {
+  private async handle(batch: JsMsg[]): Promise<void> {
+    let outcomes: Outcome[];
     try {
-      const outcome = await this.processor.process(msg);
-      if (outcome === 'defer' && !this.stopping && !this.parkedTooLong(msg)) return this.park(msg, lane);
+      outcomes = await this.processor.processBatch(batch);
+    } catch (error) {
+      this.logger.error(`unexpected failure, will be redelivered: ${String(error)}`);
+      for (const msg of batch) {
+        this.parkedSince.delete(msg);
+        msg.nak(1000);
+      }
+      return;
+    }
+    const parked = new Set<Lane>();
+    const settled = new Set<Lane>();
+    batch.forEach((msg, i) => {
+      const lane = this.lanes.get(msg.subject)!;
+      const outcome = outcomes[i]!;
+      if (outcome === 'defer' && !this.stopping && !this.parkedTooLong(msg)) {
+        this.park(msg, lane);
+        parked.add(lane);
+        return;
+      }
       this.parkedSince.delete(msg);
       this.processor.settle(msg, outcome);
-      lane.pause = FIRST_PAUSE_MS;
+      settled.add(lane);
       this.handled++;
-    } catch (error) {
-      this.parkedSince.delete(msg);
-      this.logger.error(`unexpected failure, will be redelivered: ${String(error)}`);
-      msg.nak(1000);
+    });
+    // A lane that moved on starts its pauses over, as a message handled alone did.
+    for (const lane of settled) lane.pause = FIRST_PAUSE_MS;
+    const now = Date.now();
+    for (const lane of parked) {
+      // Tried again after a pause that grows while its predecessor stays pending.
+      lane.retryAt = now + lane.pause;
+      lane.pause = Math.min(lane.pause * 2, MAX_PAUSE_MS);
     }
   }
 
-  /** Back into its lane, tried again after a pause that grows while its predecessor stays pending. */
+  /** Back into its lane, in stream order, to be tried again after the lane's pause. */
   private park(msg: JsMsg, lane: Lane): void {
     if (!this.parkedSince.has(msg)) this.parkedSince.set(msg, Date.now());
     const at = lane.queue.findIndex((queued) => queued.seq >= msg.seq);
     if (at === -1) lane.queue.push(msg);
     else if (lane.queue[at]!.seq !== msg.seq) lane.queue.splice(at, 0, msg);
-    lane.retryAt = Date.now() + lane.pause;
-    lane.pause = Math.min(lane.pause * 2, MAX_PAUSE_MS);
   }
 
   private parkedTooLong(msg: JsMsg): boolean {
@@ -175,7 +215,7 @@ export class ConsumerRunner {
     for (const msg of this.started) msg.working();
   }
 
-  /** Hands back what the lane holds and has not started. */
+  /** Hands back what the lane holds and has not started, and forgets the lane once it is idle. */
   private release(lane: Lane): void {
     for (const msg of lane.queue.splice(0)) {
       this.parkedSince.delete(msg);
@@ -187,20 +227,18 @@ export class ConsumerRunner {
   private forget(lane: Lane): void {
     if (lane.timer) clearTimeout(lane.timer);
     lane.timer = null;
-    this.waiting.delete(lane);
     if (this.lanes.get(lane.subject) === lane && lane.queue.length === 0 && !lane.busy)
       this.lanes.delete(lane.subject);
   }
 
   /**
    * Stops pulling, hands back (nak) what was pulled and not started, and resolves once every
-   * message started has been handled and settled — so the caller may then close the connection
+   * batch started has been handled and settled — so the caller may then close the connection
    * and the database without cutting a transaction or losing an ack.
    */
   async stop(): Promise<void> {
     this.stopping = true;
     this.messages?.stop();
-    this.slotFreed?.();
     for (const lane of [...this.lanes.values()]) if (!lane.busy) this.release(lane);
     await this.loop?.catch(() => undefined);
     while (this.running.size > 0) await Promise.allSettled([...this.running]);

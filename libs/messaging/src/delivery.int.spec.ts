@@ -1,6 +1,6 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, headers, type JsMsg, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
+import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, STREAMS } from '@openq/contracts';
 import {
   createTestDatabase,
   EventCollector,
@@ -10,15 +10,18 @@ import {
   type TestNatsServer,
 } from '@openq/testing';
 import { encodeJson } from './codec';
-import { InboundProcessor } from './inbound';
+import { InboundProcessor, type EventContext, type InboundOptions } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { RpcClient } from './rpc-client';
 import { RetryLaterError } from './retry-later';
+import { SubjectOrder } from './subject-order';
+import { currentScope } from './trace-context';
 import {
   openPingDatabase,
   PING,
   PING_SCHEMA,
+  PingData,
   PONGED,
   eventRegistry,
   startPingService,
@@ -419,6 +422,349 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
   });
 });
 
+describe('batches: several messages in one transaction, each with its own guarantees', () => {
+  /** A consumer with the transport's order check, fed by hand: the test decides what goes in a batch. */
+  async function batchSetup(
+    handler?: (n: number, ctx: EventContext) => Promise<void>,
+    options: Pick<InboundOptions, 'prepare' | 'registry'> & { type?: string; publisher?: boolean } = {},
+  ) {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    const publisher = options.publisher
+      ? new OutboxPublisher(ds, nc.jetstream(), { service: 'testsvc' })
+      : undefined;
+    publisher?.attach();
+    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', options.type ?? PING, {
+      ackWaitMs: 30_000,
+      maxDeliver: -1,
+      maxAckPending: 256,
+    });
+    const processor = new InboundProcessor(
+      ds,
+      async (data, ctx) => {
+        const { n } = data as { n: number };
+        if (handler) await handler(n, ctx);
+        await ctx.manager.query(
+          `INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`,
+          [ctx.envelope.eventId, n, ctx.prepared ?? 'b', ctx.envelope.projectId],
+        );
+        ctx.outbox.event(PONGED, ctx.envelope.projectId, { n });
+      },
+      {
+        consumer: durable,
+        registry: options.registry ?? eventRegistry,
+        order: new SubjectOrder(durable, { jsm, stream, ackFloor: 0 }),
+        prepare: options.prepare,
+      },
+    );
+    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const fetch = async (count: number): Promise<JsMsg[]> => {
+      const msgs: JsMsg[] = [];
+      const batch = await consumer.fetch({ max_messages: count, expires: 5000 });
+      for await (const m of batch) {
+        msgs.push(m);
+        if (msgs.length === count) break;
+      }
+      return msgs;
+    };
+    const settle = (msgs: JsMsg[], outcomes: string[]) =>
+      msgs.forEach((m, i) => processor.settle(m, outcomes[i] as 'ack'));
+    return { ds, processor, fetch, settle, durable, publisher };
+  }
+
+  it('applies the good messages of a batch once and dead-letters the poison in the middle with its reason', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    await publishPing(1, 'p1');
+    await nc
+      .jetstream()
+      .publish(eventSubject(PING, 'p1'), encodeJson(makeEnvelope(PING, 'p1', { n: 'two', note: 'x' })));
+    await publishPing(3, 'p1');
+    await publishPing(4, 'p2');
+    const msgs = await fetch(4);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(['ack', 'term', 'ack', 'ack']);
+    const effects: { n: number }[] = await ds.query(`SELECT n FROM effects ORDER BY applied_order`);
+    expect(effects.map((e) => e.n)).toEqual([1, 3, 4]);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(3);
+    const letters: { reason: string; stream_seq: string }[] = await ds.query(
+      `SELECT reason, stream_seq FROM dead_letter`,
+    );
+    expect(letters).toEqual([{ reason: 'payload_invalido', stream_seq: '2' }]);
+    // every position passed what was settled
+    const positions: { subject: string; last_seq: string }[] = await ds.query(
+      `SELECT subject, last_seq FROM consumer_position ORDER BY subject`,
+    );
+    expect(positions).toEqual([
+      { subject: eventSubject(PING, 'p1'), last_seq: '3' },
+      { subject: eventSubject(PING, 'p2'), last_seq: '4' },
+    ]);
+    await ds.destroy();
+  });
+
+  it('when a handler throws for one message, applies the others and retries that one, its subject waiting behind it', async () => {
+    let failing = true;
+    const { ds, processor, fetch, settle } = await batchSetup(async (n) => {
+      if (n === 2 && failing) throw new Error('a bug for message 2');
+    });
+    for (const [n, p] of [
+      [1, 'p1'],
+      [2, 'p1'],
+      [3, 'p1'],
+      [4, 'p2'],
+      [5, 'p2'],
+    ] as const)
+      await publishPing(n, p);
+    const msgs = await fetch(5);
+    const outcomes = await processor.processBatch(msgs);
+    expect(outcomes).toEqual(['ack', 'nak', 'defer', 'ack', 'ack']);
+    const nums = async () =>
+      ((await ds.query(`SELECT n FROM effects ORDER BY applied_order`)) as { n: number }[]).map((e) => e.n);
+    expect(await nums()).toEqual([1, 4, 5]);
+    settle(msgs, outcomes);
+    // The failed message comes back after its backoff; the deferred one after its short nak.
+    failing = false;
+    const again = await fetch(2);
+    expect(again.map((m) => m.seq).sort()).toEqual([2, 3]);
+    expect(Math.min(...again.map((m) => m.info.deliveryCount))).toBe(2);
+    const second = await processor.processBatch(again);
+    settle(again, second);
+    expect(second).toEqual(['ack', 'ack']);
+    expect(await nums()).toEqual([1, 4, 5, 2, 3]);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(5);
+    await ds.destroy();
+  });
+
+  it('acks redelivered duplicates of a batch without effect, applies the new ones, and moves the positions past both, in one transaction', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    for (let n = 1; n <= 4; n++) await publishPing(n, n % 2 ? 'p1' : 'p2');
+    const first = await fetch(4);
+    expect(await processor.processBatch(first)).toEqual(['ack', 'ack', 'ack', 'ack']);
+    for (const m of first) m.nak(); // withhold the acks: all four come back
+    for (let n = 5; n <= 6; n++) await publishPing(n, n % 2 ? 'p1' : 'p2');
+    const second = await fetch(6);
+    expect(second.filter((m) => m.info.deliveryCount === 2)).toHaveLength(4);
+    const transactions = jest.spyOn(ds, 'transaction');
+    const outcomes = await processor.processBatch(second);
+    settle(second, outcomes);
+    expect(outcomes).toEqual(second.map(() => 'ack'));
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(6);
+    expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(6);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox`)).toBe(6);
+    expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(6);
+    const positions: { last_seq: string }[] = await ds.query(
+      `SELECT last_seq FROM consumer_position ORDER BY subject`,
+    );
+    expect(positions.map((p) => Number(p.last_seq))).toEqual([5, 6]);
+    await ds.destroy();
+  });
+
+  it('leaves out (defer) a message whose subject has an earlier message pending outside the batch', async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    for (let n = 1; n <= 4; n++) await publishPing(n, n === 4 ? 'p2' : 'p1');
+    const [a, b, c, d] = await fetch(4);
+    // b is held elsewhere (another replica): c must not overtake it; a and d go.
+    const outcomes = await processor.processBatch([a!, c!, d!]);
+    expect(outcomes).toEqual(['ack', 'defer', 'ack']);
+    settle([a!, d!], ['ack', 'ack']);
+    expect(await processor.processBatch([b!, c!])).toEqual(['ack', 'ack']);
+    settle([b!, c!], ['ack', 'ack']);
+    const effects: { n: number }[] = await ds.query(
+      `SELECT n FROM effects WHERE project_id = 'p1' ORDER BY applied_order`,
+    );
+    expect(effects.map((e) => e.n)).toEqual([1, 2, 3]);
+    await ds.destroy();
+  });
+
+  it("writes each message's events with its own correlation, causation and trace context", async () => {
+    const { ds, processor, fetch, settle } = await batchSetup();
+    const traces = [
+      '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      '00-1bf7651916cd43dd8448eb211c80319d-c7ad6b7169203332-01',
+    ];
+    const sent: { eventId: string; correlationId: string }[] = [];
+    for (const [i, traceparent] of traces.entries()) {
+      const envelope = makeEnvelope(PING, 'p1', { n: i, note: 'x' }, { correlationId: `corr-${i}` });
+      const h = headers();
+      h.set('traceparent', traceparent);
+      await nc
+        .jetstream()
+        .publish(eventSubject(PING, 'p1'), encodeJson(envelope), { msgID: envelope.eventId, headers: h });
+      sent.push({ eventId: envelope.eventId, correlationId: envelope.correlationId });
+    }
+    const msgs = await fetch(2);
+    settle(msgs, await processor.processBatch(msgs));
+    const rows: {
+      envelope: { correlationId: string; causationId: string; data: { n: number } };
+      headers: Record<string, string>;
+    }[] = await ds.query(`SELECT envelope, headers FROM outbox ORDER BY id`);
+    expect(
+      rows.map((r) => [
+        r.envelope.data.n,
+        r.envelope.correlationId,
+        r.envelope.causationId,
+        r.headers.traceparent,
+      ]),
+    ).toEqual([
+      [0, 'corr-0', sent[0]!.eventId, traces[0]],
+      [1, 'corr-1', sent[1]!.eventId, traces[1]],
+    ]);
+    await ds.destroy();
+  });
+
+  it("publishes a batch's rows right after its commit, with each message's trace headers, in stream order per subject", async () => {
+    const { ds, processor, fetch, settle, publisher } = await batchSetup(undefined, { publisher: true });
+    const traceOf = (n: number) =>
+      `00-0af7651916cd43dd8448eb211c8031${String(n).padStart(2, '0')}-b7ad6b7169203331-01`;
+    for (let n = 1; n <= 6; n++) {
+      const envelope = makeEnvelope(PING, n % 2 ? 'p1' : 'p2', { n, note: 'x' });
+      const h = headers();
+      h.set('traceparent', traceOf(n));
+      await nc.jetstream().publish(eventSubject(PING, envelope.projectId), encodeJson(envelope), {
+        msgID: envelope.eventId,
+        headers: h,
+      });
+    }
+    const msgs = await fetch(6);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(msgs.map(() => 'ack'));
+    await publisher!.idle();
+    // Handed to the publisher (the relay's grace set), published and marked by it: no relay runs here.
+    expect(publisher!.published).toBe(6);
+    const rows: {
+      event_id: string;
+      subject: string;
+      handed: boolean;
+      published: boolean;
+      n: number;
+      traceparent: string;
+    }[] = await ds.query(
+      `SELECT event_id, subject, relay_after > created_at AS handed, published_at IS NOT NULL AS published,
+                (envelope->'data'->>'n')::int AS n, headers->>'traceparent' AS traceparent
+           FROM outbox ORDER BY id`,
+    );
+    expect(rows.map((r) => [r.n, r.handed, r.published, r.traceparent])).toEqual(
+      [1, 3, 5, 2, 4, 6].map((n) => [n, true, true, traceOf(n)]),
+    );
+    const jsm = await nc.jetstreamManager();
+    for (const project of ['p1', 'p2']) {
+      const subject = eventSubject(PONGED, project);
+      expect(await readSubject(jsm, subject)).toEqual(
+        rows.filter((r) => r.subject === subject).map((r) => r.event_id),
+      );
+    }
+    await publisher!.detach();
+    await ds.destroy();
+  });
+
+  it("runs each message's before-transaction step before the batch's transaction, and again when the batch splits", async () => {
+    const prepares = new Map<number, number>();
+    const seen: { n: number; transactions: number; correlationId: string | null | undefined }[] = [];
+    const spied: { transactions?: jest.SpyInstance } = {};
+    let failOn = 0;
+    // Each effect is stored with what the step returned for the attempt that applied it (`ctx.prepared`).
+    const { ds, processor, fetch, settle } = await batchSetup(
+      async (n) => {
+        if (n === failOn) throw new Error(`a bug for message ${n}`);
+      },
+      {
+        prepare: async (envelope) => {
+          const { n } = envelope.data as { n: number };
+          const attempt = (prepares.get(n) ?? 0) + 1;
+          prepares.set(n, attempt);
+          seen.push({
+            n,
+            transactions: spied.transactions!.mock.calls.length,
+            correlationId: currentScope()?.correlationId,
+          });
+          if (n === 7 && attempt === 1) throw new RetryLaterError('the owner is restarting');
+          return `prep-${n}-${attempt}`;
+        },
+      },
+    );
+    const transactions = (spied.transactions = jest.spyOn(ds, 'transaction'));
+    const effects = async () =>
+      (await ds.query(`SELECT n, applied_by FROM effects ORDER BY n`)) as { n: number; applied_by: string }[];
+
+    // One batch: every step first, then one transaction, each handler given its own message's result.
+    for (const [n, p] of [
+      [1, 'p1'],
+      [2, 'p1'],
+      [3, 'p2'],
+    ] as const)
+      await publishPing(n, p);
+    const first = await fetch(3);
+    const outcomes = await processor.processBatch(first);
+    settle(first, outcomes);
+    expect(outcomes).toEqual(['ack', 'ack', 'ack']);
+    expect(seen.map((s) => [s.n, s.transactions])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+    ]);
+    expect(transactions).toHaveBeenCalledTimes(1);
+    const envelopes = first.map(
+      (m) => JSON.parse(new TextDecoder().decode(m.data)) as { correlationId: string },
+    );
+    expect(seen.map((s) => s.correlationId)).toEqual(envelopes.map((e) => e.correlationId));
+    expect(await effects()).toEqual([1, 2, 3].map((n) => ({ n, applied_by: `prep-${n}-1` })));
+
+    // A handler throws: the batch splits, and each message alone runs its step again before its transaction.
+    seen.length = 0;
+    failOn = 5;
+    for (const n of [4, 5, 6]) await publishPing(n, 'p1');
+    const second = await fetch(3);
+    const split = await processor.processBatch(second);
+    settle(second, split);
+    expect(split).toEqual(['ack', 'nak', 'defer']);
+    expect(seen.map((s) => s.n)).toEqual([4, 5, 6, 4, 5]);
+    expect((await effects()).slice(3)).toEqual([{ n: 4, applied_by: 'prep-4-2' }]);
+
+    // A step that throws splits the batch too; alone, the message's step is run again.
+    failOn = 0;
+    await publishPing(7, 'p2');
+    await publishPing(8, 'p3');
+    const third = await fetch(4); // 5 and 6 are back after their naks, with 7 and 8
+    const last = await processor.processBatch(third);
+    settle(third, last);
+    expect(last).toEqual(third.map(() => 'ack'));
+    expect(prepares.get(7)).toBe(2); // failed in the batch, then alone
+    expect(prepares.get(8)).toBe(1); // the batch split before its step
+    expect((await effects()).map((e) => e.applied_by)).toEqual([
+      'prep-1-1',
+      'prep-2-1',
+      'prep-3-1',
+      'prep-4-2',
+      expect.stringMatching(/^prep-5-/),
+      expect.stringMatching(/^prep-6-/),
+      'prep-7-2',
+      'prep-8-1',
+    ]);
+    await ds.destroy();
+  });
+
+  it("trusts openq's own events in a batch: no class-validator on a hop between services", async () => {
+    const registry = new MessageRegistry([defineMessage(PING, PingData), defineMessage(PONGED, PingData)]);
+    const { ds, processor, fetch, settle } = await batchSetup(undefined, { type: PONGED, registry });
+    // No `note`: PingData would refuse it from outside (an `agent.*` message is dead-lettered).
+    for (const n of [1, 2]) {
+      const envelope = makeEnvelope(PONGED, 'p1', { n });
+      await nc
+        .jetstream()
+        .publish(eventSubject(PONGED, 'p1'), encodeJson(envelope), { msgID: envelope.eventId });
+    }
+    const msgs = await fetch(2);
+    const outcomes = await processor.processBatch(msgs);
+    settle(msgs, outcomes);
+    expect(outcomes).toEqual(['ack', 'ack']);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(2);
+    expect(await count(ds, `SELECT count(*) AS n FROM dead_letter`)).toBe(0);
+    await ds.destroy();
+  });
+});
 /** The event ids stored on `subject`, in stream order. */
 async function readSubject(
   jsm: Awaited<ReturnType<NatsConnection['jetstreamManager']>>,

@@ -13,7 +13,7 @@ import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
 import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
-import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
+import { natsHeaderReader, runInScope, type MessageScope, type ScopeSpan } from './trace-context';
 import { isRetryLater } from './retry-later';
 import type { Predecessor, SubjectOrder } from './subject-order';
 
@@ -208,11 +208,7 @@ export class InboundProcessor {
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
     try {
-      const span = {
-        name: `${type} process`,
-        kind: 'consumer' as const,
-        attributes: { 'messaging.consumer.group.name': this.options.consumer },
-      };
+      const span = this.spanOf(`${type} process`);
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
         const settled = await this.processInTurn(msg, scope);
         scope.span?.setAttribute('openq.outcome', settled);
@@ -280,6 +276,186 @@ export class InboundProcessor {
     }
   }
 
+  /**
+   * Applies several messages (of one or more subjects, each subject's in stream order) in ONE
+   * transaction, with every guarantee of `process` for each of them: the outcomes come back in
+   * the order of `msgs`. A message whose subject has an earlier message pending elsewhere is left
+   * out and comes back `defer`, and so do the later ones of its subject. When one of them is
+   * refused (poison), or anything fails in the batch's transaction (a handler throws, a deadlock,
+   * the database is gone), nothing of the batch is kept and its messages go one by one through
+   * `process`, so each gets exactly the outcome it would get alone (dead-lettered, retried later
+   * with backoff, given up after `maxAttempts`, parked).
+   */
+  async processBatch(msgs: readonly JsMsg[]): Promise<Outcome[]> {
+    messagingMetrics.batchSize().observe({ consumer: this.options.consumer }, msgs.length);
+    if (msgs.length === 1) return [await this.process(msgs[0]!)];
+    const started = performance.now();
+    const ordered = [...msgs].sort(inSubjectOrder);
+    const items: BatchItem[] = [];
+    for (const msg of ordered) {
+      const parsed = parseEventMessage(msg, this.options.registry);
+      if (!parsed.ok) return this.oneByOne(msgs, ordered, 'a message of the batch is refused');
+      items.push({ msg, envelope: parsed.envelope });
+    }
+    let outcomes: Map<JsMsg, Outcome>;
+    let duplicates: number;
+    try {
+      await this.prepareBatch(items);
+      ({ outcomes, duplicates } = await this.applyBatch(items));
+    } catch (error) {
+      // The split runs each message's before-transaction step again, as a retry would.
+      return this.oneByOne(msgs, ordered, String(error));
+    }
+    // Counted once committed: a batch rolled back is counted by the messages' own path.
+    if (duplicates > 0)
+      messagingMetrics.inboxDuplicates().inc({ consumer: this.options.consumer }, duplicates);
+    for (const { msg } of items) {
+      const outcome = outcomes.get(msg)!;
+      if (outcome === 'defer') messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
+      messagingMetrics
+        .handlingDuration()
+        .observe(
+          { consumer: this.options.consumer, type: typeOfSubject(msg.subject), outcome },
+          secondsSince(started),
+        );
+    }
+    return msgs.map((msg) => outcomes.get(msg)!);
+  }
+
+  /**
+   * The batch's split: each message through `process`, in stream order per subject. Once a message
+   * of a subject is not settled (retried later, parked), the later ones of that subject wait too —
+   * `process` would find that message pending and say `defer` after a look-up.
+   */
+  private async oneByOne(msgs: readonly JsMsg[], ordered: JsMsg[], why: string): Promise<Outcome[]> {
+    this.logger.debug(`applying a batch of ${msgs.length} one message at a time: ${why}`);
+    const outcomes = new Map<JsMsg, Outcome>();
+    const held = new Set<string>();
+    for (const msg of ordered) {
+      if (held.has(msg.subject)) {
+        messagingMetrics.orderWaits().inc({ consumer: this.options.consumer });
+        outcomes.set(msg, 'defer');
+        continue;
+      }
+      const outcome = await this.process(msg);
+      if (outcome !== 'ack' && outcome !== 'term') held.add(msg.subject);
+      outcomes.set(msg, outcome);
+    }
+    return msgs.map((msg) => outcomes.get(msg)!);
+  }
+
+  /**
+   * The batch's transaction: the subjects' positions locked (one statement), the messages that
+   * may go now claimed in the inbox (one statement), the handlers of the new ones in stream order
+   * per subject — each with its own context, correlation and trace, as alone —, their events in
+   * the outbox (one statement), each subject's position moved once, commit.
+   */
+  private async applyBatch(
+    items: BatchItem[],
+  ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number }> {
+    const consumer = this.options.consumer;
+    return this.inOneTransaction(async (manager) => {
+      const outcomes = new Map<JsMsg, Outcome>();
+      // Every unit's writer queues its rows here, with its own headers: one insert for the batch.
+      const outbox = new OutboxWriter(manager);
+      const subjects = groupBySubject(items);
+      const admitted = this.options.order
+        ? await this.options.order.enterBatch(
+            manager,
+            [...subjects].map(([subject, of]) => ({ subject, seqs: of.map((i) => i.msg.seq) })),
+          )
+        : null;
+      const taken: BatchItem[] = [];
+      const moved: { subject: string; seq: number }[] = [];
+      for (const [subject, of] of subjects) {
+        const count = admitted?.get(subject) ?? of.length;
+        of.forEach((item, i) => (i < count ? taken.push(item) : outcomes.set(item.msg, 'defer')));
+        if (count > 0) moved.push({ subject, seq: of[count - 1]!.msg.seq });
+      }
+      // One inbox claim for all; an id twice in the batch (a copy republished past the broker's
+      // duplicate window) is new for its first message only.
+      const ids = [...new Set(taken.map((item) => item.envelope.eventId))];
+      const claimed = new Set<string>();
+      if (ids.length > 0) {
+        const rows: { message_id: string }[] = await manager.query(
+          `INSERT INTO inbox (consumer, message_id) SELECT $1, unnest($2::text[])
+           ON CONFLICT DO NOTHING RETURNING message_id`,
+          [consumer, ids],
+        );
+        for (const row of rows) claimed.add(row.message_id);
+      }
+      let duplicates = 0;
+      for (const item of taken) {
+        outcomes.set(item.msg, 'ack');
+        if (!claimed.delete(item.envelope.eventId)) {
+          duplicates++;
+          continue; // seen before: the effect is already committed; the position still passes it
+        }
+        await this.runHandler(manager, outbox, item);
+      }
+      await outbox.flush();
+      await this.options.order?.advanceBatch(manager, moved);
+      return { outcomes, duplicates };
+    });
+  }
+
+  /**
+   * The before-transaction step of each message of the batch (`InboundOptions.prepare`), one after
+   * another in the batch's order, each in its message's scope (correlation id, trace); nothing is
+   * held meanwhile. A step that throws splits the batch.
+   */
+  private async prepareBatch(items: BatchItem[]): Promise<void> {
+    const prepare = this.options.prepare;
+    if (!prepare) return;
+    for (const item of items) {
+      const { msg, envelope } = item;
+      item.prepared = await runInScope(
+        natsHeaderReader(msg.headers),
+        envelope.correlationId,
+        this.spanOf(`${envelope.type} prepare`),
+        () => prepare(envelope),
+      );
+    }
+  }
+
+  /**
+   * One message's handler inside the batch's transaction, as its own unit of work (logs, trace,
+   * events): its rows are queued on the batch's writer with its correlation id and trace headers.
+   */
+  private runHandler(
+    manager: EntityManager,
+    batchOutbox: OutboxWriter,
+    { msg, envelope, prepared }: BatchItem,
+  ): Promise<unknown> {
+    const span = this.spanOf(`${envelope.type} process`);
+    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, () =>
+      this.handler(envelope.data, {
+        envelope,
+        manager,
+        outbox: batchOutbox.forUnit(followOn(envelope)),
+        deliveries: msg.info.deliveryCount,
+        prepared,
+      }),
+    );
+  }
+
+  private spanOf(name: string): ScopeSpan {
+    return {
+      name,
+      kind: 'consumer',
+      attributes: { 'messaging.consumer.group.name': this.options.consumer },
+    };
+  }
+
+  /**
+   * The one commit point of inbound work (a message, a batch, a dead letter): `work` runs in one
+   * transaction, and once this resolves it is committed. The outbox rows it wrote (one insert,
+   * `OutboxWriter.flush`) were handed to the process's publisher, which sends them on COMMIT.
+   */
+  private inOneTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /** Acts on an outcome: the backoff of a nak grows with the deliveries. */
   settle(msg: JsMsg, outcome: Outcome): void {
     if (outcome === 'ack') msg.ack();
@@ -297,7 +473,7 @@ export class InboundProcessor {
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
     const prepared = await this.options.prepare?.(envelope);
-    return this.dataSource.transaction(async (manager) => {
+    return this.inOneTransaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
         [this.options.consumer, envelope.eventId],
@@ -329,7 +505,7 @@ export class InboundProcessor {
     envelope: EventEnvelope | null,
   ): Promise<Outcome> {
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.inOneTransaction(async (manager) => {
         await this.enterTurn(manager, msg);
         await this.insertDeadLetter(manager, msg, reason, message, envelope);
         if (this.options.onInvalid) {
@@ -352,7 +528,7 @@ export class InboundProcessor {
         `dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`,
       );
       try {
-        await this.dataSource.transaction(async (manager) => {
+        await this.inOneTransaction(async (manager) => {
           await this.enterTurn(manager, msg);
           await this.insertDeadLetter(manager, msg, reason, message, envelope);
         });
@@ -400,4 +576,27 @@ export class InboundProcessor {
  */
 function storable<T extends string | null>(text: T): T {
   return (text === null ? null : text.replace(/\u0000/g, '\uFFFD')) as T;
+}
+
+interface BatchItem {
+  msg: JsMsg;
+  envelope: EventEnvelope;
+  /** What the type's before-transaction step returned for this message. */
+  prepared?: unknown;
+}
+
+/** By subject, then stream sequence: the order positions are locked and messages applied in. */
+function inSubjectOrder(a: JsMsg, b: JsMsg): number {
+  return a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.seq - b.seq;
+}
+
+/** Items already in subject order, grouped by subject. */
+function groupBySubject(items: BatchItem[]): Map<string, BatchItem[]> {
+  const subjects = new Map<string, BatchItem[]>();
+  for (const item of items) {
+    const of = subjects.get(item.msg.subject);
+    if (of) of.push(item);
+    else subjects.set(item.msg.subject, [item]);
+  }
+  return subjects;
 }

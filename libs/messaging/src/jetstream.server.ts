@@ -46,7 +46,10 @@ export interface JetStreamServerOptions {
   commandRegistry?: MessageRegistry;
   /** Per event type: what to do, inside the dead-letter transaction, when a message is refused. */
   onInvalid?: Record<string, (invalid: InvalidMessage) => Promise<void>>;
+  /** Batches (transactions) each durable consumer handles at once. */
   concurrency?: number;
+  /** Most messages a durable consumer applies in one transaction (default 256; 1: one per transaction). */
+  batchSize?: number;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
   /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
@@ -159,6 +162,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           stream,
           durable,
           concurrency: this.options.concurrency ?? 16,
+          batchSize: this.options.batchSize,
         });
         await runner.start();
         this.runners.push(runner);

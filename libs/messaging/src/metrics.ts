@@ -24,6 +24,17 @@ export const messagingMetrics = {
           buckets: LATENCY_BUCKETS,
         }),
     ),
+  batchSize: () =>
+    getOrCreate(
+      'openq_consumer_batch_messages',
+      () =>
+        new Histogram({
+          name: 'openq_consumer_batch_messages',
+          help: 'Messages a durable consumer took into one transaction (1: a lone message), by consumer',
+          labelNames: ['consumer'] as const,
+          buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+        }),
+    ),
   inboxDuplicates: () =>
     getOrCreate(
       'openq_inbox_duplicates_total',

@@ -49,9 +49,10 @@ export class OutboxWriter {
   }
 
   /**
-   * A writer for one unit of work of a group transaction (`transactionGroups`), created in that
-   * unit's scope: its events carry the unit's correlation id and its rows the unit's trace
-   * headers, and they are queued here, so this writer's one `flush` writes the whole group.
+   * A writer for one unit of work of a transaction shared by several (a request group,
+   * `transactionGroups`; a batch of inbound messages, `InboundProcessor.processBatch`), created in
+   * that unit's scope: its events carry the unit's correlation id and its rows the unit's trace
+   * headers, and they are queued here, so this writer's one `flush` writes them all.
    */
   forUnit(origin: EnvelopeOrigin = {}): OutboxWriter {
     const unit = new OutboxWriter(this.manager, origin);
@@ -60,7 +61,6 @@ export class OutboxWriter {
   }
 
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
     await insertOutboxRows(this.manager, this.pending.splice(0));
   }
 }
@@ -89,9 +89,20 @@ export async function appendToOutbox(
   );
 }
 
-/** Inserts outbox rows, each with its own headers, in one statement. */
+/** Four parameters a row (and the grace); PostgreSQL takes at most 65,535 in one statement. */
+const MAX_ROWS_PER_INSERT = 16_000;
+
+/**
+ * Inserts outbox rows, each with its own headers, in one statement (one per 16,000 rows): the one
+ * insert of every writer, a unit's, a group's or a batch's of inbound messages.
+ */
 async function insertOutboxRows(manager: EntityManager, outboxRows: readonly PendingRow[]): Promise<void> {
   if (outboxRows.length === 0) return;
+  if (outboxRows.length > MAX_ROWS_PER_INSERT) {
+    for (let at = 0; at < outboxRows.length; at += MAX_ROWS_PER_INSERT)
+      await insertOutboxRows(manager, outboxRows.slice(at, at + MAX_ROWS_PER_INSERT));
+    return;
+  }
   const values: unknown[] = [];
   const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));

@@ -19,6 +19,29 @@ export interface Predecessor {
   seq: number;
 }
 
+/** The messages of one subject a batch holds, by stream sequence, ascending. */
+export interface SubjectTurn {
+  subject: string;
+  seqs: number[];
+}
+
+/** A batch message of a subject that does not follow the one before it (or the position) directly. */
+interface Gap {
+  /** Its place among the subject's messages in the batch. */
+  index: number;
+  from: number;
+  seq: number;
+}
+
+/** Gaps of one subject looked up at once in a batch. */
+const GAPS_AT_ONCE = 8;
+
+/** A stored message of the stream, as the order check needs it. */
+interface StoredRef {
+  seq: number;
+  messageId: string | null;
+}
+
 /** How many stream look-ups one check may make past messages settled before positions existed. */
 const MAX_LOOKUPS = 32;
 
@@ -28,7 +51,8 @@ const MAX_LOOKUPS = 32;
  * or dead-lettered; the position (`consumer_position`) moves in the same transaction as the
  * message's effects, and its row lock makes two replicas take one subject's messages one at a time.
  * An earlier message is found by asking the stream for the first message of the subject after the
- * position — one look-up, skipped when the message follows the position directly.
+ * position — one look-up, skipped when the message follows the position directly. A batch locks
+ * all its subjects at once and checks each gap the same way (`enterBatch`, `advanceBatch`).
  */
 export class SubjectOrder {
   constructor(
@@ -48,9 +72,89 @@ export class SubjectOrder {
        RETURNING last_seq`,
       [this.consumer, subject, this.options.ackFloor],
     );
-    let from = Number(row!.last_seq) + 1;
+    return this.pendingBefore(manager, subject, Number(row!.last_seq) + 1, seq);
+  }
+
+  /**
+   * `enter` for a batch: inside the batch's transaction, locks the positions of all its subjects in
+   * one statement, in subject order (two batches sharing subjects never wait on each other in a
+   * cycle), and tells per subject how many of its messages (`seqs`, ascending) may be applied now —
+   * a prefix: the rest wait behind an earlier message of the subject pending elsewhere. Each gap
+   * (before the first message, and between two of the batch's messages of one subject that do not
+   * follow each other in the stream) costs one look-up; they run in rounds, up to `GAPS_AT_ONCE`
+   * of each subject at once, all subjects together.
+   */
+  async enterBatch(manager: EntityManager, turns: SubjectTurn[]): Promise<Map<string, number>> {
+    const sorted = [...turns].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+    const rows: { subject: string; last_seq: string }[] = await manager.query(
+      `INSERT INTO consumer_position (consumer, subject, last_seq)
+       SELECT $1, subject, $3 FROM unnest($2::text[]) WITH ORDINALITY AS turn (subject, n) ORDER BY n
+       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = consumer_position.last_seq
+       RETURNING subject, last_seq`,
+      [this.consumer, sorted.map((t) => t.subject), this.options.ackFloor],
+    );
+    const positions = new Map(rows.map((r) => [r.subject, Number(r.last_seq)]));
+    // Every gap of every subject, assuming the messages before it in the batch are applied.
+    const gaps = new Map<string, Gap[]>();
+    for (const { subject, seqs } of sorted) {
+      const of: Gap[] = [];
+      let from = positions.get(subject)! + 1;
+      seqs.forEach((seq, index) => {
+        if (seq > from) of.push({ index, from, seq });
+        from = Math.max(from, seq + 1);
+      });
+      if (of.length > 0) gaps.set(subject, of);
+    }
+    const admitted = new Map(sorted.map((t) => [t.subject, t.seqs.length]));
+    // In rounds: each subject's next few gaps at once, all subjects together; a subject stops at
+    // its first gap holding an earlier message, so a lane cut short early wastes few look-ups.
+    for (let round = 0; gaps.size > 0; round += GAPS_AT_ONCE) {
+      const checks = [...gaps].flatMap(([subject, of]) =>
+        of.slice(round, round + GAPS_AT_ONCE).map((gap) => ({ subject, gap })),
+      );
+      const found = await Promise.all(checks.map((c) => this.firstOfSubjectFrom(c.subject, c.gap.from)));
+      for (const [i, { subject, gap }] of checks.entries()) {
+        if (!gaps.has(subject)) continue; // an earlier gap of the subject already holds it
+        if (await this.pendingBefore(manager, subject, gap.from, gap.seq, found[i])) {
+          admitted.set(subject, gap.index);
+          gaps.delete(subject);
+        }
+      }
+      for (const [subject, of] of gaps) if (of.length <= round + GAPS_AT_ONCE) gaps.delete(subject);
+    }
+    return admitted;
+  }
+
+  /** In the same transaction, after the effects: the subject's position moves to `seq`. */
+  async advance(manager: EntityManager, subject: string, seq: number): Promise<void> {
+    await this.advanceBatch(manager, [{ subject, seq }]);
+  }
+
+  /** `advance` for a batch, in one statement: each subject (once) to its highest sequence applied. */
+  async advanceBatch(manager: EntityManager, positions: { subject: string; seq: number }[]): Promise<void> {
+    if (positions.length === 0) return;
+    await manager.query(
+      `INSERT INTO consumer_position (consumer, subject, last_seq)
+       SELECT $1, subject, last_seq FROM unnest($2::text[], $3::bigint[]) AS moved (subject, last_seq)
+       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)`,
+      [this.consumer, positions.map((p) => p.subject), positions.map((p) => p.seq)],
+    );
+  }
+
+  /**
+   * The earliest message of the subject in `[from, seq)` not yet settled, or null when `seq` may
+   * be applied; `first` is the look-up from `from` when it was already made.
+   */
+  private async pendingBefore(
+    manager: EntityManager,
+    subject: string,
+    from: number,
+    seq: number,
+    first?: StoredRef | null,
+  ): Promise<Predecessor | null> {
     for (let lookups = 0; seq > from && lookups < MAX_LOOKUPS; lookups++) {
-      const earliest = await this.firstOfSubjectFrom(subject, from);
+      const earliest =
+        lookups === 0 && first !== undefined ? first : await this.firstOfSubjectFrom(subject, from);
       if (earliest === null || earliest.seq >= seq) return null;
       if (!(await this.settledBefore(manager, earliest))) return { subject, seq: earliest.seq };
       from = earliest.seq + 1;
@@ -58,19 +162,7 @@ export class SubjectOrder {
     return seq > from ? { subject, seq: from } : null;
   }
 
-  /** In the same transaction, after the effects: the subject's position moves to `seq`. */
-  async advance(manager: EntityManager, subject: string, seq: number): Promise<void> {
-    await manager.query(
-      `INSERT INTO consumer_position (consumer, subject, last_seq) VALUES ($1, $2, $3)
-       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)`,
-      [this.consumer, subject, seq],
-    );
-  }
-
-  private async firstOfSubjectFrom(
-    subject: string,
-    seq: number,
-  ): Promise<{ seq: number; messageId: string | null } | null> {
+  private async firstOfSubjectFrom(subject: string, seq: number): Promise<StoredRef | null> {
     try {
       // The stream leader answers (not a direct get from a replica that may lag behind it).
       const stored = await this.options.jsm.streams.getMessage(this.options.stream, {
