@@ -1,4 +1,4 @@
-import type { QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
+import type { DecisionSuperseded, QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
 import type { AskerRole, QuestionFactStatus, QuestionStatus, ReadinessAction } from '../vocabulary';
 
 /**
@@ -18,8 +18,20 @@ export interface OpenQuestionView extends QuestionDeclared {
   answeredAt: string | null;
   /** §11.5 who withdrew it, why and when; `null` unless `status` is `withdrawn`. */
   withdrawal: Pick<QuestionWithdrawn, 'by' | 'motivo' | 'withdrawnAt'> | null;
+  /**
+   * §11.5 the agent's decision this question's standing one superseded (`resposta`,
+   * `decisionEventId` and `viaAgente` above are then the session author's); `null` when none was.
+   */
+  amendment:
+    | (Pick<
+        DecisionSuperseded,
+        'supersededDecisionEventId' | 'supersededViaAgente' | 'by' | 'supersededAt'
+      > & { supersededResposta: string })
+    | null;
   /** True only for the session author on an open question (§3.3); the same person may withdraw it (§11.5). */
   canAnswer: boolean;
+  /** §11.5 True only for the session author on a question whose standing decision an agent recorded. */
+  canAmend: boolean;
   /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
   inertReason: string | null;
 }
@@ -52,6 +64,19 @@ export interface WithdrawQuestionReply {
   motivo: string;
   withdrawnAt: string;
   alreadyWithdrawn: boolean;
+}
+
+/**
+ * §11.5 the reply to an amendment: the session author's decision that now stands.
+ * `alreadyAmended` [openq]: the same `resposta` had already superseded the agent's decision (a
+ * retried click), so nothing was written and the first amendment's ids come back.
+ */
+export interface AmendDecisionReply {
+  questionId: string;
+  decisionEventId: string;
+  supersededDecisionEventId: string;
+  resposta: string;
+  alreadyAmended: boolean;
 }
 
 /** ADR 0258: idempotent, never a conflict. */

@@ -10,6 +10,7 @@ export const Verb = {
     answer: pair('questions', 'answer'),
     answerByAgent: pair('questions', 'answer-by-agent'),
     withdraw: pair('questions', 'withdraw'),
+    amend: pair('questions', 'amend'),
     list: pair('questions', 'list'),
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import {
+  AmendDecisionBody,
   AnswerQuestionBody,
   isIdempotencyKey,
   ListOpenQuestionsQuery,
@@ -16,7 +17,7 @@ import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
 
-/** The queue of open questions (SPEC §4): list, count, answer by click; withdraw by click (§11.5). */
+/** The queue of open questions (SPEC §4): list, count, answer by click; withdraw and amend by click (§11.5). */
 @UserApi('open questions')
 @Controller('projects/:projectId/open-questions')
 export class OpenQuestionsController {
@@ -100,6 +101,29 @@ export class OpenQuestionsController {
     return this.services.ask(
       QuestionsCommand.withdraw,
       { projectId, questionId, userId: user.id, motivo: body.motivo },
+      headers,
+    );
+  }
+
+  @Post(':questionId/amend')
+  @HttpCode(200)
+  @MinRole('viewer')
+  @ApiOperation({
+    summary:
+      "Amend an agent's answer: { resposta } supersedes the decision an agent recorded (only the session author). " +
+      '200 { questionId, decisionEventId, supersededDecisionEventId, resposta, alreadyAmended }; the same resposta ' +
+      'again is 200 with the first amendment; 409 decisao_nao_e_de_agente; 403 so_o_autor_da_sessao; 404',
+  })
+  amend(
+    @IdParam('projectId') projectId: string,
+    @UuidParam('questionId') questionId: string,
+    @Body() body: AmendDecisionBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(
+      QuestionsCommand.amend,
+      { projectId, questionId, userId: user.id, resposta: body.resposta },
       headers,
     );
   }

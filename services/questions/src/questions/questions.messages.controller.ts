@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   AgentEvent,
   Commands,
+  type AmendDecisionCommand,
+  type AmendDecisionReply,
   isRefusal,
   OpenqEvent,
   type AgentQuestionAnswerDto,
@@ -30,6 +32,7 @@ import { answerQuestion, type AnswerDecision } from './commands/answer-question/
 import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
+import { amendDecision } from './commands/amend-decision/amend-decision.handler';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
@@ -121,6 +124,30 @@ export class QuestionsMessagesController {
       motivo,
       withdrawnAt,
       alreadyWithdrawn: outcome.kind === 'already_withdrawn',
+    };
+  }
+
+  /** §11.5 the session author supersedes an agent's decision; the same amendment again is 200 with it. */
+  @MessagePattern(Commands.questions.amend.type)
+  async amend(@Payload() cmd: AmendDecisionCommand): Promise<AmendDecisionReply | Refusal> {
+    const outcome = await withOutbox(this.dataSource, {}, (manager, outbox) =>
+      amendDecision(
+        manager,
+        outbox,
+        cmd.projectId,
+        cmd.questionId,
+        { userId: cmd.userId, resposta: cmd.resposta },
+        new Date(),
+      ),
+    );
+    if (isRefusal(outcome)) return outcome;
+    const { decisionEventId, supersededDecisionEventId, resposta } = outcome.superseded;
+    return {
+      questionId: cmd.questionId,
+      decisionEventId,
+      supersededDecisionEventId,
+      resposta,
+      alreadyAmended: outcome.kind === 'already_amended',
     };
   }
 

@@ -21,6 +21,7 @@ const REFRESH = {
   'question.declared': ['queue', 'readiness', 'waiting'],
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
   'question.withdrawn': ['queue', 'history', 'readiness', 'waiting'],
+  'decision.superseded': ['history'],
   'gate.rescue_parked': ['waiting', 'gateHistory'],
   'gate.resumed': ['waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],

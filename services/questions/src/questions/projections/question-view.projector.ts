@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@openq/contracts';
+import type {
+  DecisionSuperseded,
+  QuestionAnswered,
+  QuestionDeclared,
+  QuestionWithdrawn,
+} from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
 
 /**
@@ -37,6 +42,14 @@ export async function project(
         [withdrawn.questionId, JSON.stringify(withdrawn), position],
       );
       if (updated.length > 0) await bumpCounts(manager, projectId, -1, 0, 1);
+    } else if (event.type === 'decision.superseded') {
+      // §11.5 the session author's decision stands over the agent's; the counts do not move.
+      const superseded = event.data as DecisionSuperseded;
+      await manager.query(
+        `UPDATE question_view SET amended = $2::jsonb, last_position = $3
+          WHERE question_id = $1 AND status = 'answered' AND amended IS NULL`,
+        [superseded.questionId, JSON.stringify(superseded), position],
+      );
     }
   }
 }

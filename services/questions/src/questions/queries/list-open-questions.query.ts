@@ -4,6 +4,7 @@ import {
   readinessNotice,
   refusal,
   type OpenQuestionView,
+  type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionListFilter,
@@ -13,7 +14,7 @@ import {
   type ReadinessReply,
   type Refusal,
 } from '@openq/contracts';
-import { answerability, statusOf } from '../domain/question';
+import { answerability, canAmend, statusOf } from '../domain/question';
 
 interface ViewRow {
   project_id: string;
@@ -21,6 +22,7 @@ interface ViewRow {
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
   withdrawn: QuestionWithdrawn | null;
+  amended: DecisionSuperseded | null;
 }
 
 type Counts = { open: number; answered: number; withdrawn: number };
@@ -74,11 +76,11 @@ export async function listQuestions(
 export function listStatement(status: QuestionListFilter): string {
   const statusClause = status === 'all' ? '' : `AND status = '${STATUS_WORD[status]}'`;
   return `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
-                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn
+                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended
             FROM (SELECT $1::text AS project_id) p
             LEFT JOIN question_counts c ON c.project_id = p.project_id
             LEFT JOIN LATERAL (
-              SELECT project_id, declared_position, declared, answered, withdrawn FROM question_view
+              SELECT project_id, declared_position, declared, answered, withdrawn, amended FROM question_view
                WHERE project_id = $1 ${statusClause} AND declared_position > $2
                ORDER BY declared_position LIMIT $3
             ) v ON true
@@ -126,9 +128,12 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
     declared: row.declared,
     answered: row.answered,
     withdrawn: row.withdrawn,
+    amended: row.amended,
   };
   const a = row.answered;
   const w = row.withdrawn;
+  // §11.5 the newest decision stands: the session author's amendment over the agent's answer.
+  const m = row.amended;
   const { canAnswer, inertReason } = answerability(question, userId);
   // Object.assign, not `{ ...row.declared, …, ...answerability() }`: the same object, but V8 builds
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
@@ -136,15 +141,26 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
   return Object.assign({}, row.declared, {
     projectId: row.project_id,
     status: statusOf(question),
-    resposta: a?.resposta ?? null,
-    aceitouSugestao: a?.aceitouSugestao ?? null,
-    decisionEventId: a?.decisionEventId ?? null,
+    resposta: m ? m.resposta : (a?.resposta ?? null),
+    aceitouSugestao: m ? false : (a?.aceitouSugestao ?? null),
+    decisionEventId: m ? m.decisionEventId : (a?.decisionEventId ?? null),
     respondidaPor: a?.respondidaPor ?? null,
-    viaAgente: a?.viaAgente ?? null,
-    agentSessionId: a?.agentSessionId ?? null,
+    viaAgente: m ? null : (a?.viaAgente ?? null),
+    agentSessionId: m ? null : (a?.agentSessionId ?? null),
     answeredAt: a?.answeredAt ?? null,
     withdrawal: w ? { by: w.by, motivo: w.motivo, withdrawnAt: w.withdrawnAt } : null,
+    amendment:
+      m && a
+        ? {
+            supersededDecisionEventId: m.supersededDecisionEventId,
+            supersededViaAgente: m.supersededViaAgente,
+            supersededResposta: a.resposta,
+            by: m.by,
+            supersededAt: m.supersededAt,
+          }
+        : null,
     canAnswer,
+    canAmend: canAmend(question, userId),
     inertReason,
   });
 }

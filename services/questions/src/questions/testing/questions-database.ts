@@ -3,6 +3,7 @@ import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
+import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
 
 /**
  * For an integration spec: a throwaway database with the question log's schema, opened before
@@ -19,7 +20,7 @@ export function useQuestionsDatabase(
     ds = await openDatabase({
       url: db.url,
       schema: 'questions',
-      migrations: [QuestionLog1764470100000, QuestionWithdrawn1764490000000],
+      migrations: [QuestionLog1764470100000, QuestionWithdrawn1764490000000, DecisionSuperseded1764495000000],
       ...options,
     });
     opened(ds);
