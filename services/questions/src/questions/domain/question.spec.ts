@@ -431,15 +431,6 @@ describe('amend (§11.5)', () => {
     });
   });
 
-  it('the new decision is dated after the superseded one even when the clock went back', () => {
-    const then = given(agentAnsweredHistory(at(200))).when(amend('ana', 'Yes'), 100);
-    const later = new Date(at(200).getTime() + 1).toISOString();
-    expect(then.events.map((e) => (e.type === 'decision.recorded' ? e.data.decidedAt : null))).toEqual([
-      later,
-      null,
-    ]);
-  });
-
   it.each([
     ['missing question', [], amend('ana', 'Yes'), 'pergunta_nao_encontrada'],
     ['another project', agentAnsweredHistory(), amend('ana', 'Yes', 'p2'), 'pergunta_nao_encontrada'],

@@ -261,8 +261,8 @@ function decideWithdraw(
  * same `resposta` again after an amendment decides no events: the amendment stands (a retried
  * click), never a conflict. Two events, in this order: the new decision's `decision.recorded`
  * (a user decision, `viaAgente` null, the question's `afeta`) and `decision.superseded` linking
- * the two. [openq] The new decision's `decidedAt` is after the superseded one's even if a clock
- * went back, so "newest first" (the context service's rule) always picks it.
+ * the two, both at `now` (the handler never passes a `now` before the superseded answer: see
+ * `amendInstant`, so "newest first", the context service's rule, picks the new decision).
  */
 function decideAmend(
   { projectId, decisionEventId, amendment }: Extract<QuestionCommand, { type: 'amend' }>,
@@ -281,8 +281,7 @@ function decideAmend(
   }
   const supersededViaAgente = answered.viaAgente;
   if (supersededViaAgente === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
-  const answeredAt = Date.parse(answered.answeredAt);
-  const decidedAt = new Date(Math.max(now.getTime(), answeredAt + 1)).toISOString();
+  const decidedAt = now.toISOString();
   const decision: DecisionRecorded = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },

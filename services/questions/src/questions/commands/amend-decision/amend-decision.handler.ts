@@ -25,8 +25,18 @@ export async function amendDecision(
   const decided = await questionTransaction(manager, outbox, log).decide(
     { type: 'amend', projectId, decisionEventId: newId(), amendment },
     current,
-    now,
+    amendInstant(now, current?.answered?.answeredAt ?? null),
   );
   if (isRefusal(decided)) return decided;
   return amendOutcome(current, decided.events);
+}
+
+/**
+ * [openq] The instant of an amendment: now, but never at or before the answer it supersedes (a
+ * replica's clock behind the one that recorded the answer), so the new decision is the newest one
+ * by `decidedAt` (the context service's "one per question, newest wins") whatever the clocks did.
+ */
+export function amendInstant(now: Date, answeredAt: string | null): Date {
+  const answered = answeredAt === null ? Number.NaN : Date.parse(answeredAt);
+  return Number.isNaN(answered) || now.getTime() > answered ? now : new Date(answered + 1);
 }
