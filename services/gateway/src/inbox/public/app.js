@@ -202,6 +202,12 @@ function Inbox({ me, onSignedOut }) {
     refresh(['waiting', 'gateHistory']);
   };
 
+  // §11.5 an amendment replaces the standing decision in the history; the gate that resumed stays resumed.
+  const onAmended = ({ question, gone }) => {
+    setAnnouncement(gone ? sentenceFor(gone) : `Decision replaced: ${question.pergunta}`);
+    refresh(['history']);
+  };
+
   const onPipelineChanged = (sentence) => {
     setAnnouncement(sentence);
     refresh(['pipeline']);
@@ -255,7 +261,7 @@ function Inbox({ me, onSignedOut }) {
           now=${now}
           onChanged=${onPipelineChanged}
         />
-        <${HistoryPanel} list=${answered} now=${now} />
+        <${HistoryPanel} list=${answered} now=${now} projectId=${projectId} onAmended=${onAmended} />
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
       </div>
     </main>

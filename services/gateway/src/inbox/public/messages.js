@@ -9,6 +9,8 @@ const SENTENCES = {
   pergunta_nao_encontrada: 'This question is not in this project any more.',
   pergunta_ja_respondida: 'This question was already answered elsewhere.',
   pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
+  decisao_nao_e_de_agente:
+    'Only a decision an agent recorded from the chat can be amended, and only once. This one stands.',
   sem_sugestao: 'This question has no suggestion to accept. Write an answer instead.',
   corpo_invalido: 'The answer could not be sent as written. Write 1 to 2,000 characters.',
   gate_nao_estacionado: 'This gate is not parked any more — there is nothing to resume.',
