@@ -3,6 +3,7 @@ import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
+  BLOCKING_QUESTIONS_MAX,
   QUESTION_STATUS_IDS_MAX,
   RESPOSTA_MAX_LENGTH,
   RESPOSTA_MIN_LENGTH,
@@ -159,6 +160,14 @@ export class ListQuestionsCommand extends ProjectScoped {
   @IsOptional()
   @IsCursor()
   cursor?: string | null;
+
+  /**
+   * [openq] issue #18 open questions to list first, in this order (the gates service's blocking
+   * set, handed over by the gateway: this service joins nothing), then the rest oldest first.
+   */
+  @IsOptional()
+  @IsUuidList(BLOCKING_QUESTIONS_MAX)
+  first?: string[];
 }
 
 export class CountQuestionsCommand extends ProjectScoped {}

@@ -1,5 +1,12 @@
 import type { DecisionSuperseded, QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
-import type { AskerRole, QuestionFactStatus, QuestionStatus, ReadinessAction } from '../vocabulary';
+import type {
+  AskerRole,
+  QuestionFactStatus,
+  QuestionListSort,
+  QuestionStatus,
+  ReadinessAction,
+} from '../vocabulary';
+import type { BlockedWork } from './gates.views';
 
 /**
  * §4 a question as the list shows it: every field of §3.1 (the declaration and, once answered,
@@ -34,6 +41,12 @@ export interface OpenQuestionView extends QuestionDeclared {
   canAmend: boolean;
   /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
   inertReason: string | null;
+  /**
+   * [openq] issue #18 what waits on this open question and since when (from the gates service;
+   * the gateway adds it to the list's items): `null` in the questions service's own reply, and
+   * when the gates service did not answer; `{ blocks: [] }` for a question that blocks nothing.
+   */
+  blocking?: { blocks: BlockedWork[]; since: string | null } | null;
 }
 
 export interface DeclareQuestionReply {
@@ -92,6 +105,8 @@ export interface QuestionListReply {
   total: number;
   limit: number;
   nextCursor: string | null;
+  /** [openq] issue #18 the order applied (the gateway's list route); `oldest` when the blocking set was unavailable. */
+  sort?: QuestionListSort;
 }
 
 export interface QuestionCountReply {

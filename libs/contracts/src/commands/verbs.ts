@@ -24,6 +24,7 @@ export const Verb = {
     pipelinePause: pair('gates', 'pipeline-pause'),
     pipelineResume: pair('gates', 'pipeline-resume'),
     history: pair('gates', 'history'),
+    blocking: pair('gates', 'blocking'),
     pipelineFreeze: pair('gates', 'pipeline-freeze'),
     pipelineUnfreeze: pair('gates', 'pipeline-unfreeze'),
   },

@@ -44,6 +44,7 @@ export const commandExamples: CommandExamples = deepFreeze({
     list: { projectId: I.projectId, taskId: I.taskId },
     resume: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', userId: I.sessionAuthorId },
     waiting: { projectId: I.projectId },
+    blocking: { projectId: I.projectId },
     history: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', limit: 20 },
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
