@@ -3,10 +3,14 @@ import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import {
   AmendDecisionBody,
   AnswerQuestionBody,
+  GatesCommand,
   isIdempotencyKey,
   ListOpenQuestionsQuery,
   QuestionsCommand,
   WithdrawQuestionBody,
+  type BlockingQuestionsReply,
+  type OpenQuestionView,
+  type QuestionListReply,
 } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
@@ -23,24 +27,51 @@ import { ServicesClient } from '../http/services-client';
 export class OpenQuestionsController {
   constructor(private readonly services: ServicesClient) {}
 
+  /**
+   * [openq] issue #18: open questions carry `blocking` (what waits on them, from the gates
+   * service) and, with `sort=blocking` (the default), the blocking ones come first. The gates
+   * service computes the blocking set from its projections; the questions service ranks by the
+   * ids it is handed; the gateway only passes one to the other. Without an answer from the gates
+   * service the list is oldest first, `blocking: null`, and `sort` says `oldest`.
+   */
   @Get()
   @MinRole('viewer')
   @ApiOperation({
     summary:
-      'Questions of the project, oldest first (status open|answered|withdrawn|all, limit 1..50, cursor)',
+      'Questions of the project (status open|answered|withdrawn|all, limit 1..50, cursor, sort blocking|oldest): ' +
+      'open ones blocking most first by default, each with what waits on it (blocking); sort=oldest for oldest first',
   })
-  list(
+  async list(
     @IdParam('projectId') projectId: string,
     @Query() query: ListOpenQuestionsQuery,
     @CurrentUser() user: AuthenticatedUser,
     @CallHeaders() headers: RpcHeaders,
-  ) {
-    const { status, limit, cursor } = query;
-    return this.services.ask(
+  ): Promise<QuestionListReply> {
+    const { status, limit, cursor, sort } = query;
+    const base = { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) };
+    if (status !== 'open' && status !== 'all') {
+      return { ...(await this.services.ask(QuestionsCommand.list, base, headers)), sort: 'oldest' };
+    }
+    const blocking = await this.services
+      .ask(GatesCommand.blocking, { projectId }, headers)
+      .catch((): BlockingQuestionsReply | null => null);
+    const ranked = sort === 'blocking' && status === 'open' && blocking !== null && blocking.items.length > 0;
+    const reply = await this.services.ask(
       QuestionsCommand.list,
-      { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) },
+      ranked ? { ...base, first: blocking.items.map((b) => b.questionId) } : base,
       headers,
     );
+    const byId = new Map(blocking?.items.map((b) => [b.questionId, b]));
+    const withBlocking = (q: OpenQuestionView): OpenQuestionView => {
+      if (q.status !== 'open' || blocking === null) return { ...q, blocking: null };
+      const b = byId.get(q.questionId);
+      return { ...q, blocking: b ? { blocks: b.blocks, since: b.since } : { blocks: [], since: null } };
+    };
+    return {
+      ...reply,
+      items: reply.items.map(withBlocking),
+      sort: sort === 'blocking' && status === 'open' && blocking !== null ? 'blocking' : 'oldest',
+    };
   }
 
   @Get('count')

@@ -24,7 +24,8 @@ export async function blockingQuery(
   const [rows, snapshot] = await Promise.all([
     dataSource.query(
       `SELECT task_id, gate, waiting_on, updated_at FROM gate_cycle
-        WHERE project_id = $1 AND state = 'parked' AND parked_reason = 'user_decision'`,
+        WHERE project_id = $1 AND state = 'parked' AND parked_reason = 'user_decision'
+        ORDER BY task_id, gate`,
       [cmd.projectId],
     ) as Promise<{ task_id: string; gate: Gate; waiting_on: string[]; updated_at: Date }[]>,
     pipelineQueue(dataSource, flags, { projectId: cmd.projectId }),

@@ -18,19 +18,23 @@ const STORED_PROJECT = 'openq.project';
 
 /** Which lists an event changes. */
 const REFRESH = {
+  // Parks, resumes and Needs Input change what blocks on a question: the queue's order and cards.
   'question.declared': ['queue', 'readiness', 'waiting'],
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
   'question.withdrawn': ['queue', 'history', 'readiness', 'waiting'],
   'decision.superseded': ['history'],
-  'gate.rescue_parked': ['waiting', 'gateHistory'],
-  'gate.resumed': ['waiting', 'gateHistory'],
+  'gate.rescue_parked': ['queue', 'waiting', 'gateHistory'],
+  'gate.resumed': ['queue', 'waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],
   'gate.redispatch_requested': ['gateHistory'],
   'gate.verdict_rejected': ['gateHistory'],
   ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'gateHistory', 'pipeline'],
   'pipeline.repo_frozen': ['pipeline'],
   'pipeline.repo_unfrozen': ['pipeline'],
-  'pipeline.task_admitted': ['pipeline'],
+  'pipeline.task_admitted': ['queue', 'pipeline'],
+  'pipeline.needs_input': ['queue'],
+  'pipeline.task_paused': ['queue'],
+  'pipeline.task_unpaused': ['queue'],
 };
 
 const LIVE_LABELS = {
@@ -79,8 +83,14 @@ function Topbar({ me, projectId, onProject, live }) {
   </header>`;
 }
 
+/** The queue's order from the URL (`?sort=oldest`), blocking most first otherwise (issue #18). */
+function pickSort() {
+  return new URLSearchParams(location.search).get('sort') === 'oldest' ? 'oldest' : 'blocking';
+}
+
 function Inbox({ me, onSignedOut }) {
   const [projectId, setProjectId] = useState(() => pickProject(me.roles));
+  const [sort, setSort] = useState(pickSort);
   const [announcement, setAnnouncement] = useState('');
   const [queueNote, setQueueNote] = useState(null);
   const now = useNow();
@@ -89,8 +99,8 @@ function Inbox({ me, onSignedOut }) {
   const role = projectId ? me.roles[projectId] : null;
 
   const queue = usePagedList(
-    projectId ? projectPath(projectId, '/open-questions?status=open') : '',
-    projectId,
+    projectId ? projectPath(projectId, `/open-questions?status=open&sort=${sort}`) : '',
+    `${projectId}|${sort}`,
   );
   const answered = usePagedList(
     projectId ? projectPath(projectId, '/open-questions?status=answered') : '',
@@ -156,6 +166,15 @@ function Inbox({ me, onSignedOut }) {
     }
     const url = new URL(location.href);
     url.searchParams.set('project', id);
+    window.history.replaceState(null, '', url);
+  };
+
+  // A deep link keeps the order: ?sort=oldest (blocking most first is the default, not written).
+  const chooseSort = (next) => {
+    setSort(next);
+    const url = new URL(location.href);
+    if (next === 'oldest') url.searchParams.set('sort', 'oldest');
+    else url.searchParams.delete('sort');
     window.history.replaceState(null, '', url);
   };
 
@@ -241,6 +260,8 @@ function Inbox({ me, onSignedOut }) {
           onAnswered=${onAnswered}
           headingRef=${queueHeading}
           note=${queueNote}
+          sort=${sort}
+          onSort=${chooseSort}
         />
       </div>
       <div class="column secondary">

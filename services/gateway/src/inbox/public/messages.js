@@ -88,3 +88,15 @@ export function fullDate(iso) {
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** How long something has waited, short: "40 min", "2 h", "3 d" (issue #18's blocking cost). */
+export function waited(iso, now) {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const minutes = Math.max(0, Math.floor((now - then) / 60000));
+  if (minutes < 1) return '<1 min';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
