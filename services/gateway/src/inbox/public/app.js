@@ -9,7 +9,7 @@ import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './panels.js';
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
-import { GateHistoryPanel } from './gates.js';
+import { GateHistoryPanel, gateName } from './gates.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -141,6 +141,17 @@ function Inbox({ me, onSignedOut }) {
     }, 40);
   };
 
+  // Issue #18 close the loop: the questions settled from this page, and the tasks that waited on
+  // them; the live events then say what the answer did ("QA gate on T-101 resumed").
+  const settled = useRef({ questions: new Set(), tasks: new Set() });
+  // The live stream may bring the resume before the answer's own reply: the last few are kept.
+  const recentResumes = useRef([]);
+  const [effects, setEffects] = useState([]);
+  const tellEffect = (sentence) => {
+    setEffects((list) => [...list.filter((s) => s !== sentence), sentence].slice(-3));
+    setAnnouncement(sentence);
+  };
+
   const live = useLiveStream(projectId, (type, data) => {
     if (type === 'open_count') return count.set({ open: data.open });
     if (type === 'closed') {
@@ -148,6 +159,13 @@ function Inbox({ me, onSignedOut }) {
       return;
     }
     if (type === 'question.declared') setAnnouncement(`New question from ${agentName(data.data.autor)}.`);
+    if (type === 'gate.resumed') {
+      recentResumes.current = [...recentResumes.current, data.data].slice(-20);
+      if (data.data.questionIds?.some((id) => settled.current.questions.has(id)))
+        tellEffect(`${gateName(data.data.gate)} on ${data.data.taskId} resumed.`);
+    }
+    if (type === 'pipeline.analyst_relaunch' && settled.current.tasks.has(data.data.taskId))
+      tellEffect(`Analyst relaunched for ${data.data.taskId}.`);
     if (REFRESH[type]) refresh(REFRESH[type]);
   });
 
@@ -195,6 +213,13 @@ function Inbox({ me, onSignedOut }) {
   // A question answered elsewhere leaves the queue with its card: say why above the list.
   const onAnswered = useCallback(({ question, position, gone, withdrawn: byMe }) => {
     focusAfter.current = position;
+    if (!gone) {
+      settled.current.questions.add(question.questionId);
+      for (const b of question.blocking?.blocks ?? []) settled.current.tasks.add(b.taskId);
+      for (const r of recentResumes.current)
+        if (r.questionIds?.includes(question.questionId))
+          tellEffect(`${gateName(r.gate)} on ${r.taskId} resumed.`);
+    }
     setQueueNote(
       !gone
         ? null
@@ -232,7 +257,12 @@ function Inbox({ me, onSignedOut }) {
     refresh(['pipeline']);
   };
 
-  useEffect(() => setQueueNote(null), [projectId]);
+  useEffect(() => {
+    setQueueNote(null);
+    setEffects([]);
+    settled.current = { questions: new Set(), tasks: new Set() };
+    recentResumes.current = [];
+  }, [projectId]);
 
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
 
@@ -262,6 +292,7 @@ function Inbox({ me, onSignedOut }) {
           note=${queueNote}
           sort=${sort}
           onSort=${chooseSort}
+          effects=${effects}
         />
       </div>
       <div class="column secondary">

@@ -283,7 +283,18 @@ function SortSwitch({ sort, onSort }) {
   </div>`;
 }
 
-export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef, note, sort, onSort }) {
+export function OpenQueue({
+  list,
+  count,
+  projectId,
+  now,
+  onAnswered,
+  headingRef,
+  note,
+  sort,
+  onSort,
+  effects,
+}) {
   const reasons = inertReasons(list.items);
   const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
   const cut = list.items.length < list.total;
@@ -303,6 +314,12 @@ export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef,
         </p>`,
     )}
     ${note && html`<p class="queue-note" role="status">${note}</p>`}
+    ${
+      effects?.length > 0 &&
+      html`<ul class="effects" aria-label="What your answers did">
+        ${effects.map((sentence) => html`<li key=${sentence}><span class="icon" aria-hidden="true">✓</span>${sentence}</li>`)}
+      </ul>`
+    }
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
     ${
       list.loading && !list.items.length && !list.error
