@@ -93,7 +93,6 @@ export const M = {
   shedOther: (n: number) => `reads answered otherwise (error, no response) of ${count(n)} at once`,
   shedAdmittedP50: (n: number) => `admitted read (burst start → response) p50, ${count(n)} at once`,
   shedAdmittedP99: (n: number) => `admitted read (burst start → response) p99, ${count(n)} at once`,
-  shedShedP99: (n: number) => `shed read (burst start → 503) p99, ${count(n)} at once`,
   burstFailed: (n: number) => `declarations failed (5xx or no response) of ${count(n)} at once`,
   burst5xx: (n: number) => `5xx of ${count(n)} declarations at once`,
   burstAllAnswered: (n: number) => `time until all ${count(n)} declarations are answered`,

@@ -43,9 +43,6 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
       OPENQ_JWT_SECRET: SECRETS.jwtSecret,
       OPENQ_SERVICE_TOKEN: SECRETS.serviceToken,
-      // The matrix sends hundreds of bad credentials from one address on purpose: the limit on
-      // failed authentications (its own test: rate-limits.int.spec.ts) would answer 429 instead.
-      GATEWAY_RATE_LIMIT_AUTH_FAILURES: '0',
     },
   });
   strict = new ServiceProcess(

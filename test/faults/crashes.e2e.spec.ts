@@ -1,7 +1,10 @@
+import { AgentEvent, OpenqEvent, STREAMS } from '@openq/contracts';
+import { waitFor } from '@openq/testing';
 import { ALL_SERVICES, ProcessStack } from '../support/processes';
 import { killDuringLoad, summariseKills } from './support/chaos';
 import { Engine } from './support/engine';
 import { checkWorkload, waitQuiet } from './support/invariants';
+import { readStream } from './support/quiet';
 import { printFigures, printTable, saveFigures } from './support/report';
 import { rng } from './support/rng';
 import { Workload } from './support/workload';
@@ -74,3 +77,46 @@ it(`loses and doubles nothing while each service is SIGKILLed ${KILLS_PER_SERVIC
   printFigures('crashes: figures', figures);
   saveFigures('crashes', { figures, kills: summariseKills(kills) });
 }, 900_000);
+
+it('publishes, through the relay, what a process committed and died before publishing', async () => {
+  const questions = stack.proc('questions');
+  await questions.kill('SIGTERM');
+  // This questions process SIGKILLs itself right after its first COMMIT that wrote outbox rows.
+  await questions.start({ OPENQ_FAULT_DIE_AFTER_COMMIT: '1' });
+  const engine = new Engine(stack);
+  const project = 'diecommit';
+  const toolCallId = 'die-after-commit-1';
+  await engine.emit(AgentEvent.QuestionDeclare, project, {
+    sessionId: 's1',
+    sessionAuthorId: 'ana',
+    autor: 'po',
+    pergunta: 'Committed, then the process died: is it still published?',
+    sugestao: 'yes',
+    afeta: { regras: [], historias: [], tarefas: [] },
+    toolCallId,
+  });
+  await questions.waitExit();
+  expect(questions.lastExit?.signal).toBe('SIGKILL');
+  // The declaration was committed with its outbox row, and nothing was published.
+  const committed = await stack.sql<{ event_id: string }>(
+    `SELECT event_id FROM questions.outbox WHERE subject = $1 AND published_at IS NULL`,
+    [`${OpenqEvent.QuestionDeclared}.${project}`],
+  );
+  expect(committed).toHaveLength(1);
+  const declared = () =>
+    readStream(stack.nc, STREAMS.openqEvents.name, `${OpenqEvent.QuestionDeclared}.${project}`);
+  expect(await declared()).toEqual([]);
+
+  await questions.start(); // without the fault: its relay finds the row past its grace period
+  await waitFor(async () => (await declared()).length === 1, {
+    what: 'question.declared published by the relay',
+    timeoutMs: 30_000,
+  });
+  expect((await declared()).map((m) => m.msgId)).toEqual([committed[0]!.event_id]);
+  expect(
+    await stack.count(
+      `SELECT count(*) AS n FROM questions.outbox WHERE published_at IS NULL AND subject = $1`,
+      [`${OpenqEvent.QuestionDeclared}.${project}`],
+    ),
+  ).toBe(0);
+}, 180_000);

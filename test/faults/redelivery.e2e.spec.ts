@@ -1,4 +1,4 @@
-import { AgentEvent, eventSubject, newId, STREAMS } from '@openq/contracts';
+import { AgentEvent, eventSubject, newId, STREAMS, TOOL_CALL_EVENT_TYPES } from '@openq/contracts';
 import { durableName, encodeJson } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
 import { ProcessStack } from '../support/processes';
@@ -228,10 +228,10 @@ it('sets poison aside on every consumer with its reason and leaves nothing pendi
     STREAMS.openqEvents.name,
     `question.rejected.${project}`,
   );
-  expect(rejected.map((r) => r.envelope!.data.reason).sort()).toEqual([
-    'payload_invalido',
-    'payload_invalido',
-  ]);
+  // One `question.rejected` per tool-call event type (its valid envelope with a bad payload).
+  expect(rejected.map((r) => [r.envelope!.data.toolCallId, r.envelope!.data.reason]).sort()).toEqual(
+    TOOL_CALL_EVENT_TYPES.map((type) => [`poison-${type}`, 'payload_invalido']).sort(),
+  );
   const rows = await stack.sql<{ reason: string; n: string }>(
     `SELECT reason, count(*) AS n FROM (SELECT reason FROM questions.dead_letter UNION ALL SELECT reason FROM gates.dead_letter UNION ALL SELECT reason FROM context.dead_letter) d GROUP BY reason`,
   );

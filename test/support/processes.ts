@@ -14,6 +14,7 @@ import {
   type TestNatsServer,
 } from '@openq/testing';
 import { CLI, ROOT, spawnReplica } from '../scale/scale-support';
+import { RATE_LIMITS_OFF } from './rate-limits';
 
 /*
  * The services as separate processes, started the production way (`node dist/tools/cli.js start
@@ -177,6 +178,7 @@ export class ProcessStack {
       HOST: '127.0.0.1',
       NATS_URL: nats.url,
       DATABASE_URL: db.url,
+      ...RATE_LIMITS_OFF,
       ...options.env,
     };
   }

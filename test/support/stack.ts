@@ -16,6 +16,7 @@ import { loadGatewayConfig, type GatewayConfig } from '../../services/gateway/sr
 import { startGateway } from '../../services/gateway/src/gateway';
 import { startQuestions } from '../../services/questions/src/questions-service';
 import { mintDevToken, type DevTokenRole } from '../../tools/token';
+import { RATE_LIMITS_OFF } from './rate-limits';
 
 export type ServiceName = 'questions' | 'gates' | 'context';
 
@@ -58,6 +59,7 @@ export class Stack {
       GATES_HTTP_PORT: '0',
       CONTEXT_HTTP_PORT: '0',
       HOST: '127.0.0.1',
+      ...RATE_LIMITS_OFF,
       ...options.env,
     });
     const stack = new Stack(nats, db, nc, config);

@@ -3,6 +3,8 @@ export interface ErrorBody {
   statusCode: number;
   reason: string;
   message: string;
+  /** For a 503 `sobrecarregado` (or a 429) between services: when to come back; HTTP says it as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };

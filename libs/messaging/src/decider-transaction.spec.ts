@@ -61,4 +61,44 @@ describe('DeciderTransaction', () => {
     expect(decided).toEqual({ state: winner, events: [] });
     expect(queued()).toEqual([]);
   });
+
+  it('decides a batch in memory, each command on the state the earlier ones left on its key, and saves it with one saveAll', async () => {
+    // A counter per key that refuses to go past 10: the second +6 on key a is refused, on b it is not.
+    const capped: Decider<{ amount: number }, Tally, Added> = {
+      initialState: { projectId: 'p1', total: 0 },
+      decide: ({ amount }, state, now) =>
+        state.total + amount > 10
+          ? { refused: true, statusCode: 409, reason: 'cheio', message: 'over 10' }
+          : [{ type: 'tally.added', data: { amount }, occurredAt: now }],
+      evolve: tally.evolve,
+    };
+    const calls: { totals: number[] }[] = [];
+    const outbox = new OutboxWriter({} as EntityManager, {}, {});
+    const second = outbox.forUnit();
+    const tx = new DeciderTransaction(
+      {
+        decider: capped,
+        projectOf: (s) => s.projectId,
+        toWire: (e) => ({ type: e.type, data: e.data, occurredAt: e.occurredAt }),
+        save: () => Promise.reject(new Error('a batch saves with saveAll')),
+        saveAll: (entries) => {
+          calls.push({ totals: entries.map((e) => e.state.total) });
+          return Promise.resolve(entries.map(() => undefined));
+        },
+      },
+      outbox,
+    );
+    const batch = tx.batch(new Map([['a', { projectId: 'p1', total: 4 }]]));
+    const a1 = batch.decide('a', { amount: 6 }, at);
+    const a2 = batch.decide('a', { amount: 6 }, at, second);
+    const b1 = batch.decide('b', { amount: 6 }, at, second);
+    expect(a2).toMatchObject({ refused: true, reason: 'cheio' });
+    expect(batch.stateOf('a').total).toBe(10);
+    await batch.commit();
+    expect(calls).toEqual([{ totals: [10, 6] }]);
+    expect(a1).toMatchObject({ before: { total: 4 }, stored: { state: { total: 10 } } });
+    expect(b1).toMatchObject({ before: { total: 0 }, stored: { state: { total: 6 } } });
+    // one queue for the batch: the unit's writer adds to the group's
+    expect(outbox.queued.map((e) => (e.data as { amount: number }).amount)).toEqual([6, 6]);
+  });
 });

@@ -24,6 +24,7 @@ import {
   startPingService,
 } from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
+import { AFTER_COMMIT_GRACE_MS, OutboxPublisher } from './outbox-publisher';
 
 let nats: TestNatsServer;
 let db: TestDatabase;
@@ -272,6 +273,22 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       ok: false,
       error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
     });
+    // a group committer whose queue is full: 503 sobrecarregado, and when to come back
+    const crowd = await Promise.all([
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+      rpc.request('testsvc', 'echo', { text: 'crowd' }),
+    ]);
+    const [taken, overloaded] = crowd.sort((a) => (a.ok ? -1 : 1));
+    expect(taken).toEqual({ ok: true, data: { echoed: 'crowd' } });
+    expect(overloaded).toEqual({
+      ok: false,
+      error: {
+        statusCode: 503,
+        reason: 'sobrecarregado',
+        message: expect.stringContaining('try again in 2 s'),
+        retryAfterSeconds: 2,
+      },
+    });
     const timeout = await rpc.request('testsvc', 'slow', { ms: 1500 }, { timeoutMs: 200 });
     expect(timeout).toEqual({
       ok: false,
@@ -279,6 +296,17 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     });
     const absent = await rpc.request('nobody', 'echo', { text: 'x' });
     expect(absent).toEqual({
+      ok: false,
+      error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
+    });
+    // For a caller that relays the answer: the data's bytes, not parsed; failures as with request.
+    const bytes = await rpc.requestBytes('testsvc', 'echo', { text: 'h\u00e9llo "q"' });
+    expect(bytes.ok && new TextDecoder().decode(bytes.bytes)).toBe('{"echoed":"h\u00e9llo \\"q\\""}');
+    expect(await rpc.requestBytes('testsvc', 'echo', { text: 'refuse' })).toEqual({
+      ok: false,
+      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+    });
+    expect(await rpc.requestBytes('nobody', 'echo', { text: 'x' })).toEqual({
       ok: false,
       error: expect.objectContaining({ statusCode: 503, reason: 'servico_indisponivel' }),
     });
@@ -299,6 +327,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
       'MessagingTables1764470000000',
       'EffectsTable1764470000001',
       'ConsumerPositions1796083200000',
+      'OutboxAfterCommit1796169600000',
     ]);
     const jsm = await nc.jetstreamManager();
     const streams = await jsm.streams.names().next();
@@ -307,4 +336,105 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     await nc2.close();
     await ds.destroy();
   });
+
+  it("publishes a commit's rows right after it, so the relay publishes none of them", async () => {
+    const service = await startPingService(nc, db.url);
+    const collector = await EventCollector.start(nc, STREAMS.openqEvents.name, `${PONGED}.*`);
+    const total = 50;
+    await Promise.all(Array.from({ length: total }, (_, i) => publishPing(i, `p${i % 3}`)));
+    await collector.waitForType(PONGED, total, 30_000);
+    const publisher = service.server.outboxPublisher!;
+    await waitFor(async () => publisher.published === total, { what: 'rows marked by the publisher' });
+    const ds = await openPingDatabase(db.url);
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)).toBe(0);
+    expect(service.server.outboxRelay!.published).toBe(0);
+    collector.stop();
+    await service.close();
+    await ds.destroy();
+  });
+
+  it('a crash between commit and publish: the relay publishes the committed rows after the grace period', async () => {
+    const service = await startPingService(nc, db.url, {
+      beforeAfterCommitPublish: () => {
+        throw new Error('dies after COMMIT, before publishing');
+      },
+    });
+    const collector = await EventCollector.start(nc, STREAMS.openqEvents.name, `${PONGED}.*`);
+    await publishPing(1);
+    await publishPing(2);
+    const pongs = await collector.waitForType(PONGED, 2, 30_000);
+    expect(pongs.map((p) => (p.data as { n: number }).n)).toEqual([1, 2]);
+    await waitFor(async () => (await service.server.outboxRelay!.backlog()) === 0, { what: 'relay marked' });
+    expect(service.server.outboxRelay!.published).toBe(2);
+    expect(service.server.outboxPublisher!.published).toBe(0);
+    collector.stop();
+    await service.close();
+  });
+
+  it('sends an earlier unpublished row of the subject before its own, so stream order follows commit order', async () => {
+    await ensureStreams(await nc.jetstreamManager());
+    const js = nc.jetstream();
+    // "Process" 1 commits a row and dies before publishing it; "process" 2 then commits the next row of the subject.
+    const ds1 = await openPingDatabase(db.url);
+    const dying = new OutboxPublisher(ds1, js, {
+      service: 'one',
+      beforePublish: () => {
+        throw new Error('dies after COMMIT');
+      },
+    });
+    dying.attach();
+    const ds2 = await openPingDatabase(db.url);
+    const alive = new OutboxPublisher(ds2, js, { service: 'two' });
+    alive.attach();
+    const first = makeEnvelope(PONGED, 'p5', { n: 1 });
+    const second = makeEnvelope(PONGED, 'p5', { n: 2 });
+    const elsewhere = makeEnvelope(PONGED, 'p6', { n: 3 });
+    await ds1.transaction((m) => appendToOutbox(m, [first, elsewhere]));
+    await ds2.transaction((m) => appendToOutbox(m, [second]));
+    await alive.idle();
+
+    const jsm = await nc.jetstreamManager();
+    const stored = await readSubject(jsm, eventSubject(PONGED, 'p5'));
+    expect(stored).toEqual([first.eventId, second.eventId]);
+    // Another subject's row is not the second writer's business: it waits for the relay.
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p6'))).toEqual([]);
+    // Only its own row is marked by the second writer; the first writer's row is the relay's to mark.
+    const unpublished: { event_id: string }[] = await ds2.query(
+      `SELECT event_id FROM outbox WHERE published_at IS NULL ORDER BY id`,
+    );
+    expect(unpublished.map((r) => r.event_id)).toEqual([first.eventId, elsewhere.eventId]);
+    const relay = new OutboxRelay(ds2, js, { schema: PING_SCHEMA, databaseUrl: db.url, pollIntervalMs: 100 });
+    await relay.start();
+    await waitFor(async () => (await relay.backlog()) === 0, {
+      what: 'relay publishes after the grace',
+      timeoutMs: AFTER_COMMIT_GRACE_MS + 10_000,
+    });
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p5'))).toEqual([first.eventId, second.eventId]);
+    expect(await readSubject(jsm, eventSubject(PONGED, 'p6'))).toEqual([elsewhere.eventId]);
+    await relay.stop();
+    await dying.detach();
+    await alive.detach();
+    await ds1.destroy();
+    await ds2.destroy();
+  });
 });
+
+/** The event ids stored on `subject`, in stream order. */
+async function readSubject(
+  jsm: Awaited<ReturnType<NatsConnection['jetstreamManager']>>,
+  subject: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let seq = 1; ;) {
+    try {
+      const m = await jsm.streams.getMessage(STREAMS.openqEvents.name, {
+        seq,
+        next_by_subj: subject,
+      } as unknown as { seq: number });
+      ids.push(m.header.get('Nats-Msg-Id'));
+      seq = m.seq + 1;
+    } catch {
+      return ids;
+    }
+  }
+}

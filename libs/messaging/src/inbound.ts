@@ -3,6 +3,7 @@ import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   followOn,
+  STREAMS,
   typeOfSubject,
   validateAs,
   type EventEnvelope,
@@ -22,6 +23,8 @@ export interface EventContext {
   manager: EntityManager;
   outbox: OutboxWriter;
   deliveries: number;
+  /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
+  prepared?: unknown;
 }
 
 export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
@@ -46,6 +49,11 @@ export interface InboundOptions {
   backoffMs?: (deliveries: number) => number;
   /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
   order?: SubjectOrder;
+  /**
+   * Runs before the message's transaction, holding no connection or lock (a call to another
+   * service); its result is the handler's `prepared`. It may be run again for the same message.
+   */
+  prepare?: (envelope: EventEnvelope) => Promise<unknown>;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
@@ -62,10 +70,14 @@ export type ParsedEventMessage =
   | { ok: false; reason: string; message: string; envelope: EventEnvelope | null };
 
 /**
- * Parses and validates one stream message as every consumer does: JSON, the envelope's shape,
- * its subject (`<type>.<projectId>`), then `data` against the registry (its validated instance
- * replaces `data`). A refusal names the reason the dead letter records; `envelope` is kept when
- * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
+ * Parses one stream message as every consumer does: JSON, the envelope's shape, its subject
+ * (`<type>.<projectId>`), then `data`. What comes from outside (`agent.*`, the engine's stream) is
+ * validated against the registry (its validated instance replaces `data`). openq's own events
+ * (`OPENQ_EVENTS`, published only by openq services from their outbox, SPEC §8) are trusted: their
+ * data was checked before it was written, so only the type is looked up and the envelope's shape
+ * is checked cheaply, without class-validator. A refusal names the reason the dead letter
+ * records; `envelope` is kept when only `data` failed. Replays of read models use it too, so
+ * they refuse exactly what consumers do.
  */
 export function parseEventMessage(
   msg: { subject: string; data: Uint8Array },
@@ -74,7 +86,10 @@ export function parseEventMessage(
   const decoded = decodeJson(msg.data);
   if (!decoded.ok)
     return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
-  const shape = validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
+  const trusted = isTrustedSubject(msg.subject);
+  const shape = trusted
+    ? trustedShape(decoded.value)
+    : validateAs(EventEnvelopeDto, decoded.value, 'envelope_invalido');
   if (!shape.ok) return { ok: false, reason: shape.reason, message: shape.message, envelope: null };
   const envelope = decoded.value as EventEnvelope;
   if (`${envelope.type}.${envelope.projectId}` !== msg.subject) {
@@ -85,12 +100,46 @@ export function parseEventMessage(
       envelope: null,
     };
   }
-  if (registry) {
+  if (registry && trusted) {
+    if (!registry.get(envelope.type))
+      return { ok: false, reason: 'tipo_desconhecido', message: `unknown type ${envelope.type}`, envelope };
+  } else if (registry) {
     const data = registry.validate(typeOfSubject(msg.subject), envelope.data);
     if (!data.ok) return { ok: false, reason: data.reason, message: data.message, envelope };
     envelope.data = data.value;
   }
   return { ok: true, envelope };
+}
+
+/** openq's own events: the subjects of `OPENQ_EVENTS`, which only openq services publish (SPEC §8). */
+function isTrustedSubject(subject: string): boolean {
+  return TRUSTED_PREFIXES.some((prefix) => subject.startsWith(prefix));
+}
+
+const TRUSTED_PREFIXES = STREAMS.openqEvents.subjects.map((s) => s.replace(/>$/, ''));
+
+/** The envelope fields a handler reads, checked without class-validator (a trusted message). */
+function trustedShape(value: unknown): { ok: true } | { ok: false; reason: string; message: string } {
+  const e = value as Partial<Record<keyof EventEnvelope, unknown>> | null;
+  const fine =
+    typeof e === 'object' &&
+    e !== null &&
+    !Array.isArray(e) &&
+    typeof e.eventId === 'string' &&
+    typeof e.type === 'string' &&
+    typeof e.projectId === 'string' &&
+    typeof e.correlationId === 'string' &&
+    typeof e.occurredAt === 'string' &&
+    typeof e.data === 'object' &&
+    e.data !== null &&
+    !Array.isArray(e.data);
+  return fine
+    ? { ok: true }
+    : {
+        ok: false,
+        reason: 'envelope_invalido',
+        message: 'not an event envelope (eventId, type, projectId, correlationId, occurredAt, data)',
+      };
 }
 
 /** Thrown inside a transaction to roll it back: an earlier message of the subject is not settled. */
@@ -223,6 +272,7 @@ export class InboundProcessor {
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+    const prepared = await this.options.prepare?.(envelope);
     return this.dataSource.transaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
@@ -235,7 +285,7 @@ export class InboundProcessor {
         return false; // seen before: the effect is already committed
       }
       const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, { envelope, manager, outbox, deliveries });
+      await this.handler(envelope.data, { envelope, manager, outbox, deliveries, prepared });
       await outbox.flush();
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;

@@ -14,6 +14,7 @@ import {
   okReply,
   requestSubject,
   STREAMS,
+  type EventEnvelope,
   type MessageRegistry,
   type Reply,
 } from '@openq/contracts';
@@ -21,11 +22,13 @@ import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
 import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
+import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
 import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
+import { isOverloaded } from './group-commit';
 import { SubjectOrder } from './subject-order';
 import { isTransientDbError } from '@openq/persistence';
 
@@ -46,7 +49,10 @@ export interface JetStreamServerOptions {
   concurrency?: number;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
+  /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
   relay?: boolean;
+  /** Fault injection for tests (see `OutboxPublisherOptions.beforePublish`). */
+  beforeAfterCommitPublish?: (eventIds: string[]) => void;
   /** How often consumer lag and the outbox backlog are sampled into /metrics (0: never). */
   sampleIntervalMs?: number;
 }
@@ -61,11 +67,29 @@ export class JetStreamEventContext extends BaseRpcContext<[EventContext]> {
 export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
 
 /**
+ * `@EventPattern(type, BEFORE_TRANSACTION)`: the method runs before the message's transaction
+ * (no connection held, no lock: the place for a call to another service), with a
+ * `JetStreamPrepareContext`; what it returns is `ctx.event.prepared` for the type's handlers.
+ * One per type; it may run again for the same message (a retry), so it only reads.
+ */
+export const BEFORE_TRANSACTION = { beforeTransaction: true } as const;
+
+export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope]> {
+  get envelope(): EventEnvelope {
+    return this.args[0];
+  }
+}
+
+function isBeforeTransaction(handler: MessageHandler): boolean {
+  return (handler.extras as { beforeTransaction?: boolean } | undefined)?.beforeTransaction === true;
+}
+
+/**
  * NestJS custom transport for JetStream (Nest's NATS transport is core NATS only).
  * `@EventPattern(type)` handlers get a durable pull consumer each (filter `<type>.*`), processed
  * exactly once through the inbox; `@MessagePattern('openq.<service>.<verb>')` handlers answer
  * request/reply in the service's queue group with the `{ ok, data } | { ok: false, error }` envelope.
- * The service's outbox relay runs here too.
+ * The service's outbox publisher (after commit) and relay (the backstop) run here too.
  */
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(JetStreamServer.name);
@@ -76,6 +100,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   /** Requests being answered (awaited by `close`). */
   private readonly serving = new Set<Promise<void>>();
   private relay: OutboxRelay | null = null;
+  private publisher: OutboxPublisher | null = null;
   private jsm: JetStreamManager | null = null;
   private sampler: NodeJS.Timeout | null = null;
   private sampling: Promise<void> | null = null;
@@ -100,17 +125,30 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.jsm = jsm;
     await whileJetStreamSettles(() => ensureStreams(jsm, this.options.streams));
     const js = nc.jetstream();
+    if (this.options.relay !== false) {
+      // Before any consumer or request runs: every commit from now on publishes its own rows.
+      this.publisher = new OutboxPublisher(this.options.dataSource, js, {
+        service,
+        beforePublish: this.options.beforeAfterCommitPublish,
+      });
+      this.publisher.attach();
+    }
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) {
         const { stream, durable } = await whileJetStreamSettles(() =>
           ensureEventConsumer(jsm, service, pattern, this.options.consumers),
         );
         const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
-        // Several modules may handle one type: the whole chain runs in the message's transaction.
+        // Several modules may handle one type: the whole chain runs in the message's transaction,
+        // after the type's before-transaction step, if it has one.
+        const { inside, before } = this.splitChain(pattern, handler);
         const processor = new InboundProcessor(
           this.options.dataSource,
-          (data, ctx) => this.invokeChain(handler, data, new JetStreamEventContext([ctx])),
+          (data, ctx) => this.invokeChain(inside, data, new JetStreamEventContext([ctx])),
           {
+            prepare: before
+              ? (envelope) => this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope]))
+              : undefined,
             consumer: durable,
             registry: this.options.eventRegistry,
             onInvalid: this.options.onInvalid?.[pattern],
@@ -192,6 +230,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     return this.relay;
   }
 
+  get outboxPublisher(): OutboxPublisher | null {
+    return this.publisher;
+  }
+
   get consumerRunners(): readonly ConsumerRunner[] {
     return this.runners;
   }
@@ -260,6 +302,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       }
       return okReply(result);
     } catch (error) {
+      if (isOverloaded(error)) {
+        // More requests wait for this service's transactions than it keeps: nothing was taken,
+        // and the caller is told when to come back (SPEC §11.6) instead of timing out.
+        return {
+          ok: false,
+          error: {
+            statusCode: 503,
+            reason: 'sobrecarregado',
+            message: error.message,
+            retryAfterSeconds: error.retryAfterSeconds,
+          },
+        };
+      }
       if (isRetryLater(error)) {
         // The database or a service this one needs is restarting, overloaded or unreachable:
         // nothing was committed, and the same request may succeed in a moment, so the caller is
@@ -281,9 +336,27 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async invokeChain(head: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<void> {
-    for (let handler: MessageHandler | undefined = head; handler; handler = handler.next)
-      await this.invoke(handler, data, ctx);
+  private async invokeChain(handlers: MessageHandler[], data: unknown, ctx: BaseRpcContext): Promise<void> {
+    for (const handler of handlers) await this.invoke(handler, data, ctx);
+  }
+
+  /** A type's handlers: those run in the transaction, and its before-transaction step. */
+  private splitChain(
+    pattern: string,
+    head: MessageHandler,
+  ): { inside: MessageHandler[]; before: MessageHandler | null } {
+    const inside: MessageHandler[] = [];
+    const before: MessageHandler[] = [];
+    for (let handler: MessageHandler | undefined = head; handler;) {
+      (isBeforeTransaction(handler) ? before : inside).push(handler);
+      const next: MessageHandler | undefined = handler.next;
+      // Nest's wrapper of an event handler also calls the handlers chained after it (and
+      // returns both results joined): unlinked, each runs once, when this transport calls it.
+      handler.next = undefined;
+      handler = next;
+    }
+    if (before.length > 1) throw new Error(`${pattern}: more than one BEFORE_TRANSACTION step`);
+    return { inside, before: before[0] ?? null };
   }
 
   private async invoke(handler: MessageHandler, data: unknown, ctx: BaseRpcContext): Promise<unknown> {
@@ -299,6 +372,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     // Requests already taken are answered before the connection and the database close.
     await Promise.allSettled([...this.serving]);
     await Promise.all(this.runners.splice(0).map((r) => r.stop()));
+    // What was committed is published before the connection closes (the relay covers the rest).
+    await this.publisher?.detach();
     await this.relay?.stop();
   }
 

@@ -65,6 +65,27 @@ export const messagingMetrics = {
           buckets: LATENCY_BUCKETS,
         }),
     ),
+  groupSize: () =>
+    getOrCreate(
+      'openq_group_commit_units',
+      () =>
+        new Histogram({
+          name: 'openq_group_commit_units',
+          help: 'Units of work committed in one group transaction at a request edge, by group kind (declarations, answers); a split group is counted again per unit',
+          labelNames: ['group'] as const,
+          buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+        }),
+    ),
+  groupOutcomes: () =>
+    getOrCreate(
+      'openq_group_commit_events_total',
+      () =>
+        new Counter({
+          name: 'openq_group_commit_events_total',
+          help: 'Group commit events by group kind: split (a group failed unexpectedly and was retried unit by unit), overloaded (a unit refused 503 sobrecarregado)',
+          labelNames: ['group', 'event'] as const,
+        }),
+    ),
   consumerPending: () =>
     getOrCreate(
       'openq_consumer_pending_messages',
@@ -132,6 +153,26 @@ export const messagingMetrics = {
         new Counter({
           name: 'openq_outbox_published_total',
           help: 'Outbox rows this process published (PubAck received) and marked',
+          labelNames: ['service'] as const,
+        }),
+    ),
+  outboxRelayed: () =>
+    getOrCreate(
+      'openq_outbox_relayed_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_relayed_total',
+          help: 'Of the outbox rows this process published, those its relay published (no after-commit publisher took them, or it did not get to them)',
+          labelNames: ['service'] as const,
+        }),
+    ),
+  outboxPublishedAfterCommit: () =>
+    getOrCreate(
+      'openq_outbox_published_after_commit_total',
+      () =>
+        new Counter({
+          name: 'openq_outbox_published_after_commit_total',
+          help: 'Of the outbox rows this process published, those published right after their commit (not by the relay)',
           labelNames: ['service'] as const,
         }),
     ),

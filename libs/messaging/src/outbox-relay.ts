@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { encodeJson } from './codec';
 import { messagingMetrics } from './metrics';
+import type { OutboxRow } from './outbox-publisher';
 
 export interface OutboxRelayOptions {
   /** The service's schema: the NOTIFY channel is `openq_outbox_<schema>`. */
@@ -21,20 +22,17 @@ export interface OutboxRelayOptions {
   afterPublish?: (eventIds: string[]) => void | Promise<void>;
 }
 
-interface OutboxRow {
-  id: string;
-  event_id: string;
-  subject: string;
-  envelope: unknown;
-  headers: Record<string, string>;
-}
-
 /**
- * Publishes outbox rows to JetStream with `Nats-Msg-Id = eventId`, waits for each PubAck, then
- * marks the rows — all inside one transaction that holds the rows `FOR UPDATE SKIP LOCKED`, so
- * any number of relay replicas share the work without publishing a row twice at once. A crash
- * between publish and mark republishes on restart; JetStream's duplicate window and the
- * consumers' inbox absorb it. Wakes on commit through LISTEN/NOTIFY, with a slow poll as backstop.
+ * The backstop of the outbox: publishes the rows no after-commit publisher took (raw SQL, a
+ * process without one) or got to (a crash between COMMIT and publish, a failed publish: rows
+ * handed to one are left alone for `AFTER_COMMIT_GRACE_MS`). Publishes to JetStream with
+ * `Nats-Msg-Id = eventId`, waits for each PubAck, then marks the rows — all inside one transaction
+ * that holds the rows `FOR UPDATE SKIP LOCKED` and the schema's relay lock, so one pass runs at a
+ * time across replicas and rows go out in id order: a pass takes every unpublished row up to the
+ * newest one due, so a due row never overtakes an earlier one of its subject still in someone's
+ * grace period. A crash between publish and mark republishes on restart; JetStream's duplicate
+ * window and the consumers' inbox absorb it. Wakes through LISTEN/NOTIFY for rows due at once
+ * (the trigger fires only for them), with a poll as backstop.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -44,6 +42,8 @@ export class OutboxRelay {
   private draining: Promise<void> | null = null;
   private again = false;
   private lastPrune = 0;
+  /** Set by `flush`: the next passes take every unpublished row, in its grace period or not. */
+  private forced = 0;
   published = 0;
 
   constructor(
@@ -87,9 +87,14 @@ export class OutboxRelay {
 
   /** Resolves when a drain that started after this call has finished (tests, shutdown). */
   async flush(): Promise<void> {
-    while (this.running && (await this.backlog()) > 0) {
-      this.kick();
-      await this.draining;
+    this.forced++;
+    try {
+      while (this.running && (await this.backlog()) > 0) {
+        this.kick();
+        await this.draining;
+      }
+    } finally {
+      this.forced--;
     }
   }
 
@@ -112,11 +117,19 @@ export class OutboxRelay {
   }
 
   private async publishBatch(batchSize: number): Promise<number> {
+    const force = this.forced > 0;
     const published = await this.dataSource.transaction(async (manager): Promise<OutboxRow[]> => {
+      // One pass at a time per schema (replicas included); a replica that finds it taken leaves the work to it.
+      const [lock]: { taken: boolean }[] = await manager.query(
+        `SELECT pg_try_advisory_xact_lock(hashtext('openq-outbox-relay:' || current_schema())) AS taken`,
+      );
+      if (!lock!.taken) return [];
       const rows: OutboxRow[] = await manager.query(
         `SELECT id, event_id, subject, envelope, headers FROM outbox
-          WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
+          WHERE published_at IS NULL
+            AND ($2 OR id <= (SELECT max(id) FROM outbox WHERE published_at IS NULL AND relay_after <= now()))
+          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize, force],
       );
       if (rows.length === 0) return [];
       // One connection writes in order, so pipelining the publishes keeps the stream order.
@@ -139,9 +152,9 @@ export class OutboxRelay {
     });
     if (published.length > 0) {
       this.published += published.length;
-      messagingMetrics
-        .outboxPublished()
-        .inc({ service: this.options.service ?? this.options.schema }, published.length);
+      const service = this.options.service ?? this.options.schema;
+      messagingMetrics.outboxPublished().inc({ service }, published.length);
+      messagingMetrics.outboxRelayed().inc({ service }, published.length);
     }
     return published.length;
   }

@@ -1,13 +1,22 @@
 import type { EntityManager } from 'typeorm';
 import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } from '@openq/contracts';
+import {
+  AFTER_COMMIT_GRACE_MS,
+  afterCommitPublisherOf,
+  byOutboxId,
+  handOffAfterCommit,
+  type OutboxRow,
+} from './outbox-publisher';
 import { currentScope, traceHeaders } from './trace-context';
 
 /**
  * Writes events to the service's outbox inside the caller's transaction: the only way an
- * event leaves a service (ARCHITECTURE rule 3). The relay publishes them after commit.
+ * event leaves a service (ARCHITECTURE rule 3). They are published after commit (`OutboxPublisher`,
+ * the relay as backstop).
  */
 export class OutboxWriter {
-  private readonly pending: EventEnvelope[] = [];
+  /** Shared with the writers of the units of a group (`forUnit`): one flush, one statement. */
+  private pending: PendingRow[] = [];
   private readonly origin: EnvelopeOrigin;
 
   /**
@@ -31,38 +40,97 @@ export class OutboxWriter {
     opts: { eventId?: string; occurredAt?: Date } = {},
   ): EventEnvelope<T> {
     const envelope = makeEnvelope(type, projectId, data, { ...this.origin, ...opts });
-    this.pending.push(envelope);
+    this.pending.push({ envelope, headers: this.headers });
     return envelope;
   }
 
   get queued(): readonly EventEnvelope[] {
-    return this.pending;
+    return this.pending.map((row) => row.envelope);
+  }
+
+  /**
+   * A writer for one unit of work of a group transaction (`transactionGroups`), created in that
+   * unit's scope: its events carry the unit's correlation id and its rows the unit's trace
+   * headers, and they are queued here, so this writer's one `flush` writes the whole group.
+   */
+  forUnit(origin: EnvelopeOrigin = {}): OutboxWriter {
+    const unit = new OutboxWriter(this.manager, origin);
+    unit.pending = this.pending;
+    return unit;
   }
 
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0);
-    await appendToOutbox(this.manager, batch, this.headers);
+    await insertOutboxRows(this.manager, this.pending.splice(0));
   }
 }
 
-/** Inserts envelopes as outbox rows in one statement. */
+/** An event queued by a writer, with the trace headers of the unit that queued it. */
+interface PendingRow {
+  envelope: EventEnvelope;
+  headers: Record<string, string>;
+}
+
+/**
+ * Inserts envelopes as outbox rows in one statement. Inside a transaction of a data source whose
+ * process publishes after commit (`OutboxPublisher`), the same statement returns the new rows and
+ * the rows of the same subjects still unpublished, and hands them over to be published when the
+ * transaction commits; the relay leaves such rows alone for `AFTER_COMMIT_GRACE_MS`. Anywhere
+ * else (no publisher, no transaction, raw SQL) the rows are the relay's at once.
+ */
 export async function appendToOutbox(
   manager: EntityManager,
   envelopes: EventEnvelope[],
   headers: Record<string, string> = {},
 ): Promise<void> {
-  if (envelopes.length === 0) return;
+  await insertOutboxRows(
+    manager,
+    envelopes.map((envelope) => ({ envelope, headers })),
+  );
+}
+
+/** Inserts outbox rows, each with its own headers, in one statement. */
+async function insertOutboxRows(manager: EntityManager, outboxRows: readonly PendingRow[]): Promise<void> {
+  if (outboxRows.length === 0) return;
   const values: unknown[] = [];
-  const rows = envelopes.map((e, i) => {
+  const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
   });
-  await manager.query(
-    `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`,
+  const queryRunner = manager.queryRunner;
+  const publisher = queryRunner?.isTransactionActive ? afterCommitPublisherOf(manager.connection) : undefined;
+  if (!queryRunner || !publisher) {
+    await manager.query(
+      `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`,
+      values,
+    );
+    return;
+  }
+  // One statement: the outer SELECT sees the table as it was before this INSERT (every row that
+  // committed before it, and this transaction's earlier ones), not the rows the INSERT adds.
+  values.push(AFTER_COMMIT_GRACE_MS);
+  const grace = `$${values.length}`;
+  const written: (OutboxRow & { own: boolean })[] = await manager.query(
+    `WITH written AS (
+       INSERT INTO outbox (event_id, subject, envelope, headers, relay_after)
+       SELECT v.event_id::uuid, v.subject, v.envelope, v.headers,
+              clock_timestamp() + ${grace}::int * interval '1 millisecond'
+         FROM (VALUES ${rows.join(', ')}) AS v (event_id, subject, envelope, headers)
+       RETURNING id, event_id, subject, envelope, headers)
+     SELECT id::text, event_id, subject, envelope, headers, true AS own FROM written
+     UNION ALL
+     SELECT o.id::text, o.event_id, o.subject, o.envelope, o.headers, false AS own FROM outbox o
+      WHERE o.published_at IS NULL AND o.subject IN (SELECT subject FROM written)`,
     values,
   );
+  const own = written.filter((r) => r.own).sort(byOutboxId);
+  const before = written.filter((r) => !r.own);
+  handOffAfterCommit(queryRunner, publisher, own.map(rowOf), before.map(rowOf));
+}
+
+function rowOf(r: OutboxRow): OutboxRow {
+  return { id: r.id, event_id: r.event_id, subject: r.subject, envelope: r.envelope, headers: r.headers };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { ErrorCode, NatsError, headers as natsHeaders, type NatsConnection } from 'nats';
+import { ErrorCode, NatsError, headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
 import {
   requestSubject,
   type CommandDefinition,
+  type ErrorBody,
   type PayloadOf,
   type Reply,
   type ReplyOf,
@@ -32,6 +33,45 @@ export class RpcClient {
     payload: unknown,
     options: RequestOptions = {},
   ): Promise<Reply<T>> {
+    const answered = await this.exchange(service, verb, payload, options);
+    if (!answered.ok) return answered;
+    const decoded = decodeJson(answered.msg.data);
+    if (!decoded.ok || !isReply(decoded.value)) return notAReply(answered.subject);
+    return decoded.value as Reply<T>;
+  }
+
+  /**
+   * `request` for a caller that only relays the reply's data (the gateway's reads): on success
+   * its `data` as the service encoded it, sliced out of the reply without parsing it (replies are
+   * encoded `{"ok":true,"data":…}`); anything else is parsed as `request` does.
+   */
+  async requestBytes(
+    service: string,
+    verb: string,
+    payload: unknown,
+    options: RequestOptions = {},
+  ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; error: ErrorBody }> {
+    const answered = await this.exchange(service, verb, payload, options);
+    if (!answered.ok) return answered;
+    const bytes = answered.msg.data;
+    if (
+      startsWith(bytes, OK_PREFIX) &&
+      bytes[bytes.length - 1] === CLOSE_BRACE &&
+      bytes.length > OK_PREFIX.length + 1
+    )
+      return { ok: true, bytes: bytes.subarray(OK_PREFIX.length, bytes.length - 1) };
+    const decoded = decodeJson(bytes);
+    if (!decoded.ok || !isReply(decoded.value)) return notAReply(answered.subject);
+    const reply = decoded.value as Reply<unknown>;
+    return reply.ok ? { ok: true, bytes: encodeJson(reply.data) } : reply;
+  }
+
+  private async exchange(
+    service: string,
+    verb: string,
+    payload: unknown,
+    options: RequestOptions,
+  ): Promise<{ ok: true; subject: string; msg: Msg } | { ok: false; error: ErrorBody }> {
     const subject = requestSubject(service, verb);
     const h = natsHeaders();
     // A request made while handling an event or a request carries that work's correlation and trace.
@@ -41,15 +81,7 @@ export class RpcClient {
         timeout: options.timeoutMs ?? this.defaultTimeoutMs,
         headers: h,
       });
-      const decoded = decodeJson(msg.data);
-      if (!decoded.ok || !isReply(decoded.value)) {
-        return failure(
-          502,
-          'resposta_invalida',
-          `${subject} answered with something that is not a reply envelope`,
-        );
-      }
-      return decoded.value as Reply<T>;
+      return { ok: true, subject, msg };
     } catch (error) {
       if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
         return failure(503, 'servico_indisponivel', `no ${service} service is answering ${subject}`);
@@ -82,8 +114,22 @@ export class RpcClient {
   }
 }
 
-function failure(statusCode: number, reason: string, message: string): Reply<never> {
+function failure(statusCode: number, reason: string, message: string): { ok: false; error: ErrorBody } {
   return { ok: false, error: { statusCode, reason, message } };
+}
+
+function notAReply(subject: string): { ok: false; error: ErrorBody } {
+  return failure(502, 'resposta_invalida', `${subject} answered with something that is not a reply envelope`);
+}
+
+/** How `JetStreamServer` encodes a successful reply (`encodeJson(okReply(data))`) up to its data. */
+const OK_PREFIX = new TextEncoder().encode('{"ok":true,"data":');
+const CLOSE_BRACE = '}'.charCodeAt(0);
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
 }
 
 function isReply(value: unknown): boolean {

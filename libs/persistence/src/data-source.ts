@@ -8,6 +8,7 @@ import { OutboxRecord } from './records/outbox.record';
 import { ConsumerPositionRecord } from './records/consumer-position.record';
 import { MessagingTables1764470000000 } from './migrations/1764470000000-messaging-tables';
 import { ConsumerPositions1796083200000 } from './migrations/1796083200000-consumer-positions';
+import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbox-after-commit';
 import { InfrastructureUnavailableError } from './unavailable';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -39,7 +40,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
     url: options.url,
     schema,
     entities: [...MESSAGING_RECORDS, ...((options.entities as Constructor[]) ?? [])],
-    migrations: [MessagingTables1764470000000, ConsumerPositions1796083200000, ...(options.migrations ?? [])],
+    migrations: [
+      MessagingTables1764470000000,
+      ConsumerPositions1796083200000,
+      OutboxAfterCommit1796169600000,
+      ...(options.migrations ?? []),
+    ],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

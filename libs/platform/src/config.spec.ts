@@ -30,6 +30,9 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({
       jwtSecret: DEV_JWT_SECRET,
       jwks: null,
+      jwksCacheMs: 600_000,
+      jwksRefetchMs: 30_000,
+      jwksTimeoutMs: 5000,
       jwtIssuer: null,
       jwtAudience: null,
       serviceTokens: [DEV_SERVICE_TOKEN],

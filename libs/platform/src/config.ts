@@ -69,6 +69,18 @@ export class OpenqEnv {
   @MinLength(1)
   OPENQ_JWKS: string | undefined = undefined;
 
+  /** A JWKS URL's keys are refetched once they are this old (ms); meanwhile they are served from memory. */
+  @EnvInt(1000, 86_400_000)
+  OPENQ_JWKS_CACHE_MS: number = 600_000;
+
+  /** A token with an unknown `kid` refetches the JWKS at most this often (ms). */
+  @EnvInt(0, 3_600_000)
+  OPENQ_JWKS_REFETCH_MS: number = 30_000;
+
+  /** How long one JWKS fetch may take (ms). */
+  @EnvInt(100, 60_000)
+  OPENQ_JWKS_TIMEOUT_MS: number = 5000;
+
   @IsOptional()
   @IsString()
   OPENQ_JWT_ISSUER: string | undefined = undefined;
@@ -140,6 +152,10 @@ export interface OpenqConfig {
     /** HS256 key; unused when `jwks` is set. */
     jwtSecret: string;
     jwks: string | null;
+    /** For a JWKS URL: cache age, unknown-`kid` refetch cooldown and fetch timeout (ms). */
+    jwksCacheMs: number;
+    jwksRefetchMs: number;
+    jwksTimeoutMs: number;
     jwtIssuer: string | null;
     jwtAudience: string | null;
     /** The current token first, then the previous one during a rotation. */
@@ -198,6 +214,9 @@ function toConfig(e: OpenqEnv): OpenqConfig {
     auth: {
       jwtSecret: e.OPENQ_JWT_SECRET,
       jwks: e.OPENQ_JWKS ?? null,
+      jwksCacheMs: e.OPENQ_JWKS_CACHE_MS,
+      jwksRefetchMs: e.OPENQ_JWKS_REFETCH_MS,
+      jwksTimeoutMs: e.OPENQ_JWKS_TIMEOUT_MS,
       jwtIssuer: e.OPENQ_JWT_ISSUER ?? null,
       jwtAudience: e.OPENQ_JWT_AUDIENCE ?? null,
       serviceTokens: [

@@ -118,6 +118,10 @@ export async function startDomainService(options: DomainServiceOptions): Promise
     databaseUrl: config.database.url,
     // R3 on a 3-node cluster (OPENQ_STREAM_REPLICAS): the same definitions as deploy/nats/streams.json
     streams: { ...DEFAULT_STREAM_SETTINGS, replicas: config.nats.streamReplicas },
+    // Fault injection for the crash tests: the process dies between a COMMIT and its publish.
+    ...(process.env.OPENQ_FAULT_DIE_AFTER_COMMIT === '1'
+      ? { beforeAfterCommitPublish: () => process.kill(process.pid, 'SIGKILL') }
+      : {}),
     ...options.transport,
   });
   const releaseGauges = registerServiceGauges(name, dataSource, options.gauges ?? []);

@@ -95,4 +95,40 @@ describe('AllExceptionsFilter', () => {
       body: { statusCode: 403, reason: 'papel_insuficiente', message: 'needs developer' },
     });
   });
+
+  it('says when to come back as Retry-After, and keeps it in the body, for an overloaded service', () => {
+    const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
+    const reply = {
+      sent: false,
+      status(code: number) {
+        sent.status = code;
+        return this;
+      },
+      header(name: string, value: string) {
+        sent.headers[name] = value;
+        return this;
+      },
+      send(body: unknown) {
+        sent.body = body;
+        return this;
+      },
+    };
+    const host = {
+      switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'c1' }) }),
+    } as unknown as ArgumentsHost;
+    new AllExceptionsFilter().catch(
+      httpError(503, 'sobrecarregado', 'declarations: too many requests are waiting', {
+        retryAfterSeconds: 1,
+      }),
+      host,
+    );
+    expect(sent.status).toBe(503);
+    expect(sent.headers['retry-after']).toBe('1');
+    expect(sent.body).toEqual({
+      statusCode: 503,
+      reason: 'sobrecarregado',
+      message: 'declarations: too many requests are waiting',
+      retryAfterSeconds: 1,
+    });
+  });
 });

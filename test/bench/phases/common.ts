@@ -1,6 +1,7 @@
 import type { BenchPlan } from '../plan';
 import type { Progress } from '../support/progress';
 import type { Collector } from '../support/results';
+import { RATE_LIMITS_OFF } from '../../support/rate-limits';
 
 /** What every phase gets: the plan, where figures go, and where failures are told. */
 export interface PhaseContext {
@@ -28,9 +29,4 @@ export async function attempt<T>(
 }
 
 /** The gateway's rate limits off: the bench is a load test from one user, address and token. */
-export const BENCH_GATEWAY_ENV: Readonly<Record<string, string>> = {
-  GATEWAY_RATE_LIMIT_PER_ADDRESS: '0',
-  GATEWAY_RATE_LIMIT_PER_USER: '0',
-  GATEWAY_RATE_LIMIT_PER_SERVICE: '0',
-  GATEWAY_RATE_LIMIT_AUTH_FAILURES: '0',
-};
+export const BENCH_GATEWAY_ENV = RATE_LIMITS_OFF;

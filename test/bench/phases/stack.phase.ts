@@ -264,7 +264,6 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
               c.add(S.shed, name(M.shedOther(n)), 'requests', run.other);
               c.add(S.shed, name(M.shedAdmittedP50(n)), 'ms', run.admittedP50);
               c.add(S.shed, name(M.shedAdmittedP99(n)), 'ms', run.admittedP99);
-              if (run.shed > 0) c.add(S.shed, name(M.shedShedP99(n)), 'ms', run.shedP99);
             }
           }
         } finally {

@@ -1,6 +1,7 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { DEV_SERVICE_TOKEN } from '@openq/platform';
 import { declareData } from '../support/payloads';
+import { http } from '../support/http';
 import { Latency, now } from '../support/stats';
 
 export interface BurstRun {
@@ -19,32 +20,11 @@ export interface BurstRun {
 const PROJECTS = 10;
 
 /** One POST on its own connection of `agent`; the status, or 0 when no response came. */
-function post(agent: Agent, url: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'x-service-token': DEV_SERVICE_TOKEN,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', (e) => resolve({ status: 0, body: String(e) }));
-      },
-    );
-    req.on('error', (e) => resolve({ status: 0, body: String(e) }));
-    req.end(body);
+const post = (agent: Agent, url: string, body: string) =>
+  http('POST', url, { 'content-type': 'application/json', 'x-service-token': DEV_SERVICE_TOKEN }, body, {
+    agent,
+    noResponseAsZero: true,
   });
-}
 
 /**
  * A burst: `declarations` open questions declared at once over raw HTTP, as many engines calling

@@ -7,20 +7,30 @@ import { Agent, request } from 'node:http';
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+export interface HttpOptions {
+  /** Another agent than the shared keep-alive one (a burst: a connection per request). */
+  agent?: Agent;
+  /** A request that gets no response resolves with status 0 (a burst counts them) instead of failing. */
+  noResponseAsZero?: boolean;
+}
+
 export function http(
   method: string,
   url: string,
   headers: Record<string, string>,
   body?: string,
+  options: HttpOptions = {},
 ): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, rejectWith) => {
+    const reject = (error: Error) =>
+      options.noResponseAsZero ? resolve({ status: 0, body: String(error) }) : rejectWith(error);
     const req = request(
       url,
       {
         method,
         headers:
           body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent,
+        agent: options.agent ?? agent,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -7,6 +7,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
 import {
+  GroupCommitter,
   JetStreamServer,
   RethrowErrorsFilter,
   RetryLaterError,
@@ -72,9 +73,16 @@ class PingController {
     if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));
   }
 
+  /** A committer that keeps no one waiting: with its slot busy, every further request is refused. */
+  private readonly crowded = new GroupCommitter<string, string>(
+    (units) => new Promise((resolve) => setTimeout(() => resolve(units.map((u) => u.input)), 200)),
+    { name: 'echo', maxConcurrentGroups: 1, maxQueued: 0, retryAfterSeconds: 2 },
+  );
+
   @MessagePattern('openq.testsvc.echo')
   echo(@Payload() data: EchoRequest): unknown {
     if (data.text === 'refuse') return refusal(409, 'recusado', 'refused on purpose');
+    if (data.text.startsWith('crowd')) return this.crowded.submit(data.text).then((echoed) => ({ echoed }));
     return { echoed: data.text };
   }
 

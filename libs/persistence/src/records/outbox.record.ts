@@ -22,6 +22,10 @@ export class OutboxRecord {
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 
+  /** When the relay may take the row: at once, or after the committing process had its chance. */
+  @Column({ name: 'relay_after', type: 'timestamptz', default: () => 'now()' })
+  relayAfter!: Date;
+
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt!: Date | null;
 }

@@ -17,18 +17,27 @@ import {
   type ListGatesCommand,
   type QuestionAnsweredDto,
   type QuestionWithdrawnDto,
+  type QuestionStatusItem,
   type Refusal,
   type ResumeGateCommand,
   type WaitingGatesCommand,
 } from '@openq/contracts';
-import { withOutbox, type JetStreamEventContext, type JetStreamRequestContext } from '@openq/messaging';
+import {
+  BEFORE_TRANSACTION,
+  withOutbox,
+  type JetStreamEventContext,
+  type JetStreamPrepareContext,
+  type JetStreamRequestContext,
+} from '@openq/messaging';
 import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { QuestionDeclarer } from '../question-declarer';
-import { QuestionOwner } from './commands/record-verdict/question-owner';
+import { AskedBefore, QuestionOwner } from './commands/record-verdict/question-owner';
+import { AnsweredQuestions } from './store/answered-questions';
+import { citationsToCheck } from './domain/gate-cycle';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
 import { GateTransaction } from './gate-transaction';
@@ -69,10 +78,32 @@ export class GatesMessagesController {
     );
   }
 
+  /**
+   * Before the verdict's transaction: the owner is asked about the questions a parking round
+   * cites that this service has not heard answered (§11.1, §11.2), so no pooled connection and
+   * no row lock waits on the call (up to its timeout).
+   */
+  @EventPattern(AgentEvent.QaVerdict, BEFORE_TRANSACTION)
+  async askBeforeVerdict(
+    @Payload() data: AgentQaVerdictDto,
+    @Ctx() ctx: JetStreamPrepareContext,
+  ): Promise<QuestionStatusItem[]> {
+    const { projectId, correlationId } = ctx.envelope;
+    const cited = citationsToCheck(null, data.roundId, data.verdicts);
+    if (cited.length === 0) return [];
+    const heard = await new AnsweredQuestions(this.dataSource.manager).decisionsOf(projectId, cited);
+    return this.owner.statusOf(
+      projectId,
+      cited.filter((id) => !(id in heard)),
+      correlationId,
+    );
+  }
+
   @EventPattern(AgentEvent.QaVerdict)
   async onVerdict(@Payload() data: AgentQaVerdictDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    const questions = { declarer: this.declarer, owner: this.owner };
+    const { manager, outbox, envelope, prepared } = ctx.event;
+    const asked = (prepared as QuestionStatusItem[] | undefined) ?? [];
+    const questions = { declarer: this.declarer, owner: new AskedBefore(asked, this.owner) };
     const outcome = await recordVerdict(new GateTransaction(manager, outbox), data, questions, {
       projectId: envelope.projectId,
       correlationId: envelope.correlationId,

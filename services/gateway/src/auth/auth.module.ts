@@ -12,6 +12,9 @@ import { UserAuthGuard } from './user-auth.guard';
 export interface AuthSettings {
   jwtSecret: string;
   jwks: string | null;
+  jwksCacheMs?: number;
+  jwksRefetchMs?: number;
+  jwksTimeoutMs?: number;
   jwtIssuer: string | null;
   jwtAudience: string | null;
   serviceTokens: string[];

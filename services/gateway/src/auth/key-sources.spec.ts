@@ -1,6 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '@openq/testing';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
 import { JwtRejected, JwtVerifier, KeysUnavailable } from './jwt-verifier';
 import { jwksUrlKeySource, type JwksUrlOptions } from './key-sources';
@@ -22,11 +23,17 @@ const tokenOf = (key: Pair) =>
   });
 
 /** A JWKS endpoint on a local port: answers from a script, the last answer repeating. */
-async function jwksServer(answers: Array<{ status: number; body?: object }>) {
+async function jwksServer(answers: Array<{ status: number; body?: object } | 'hang'>) {
   let requests = 0;
+  let hanging = 0;
   const server: Server = createServer((_request, response) => {
     const answer = answers[Math.min(requests, answers.length - 1)]!;
     requests += 1;
+    if (answer === 'hang') {
+      hanging += 1; // never answered: the connection stays open until the server closes
+      response.on('close', () => (hanging -= 1));
+      return;
+    }
     response.writeHead(answer.status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(answer.body ?? { error: 'down' }));
   });
@@ -35,6 +42,7 @@ async function jwksServer(answers: Array<{ status: number; body?: object }>) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
     requests: () => requests,
+    hanging: () => hanging,
   };
 }
 
@@ -49,7 +57,12 @@ beforeEach(() => {
 
 afterEach(async () => {
   jest.restoreAllMocks();
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections();
+      return new Promise((resolve) => s.close(resolve));
+    }),
+  );
 });
 
 const verifierFor = (url: string, options: JwksUrlOptions = {}) =>
@@ -97,10 +110,29 @@ describe('jwksUrlKeySource', () => {
     expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
     now = 100;
     expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
-    expect(idp.requests()).toBe(2);
+    // The refetch runs in the background (stale-while-revalidate), and fails: the stale set stays.
+    await waitFor(() => idp.requests() === 2, { what: 'the background refetch' });
+    expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
 
     const down = await jwksServer([{ status: 503 }]);
     expect(await outcome(verifierFor(down.url), await tokenOf(a))).toBe('unavailable');
+  });
+
+  it('never holds a request up for a hanging provider once it has keys; a new key waits at most 1 s', async () => {
+    const [a, b] = [pair('a'), pair('b')];
+    const idp = await jwksServer([{ status: 200, body: { keys: [jwk(a)] } }, 'hang']);
+    const verifier = verifierFor(idp.url, { maxAgeMs: 10, minRefetchMs: 0, timeoutMs: 60_000 });
+    expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
+    now = 100; // the cached set is stale: the next request refetches
+    expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
+    // Answered while the provider still holds the refetch open: it did not wait for it.
+    await waitFor(() => idp.hanging() === 1, { what: 'the refetch hanging at the provider' });
+    expect(await outcome(verifier, await tokenOf(a))).toBe('accepted');
+    expect(idp.hanging()).toBe(1);
+    // A key the cached set does not hold waits for the provider only briefly, then is refused
+    // on the cached set, while the provider still hangs.
+    expect(await outcome(verifier, await tokenOf(b))).toBe('signature');
+    expect(idp.hanging()).toBe(1);
   });
 
   it('reports a provider nobody listens for as unavailable, not as a bad token', async () => {

@@ -81,8 +81,12 @@ function isFetchFailure(error: unknown): boolean {
 
 /**
  * A JWKS fetched from an http(s) URL by jose's `createRemoteJWKSet`: cached, refetched on age and
- * on an unknown `kid` (with a cooldown). While the provider is briefly away the last key set it
- * gave still verifies tokens; if it never answered, `KeysUnavailable` (503).
+ * on an unknown `kid` (with a cooldown). Once the cached set is older than `maxAgeMs`, a token whose
+ * key it still holds is verified with it at once while the set is refetched in the background
+ * (stale-while-revalidate): a provider that is slow, hanging or away never holds a request up,
+ * and a rotation still lands within one fetch. A token the cached set cannot verify (a new key)
+ * waits for the fetch, at most 1 s, then is judged on the cached set (401). If the provider never
+ * answered: `KeysUnavailable` (503).
  */
 export function jwksUrlKeySource(url: string, options: JwksUrlOptions = {}): KeySource {
   const remote = createRemoteJWKSet(new URL(url), {
@@ -90,10 +94,26 @@ export function jwksUrlKeySource(url: string, options: JwksUrlOptions = {}): Key
     cooldownDuration: options.minRefetchMs ?? 30_000,
     timeoutDuration: options.timeoutMs ?? 5000,
   });
+  const unknownKeyWaitMs = Math.min(options.timeoutMs ?? 5000, 1000);
+  const refreshInBackground = (): void => {
+    if (!remote.reloading) void remote.reload().catch(() => undefined); // the stale set stays
+  };
   const jwks: JWTVerifyGetKey = async (header, token) => {
+    const cached = remote.jwks();
+    if (cached && !remote.fresh) {
+      refreshInBackground();
+      try {
+        return await createLocalJWKSet(cached)(header, token);
+      } catch {
+        // not in the stale set (a new key): wait for the fetch below
+      }
+    }
     try {
-      return await remote(header, token);
+      // With keys in hand, a kid they lack waits for the provider only briefly: a rotation's new key
+      // arrives in that time, while a hanging provider (or a flood of made-up kids) holds nobody up.
+      return cached ? await withinMs(remote(header, token), unknownKeyWaitMs) : await remote(header, token);
     } catch (error) {
+      if (error instanceof StillFetching) return createLocalJWKSet(cached!)(header, token);
       if (!isFetchFailure(error)) throw error;
       const stale = remote.jwks();
       if (stale) return createLocalJWKSet(stale)(header, token);
@@ -105,8 +125,36 @@ export function jwksUrlKeySource(url: string, options: JwksUrlOptions = {}): Key
   return { algorithms: ASYMMETRIC, jwks };
 }
 
+class StillFetching extends Error {}
+
+/** `work`'s result, or `StillFetching` once `ms` have passed (the work goes on; its result is dropped). */
+async function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StillFetching()), ms);
+  });
+  work.catch(() => undefined); // a failure after the deadline is nobody's to handle
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The key source the configuration asks for: a JWKS (file or URL) when set, else the HS256 secret. */
-export function keySourceFor(auth: { jwtSecret: string; jwks: string | null }): KeySource {
+export function keySourceFor(auth: {
+  jwtSecret: string;
+  jwks: string | null;
+  jwksCacheMs?: number;
+  jwksRefetchMs?: number;
+  jwksTimeoutMs?: number;
+}): KeySource {
   if (auth.jwks === null) return secretKeySource(auth.jwtSecret);
-  return /^https?:\/\//i.test(auth.jwks) ? jwksUrlKeySource(auth.jwks) : jwksFileKeySource(auth.jwks);
+  return /^https?:\/\//i.test(auth.jwks)
+    ? jwksUrlKeySource(auth.jwks, {
+        maxAgeMs: auth.jwksCacheMs,
+        minRefetchMs: auth.jwksRefetchMs,
+        timeoutMs: auth.jwksTimeoutMs,
+      })
+    : jwksFileKeySource(auth.jwks);
 }

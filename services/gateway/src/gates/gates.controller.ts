@@ -8,7 +8,7 @@ import { requireRole } from '../auth/user-auth.guard';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam, OneOfParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** Gate cycles of a task (SPEC §4, §5, §11.1): see them and their history, resume a parked one. */
 @UserApi('gates')
@@ -17,6 +17,7 @@ export class GatesController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'Gate cycles of the task' })
   list(
@@ -24,7 +25,7 @@ export class GatesController {
     @IdParam('taskId') taskId: string,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.ask(GatesCommand.list, { projectId, taskId }, headers);
+    return this.services.relay(GatesCommand.list, { projectId, taskId }, headers);
   }
 
   @Post(':gate/resume')
@@ -54,6 +55,7 @@ export class GatesController {
   }
 
   @Get(':gate/history')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: "The gate's history, newest first: verdicts, parks, resumes (who and why)" })
   history(
@@ -63,6 +65,10 @@ export class GatesController {
     @Query() query: GateHistoryQuery,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.ask(GatesCommand.history, { projectId, taskId, gate, limit: query.limit }, headers);
+    return this.services.relay(
+      GatesCommand.history,
+      { projectId, taskId, gate, limit: query.limit },
+      headers,
+    );
   }
 }

@@ -5,7 +5,7 @@ import { MinRole } from '../auth/route-access';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** The inbox's "waiting for you": cycles of the project parked on a user decision. */
 @UserApi('gates')
@@ -14,10 +14,11 @@ export class WaitingController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'Gate cycles parked on the user (waiting for you)' })
   waiting(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.ask(GatesCommand.waiting, { projectId }, headers);
+    return this.services.relay(GatesCommand.waiting, { projectId }, headers);
   }
 }
 
@@ -28,6 +29,7 @@ export class GateHistoryController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get()
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({
     summary: "The project's gate history, newest first: verdicts, parks, resumes (who and why)",
@@ -37,6 +39,6 @@ export class GateHistoryController {
     @Query() query: GateHistoryQuery,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.ask(GatesCommand.history, { projectId, limit: query.limit }, headers);
+    return this.services.relay(GatesCommand.history, { projectId, limit: query.limit }, headers);
   }
 }

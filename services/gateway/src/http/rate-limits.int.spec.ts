@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connect, type NatsConnection } from 'nats';
 import { startNatsServer, type TestNatsServer } from '@openq/testing';
-import { loadGatewayConfig } from '../config';
-import { startGateway } from '../gateway';
+import { startTestGateway } from '../testing/test-gateway';
 import { FakeService } from '../testing/fake-service';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
 
@@ -21,21 +19,14 @@ let questions: FakeService;
 const apps: NestFastifyApplication[] = [];
 
 async function gateway(limits: Record<string, string>): Promise<string> {
-  const config = loadGatewayConfig({
+  const { app, base } = await startTestGateway({
     NATS_URL: nats.url,
     OPENQ_JWT_SECRET: SECRET,
     OPENQ_SERVICE_TOKEN: SERVICE_TOKEN,
-    HOST: '127.0.0.1',
     ...limits,
   });
-  const app = await startGateway(config, {
-    httpPort: 0,
-    exitOnFailure: false,
-    handleSignals: false,
-    logLevel: 'silent',
-  });
   apps.push(app);
-  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  return base;
 }
 
 async function get(base: string, path: string, headers: Record<string, string> = {}) {

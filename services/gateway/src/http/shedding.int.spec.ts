@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connect, type Msg, type NatsConnection } from 'nats';
 import { startNatsServer, waitFor, type TestNatsServer } from '@openq/testing';
-import { loadGatewayConfig } from '../config';
-import { startGateway } from '../gateway';
+import { startTestGateway } from '../testing/test-gateway';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
 
 /**
@@ -23,20 +21,12 @@ beforeAll(async () => {
   // A questions service that answers only when the test says so.
   nc.subscribe('openq.questions.count', { queue: 'questions', callback: (_e, msg) => held.push(msg) });
   await nc.flush();
-  const config = loadGatewayConfig({
+  ({ app, base } = await startTestGateway({
     NATS_URL: nats.url,
     OPENQ_JWT_SECRET: SECRET,
     OPENQ_SERVICE_TOKEN: 'x'.repeat(40),
-    HOST: '127.0.0.1',
     GATEWAY_MAX_READS_IN_FLIGHT: '3',
-  });
-  app = await startGateway(config, {
-    httpPort: 0,
-    exitOnFailure: false,
-    handleSignals: false,
-    logLevel: 'silent',
-  });
-  base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  }));
 });
 
 afterAll(async () => {
@@ -72,21 +62,13 @@ it('sheds what exceeds the bound at once, with Retry-After, and serves the admit
 });
 
 it('sheds by event-loop delay when the process itself is saturated, and recovers; probes still answer', async () => {
-  const config = loadGatewayConfig({
+  const { app: busy, base: url } = await startTestGateway({
     NATS_URL: nats.url,
     OPENQ_JWT_SECRET: SECRET,
     OPENQ_SERVICE_TOKEN: 'x'.repeat(40),
-    HOST: '127.0.0.1',
     GATEWAY_MAX_EVENT_LOOP_DELAY_MS: '50',
   });
-  const busy = await startGateway(config, {
-    httpPort: 0,
-    exitOnFailure: false,
-    handleSignals: false,
-    logLevel: 'silent',
-  });
   try {
-    const url = `http://127.0.0.1:${(busy.getHttpServer().address() as AddressInfo).port}`;
     const token = await signJwt(claimsFor('ana', { p1: 'viewer' }), { alg: 'HS256', secret: SECRET });
     const read = () =>
       fetch(`${url}/projects/p1/open-questions/count`, { headers: { authorization: `Bearer ${token}` } });

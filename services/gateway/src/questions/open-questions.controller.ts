@@ -19,7 +19,7 @@ import { UserApi } from '../http/api-docs.decorators';
 import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** The queue of open questions (SPEC §4): list, count, answer by click; withdraw and amend by click (§11.5). */
 @UserApi('open questions')
@@ -32,7 +32,8 @@ export class OpenQuestionsController {
    * service) and, with `sort=blocking` (the default), the blocking ones come first. The gates
    * service computes the blocking set from its projections; the questions service ranks by the
    * ids it is handed; the gateway only passes one to the other. Without an answer from the gates
-   * service the list is oldest first, `blocking: null`, and `sort` says `oldest`.
+   * service the list is oldest first, `blocking: null`, and `sort` says `oldest`. The reply is
+   * read and extended here (`blocking`, `sort`), so this route asks rather than relays bytes.
    */
   @Get()
   @MinRole('viewer')
@@ -75,10 +76,11 @@ export class OpenQuestionsController {
   }
 
   @Get('count')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'How many questions are open' })
   count(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.ask(QuestionsCommand.count, { projectId }, headers);
+    return this.services.relay(QuestionsCommand.count, { projectId }, headers);
   }
 
   @Post(':questionId/answer')

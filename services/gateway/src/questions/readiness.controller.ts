@@ -5,7 +5,7 @@ import { MinRole } from '../auth/route-access';
 import { UserApi } from '../http/api-docs.decorators';
 import { IdParam, OneOfParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
-import { ServicesClient } from '../http/services-client';
+import { RelaysJson, ServicesClient } from '../http/services-client';
 
 /** "I'm ready" / "confirm architecture": warns about open questions, never blocks (SPEC §4). */
 @UserApi('open questions')
@@ -14,6 +14,7 @@ export class ReadinessController {
   constructor(private readonly services: ServicesClient) {}
 
   @Get(':action')
+  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'Open questions before im_ready / confirm_architecture_ready' })
   readiness(
@@ -21,6 +22,6 @@ export class ReadinessController {
     @OneOfParam('action', READINESS_ACTIONS) action: ReadinessAction,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.ask(QuestionsCommand.readiness, { projectId, action }, headers);
+    return this.services.relay(QuestionsCommand.readiness, { projectId, action }, headers);
   }
 }

@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connect, type NatsConnection } from 'nats';
 import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
 import { encodeJson, ensureStreams } from '@openq/messaging';
 import { startNatsServer, type TestNatsServer } from '@openq/testing';
-import { loadGatewayConfig } from '../config';
-import { startGateway } from '../gateway';
+import { startTestGateway } from '../testing/test-gateway';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
 import { SseClient } from './testing/sse-client';
 
@@ -23,21 +21,14 @@ const clients: SseClient[] = [];
 const apps: NestFastifyApplication[] = [];
 
 async function gateway(): Promise<string> {
-  const config = loadGatewayConfig({
+  const { app, base } = await startTestGateway({
     NATS_URL: nats.url,
     OPENQ_JWT_SECRET: SECRET,
     OPENQ_SERVICE_TOKEN: 's'.repeat(40),
-    HOST: '127.0.0.1',
     GATEWAY_RPC_TIMEOUT_MS: '300',
   });
-  const app = await startGateway(config, {
-    httpPort: 0,
-    exitOnFailure: false,
-    handleSignals: false,
-    logLevel: 'silent',
-  });
   apps.push(app);
-  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  return base;
 }
 
 async function stream(base: string): Promise<SseClient> {

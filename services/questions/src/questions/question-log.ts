@@ -69,75 +69,148 @@ function fromLog(row: LogRow): QuestionEvent {
     : { ...event, occurredAt };
 }
 
-/** Reads and appends the question log (the source of truth) inside a caller's transaction. */
+const LOG_COLUMNS = `position, event_id, project_id, question_id, type, data, recorded_at`;
+
+/** One declaration to append: its wire event and its project. */
+export interface DeclarationToAppend {
+  projectId: string;
+  declared: Extract<QuestionWireEvent, { type: 'question.declared' }>;
+}
+
+/** Events of one question to append, each under its wire id. */
+export interface EventsToAppend {
+  projectId: string;
+  questionId: string;
+  events: readonly QuestionWireEvent[];
+}
+
+/** The key of a declaration's tool call in the project. */
+export const toolCallKey = (projectId: string, toolCallId: string): string =>
+  `${projectId}\u0000${toolCallId}`;
+
+/**
+ * Reads and appends the question log (the source of truth) inside a caller's transaction. Every
+ * read and write takes a set (a group commit's questions, or one of them): one statement for the
+ * group.
+ */
 export class QuestionLog {
   constructor(private readonly manager: EntityManager) {}
 
   async load(questionId: string): Promise<Question | null> {
-    const rows: LogRow[] = await this.manager.query(
-      `SELECT position, event_id, project_id, type, data, recorded_at FROM question_log WHERE question_id = $1 ORDER BY position`,
-      [questionId],
-    );
-    return fold(question, rows.map(fromLog));
+    return (await this.loadMany([questionId])).get(questionId) ?? null;
   }
 
-  /** Serialises work on one question (answers) until the transaction ends. */
-  async lockQuestion(questionId: string): Promise<void> {
-    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('question:' || $1))`, [questionId]);
-  }
-
-  /** The question declared under `toolCallId` in the project, folded from its rows, in one statement. */
-  async loadByToolCall(projectId: string, toolCallId: string): Promise<Question | null> {
-    const rows: LogRow[] = await this.manager.query(
-      `SELECT position, event_id, project_id, type, data, recorded_at FROM question_log
-        WHERE question_id = (SELECT question_id FROM question_log
-                              WHERE project_id = $1 AND type = 'question.declared' AND data->>'toolCallId' = $2)
-        ORDER BY position`,
-      [projectId, toolCallId],
+  /** The questions with these ids, folded from their rows, in one statement (an unknown id: absent). */
+  async loadMany(questionIds: readonly string[]): Promise<Map<string, Question | null>> {
+    const rows: (LogRow & { question_id: string })[] = await this.manager.query(
+      `SELECT ${LOG_COLUMNS} FROM question_log WHERE question_id = ANY($1::uuid[]) ORDER BY question_id, position`,
+      [[...new Set(questionIds)]],
     );
-    return fold(question, rows.map(fromLog));
+    return foldByQuestion(rows);
   }
 
   /**
-   * Appends a declaration, unless its `toolCallId` already has one in the project: then nothing is
-   * written and null comes back. The log's unique index decides, in the one statement (a
-   * concurrent declaration of the same key is waited for, and wins if it commits), so no lock and
-   * no read come first.
+   * Serialises work on these questions (answers) until the transaction ends, in one statement.
+   * The locks are taken in one order (by key), so two groups sharing questions never deadlock.
    */
-  async appendDeclaration(
-    projectId: string,
-    declared: Extract<QuestionWireEvent, { type: 'question.declared' }>,
-  ): Promise<AppendedEvent | null> {
-    const { eventId, data } = declared;
-    const rows: { position: string }[] = await this.manager.query(
+  async lockQuestions(questionIds: readonly string[]): Promise<void> {
+    await this.manager.query(
+      `SELECT count(pg_advisory_xact_lock(k)) FROM (
+         SELECT DISTINCT hashtext('question:' || id) AS k FROM unnest($1::text[]) AS id ORDER BY k) AS keys`,
+      [[...new Set(questionIds)]],
+    );
+  }
+
+  /** The questions declared under these tool calls, by `toolCallKey`, folded from their rows, in one statement. */
+  async loadByToolCalls(
+    calls: readonly { projectId: string; toolCallId: string }[],
+  ): Promise<Map<string, Question>> {
+    const rows: (LogRow & { question_id: string })[] = await this.manager.query(
+      `SELECT ${LOG_COLUMNS} FROM question_log
+        WHERE question_id IN (SELECT d.question_id FROM question_log d
+                               JOIN unnest($1::text[], $2::text[]) AS c(project_id, tool_call_id)
+                                 ON d.project_id = c.project_id AND d.data->>'toolCallId' = c.tool_call_id
+                              WHERE d.type = 'question.declared')
+        ORDER BY question_id, position`,
+      [calls.map((c) => c.projectId), calls.map((c) => c.toolCallId)],
+    );
+    const byKey = new Map<string, Question>();
+    for (const q of foldByQuestion(rows).values()) {
+      if (q?.declared.toolCallId) byKey.set(toolCallKey(q.projectId, q.declared.toolCallId), q);
+    }
+    return byKey;
+  }
+
+  /**
+   * Appends declarations, in one statement, except those whose `toolCallId` already has one in
+   * the project (or comes earlier in the same list): those write nothing and come back as null.
+   * The log's unique index decides (a concurrent declaration of the same key is waited for, and
+   * wins if it commits), so no lock and no read come first. Rows go in (project, toolCallId)
+   * order, so two groups sharing keys wait for each other instead of deadlocking.
+   */
+  async appendDeclarations(declarations: readonly DeclarationToAppend[]): Promise<(AppendedEvent | null)[]> {
+    if (declarations.length === 0) return [];
+    const rows: { event_id: string; position: string }[] = await this.manager.query(
       `INSERT INTO question_log (event_id, project_id, question_id, type, data)
-       VALUES ($1, $2, $3, 'question.declared', $4::jsonb)
+       SELECT e, p, q, 'question.declared', d
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::jsonb[]) WITH ORDINALITY AS t(e, p, q, d, o)
+        ORDER BY p, d->>'toolCallId', o
        ON CONFLICT (project_id, (data->>'toolCallId'))
          WHERE type = 'question.declared' AND data->>'toolCallId' IS NOT NULL DO NOTHING
-       RETURNING position`,
-      [eventId, projectId, data.questionId, JSON.stringify(data)],
+       RETURNING event_id, position`,
+      [
+        declarations.map((d) => d.declared.eventId),
+        declarations.map((d) => d.projectId),
+        declarations.map((d) => d.declared.data.questionId),
+        declarations.map((d) => JSON.stringify(d.declared.data)),
+      ],
     );
-    const row = rows[0];
-    return row ? { position: row.position, eventId, event: { type: 'question.declared', data } } : null;
+    const positions = new Map(rows.map((r) => [r.event_id, r.position]));
+    return declarations.map(({ declared: { eventId, data } }) => {
+      const position = positions.get(eventId);
+      return position ? { position, eventId, event: { type: 'question.declared', data } } : null;
+    });
   }
 
   /**
-   * Appends events of one question, each under its wire id, so the outbox publishes each with
-   * `Nats-Msg-Id` equal to its log id.
+   * Appends events of several questions in one statement, each under its wire id (so the outbox
+   * publishes each with `Nats-Msg-Id` equal to its log id), in the order given.
    */
-  async append(
-    projectId: string,
-    questionId: string,
-    events: readonly QuestionWireEvent[],
-  ): Promise<AppendedEvent[]> {
-    const out: AppendedEvent[] = [];
-    for (const { eventId, type, data } of events) {
-      const [row]: { position: string }[] = await this.manager.query(
-        `INSERT INTO question_log (event_id, project_id, question_id, type, data) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING position`,
-        [eventId, projectId, questionId, type, JSON.stringify(data)],
-      );
-      out.push({ position: row!.position, eventId, event: { type, data } as QuestionLogEvent });
-    }
-    return out;
+  async append(batches: readonly EventsToAppend[]): Promise<AppendedEvent[][]> {
+    const flat = batches.flatMap((b) => b.events.map((e) => ({ ...b, e })));
+    if (flat.length === 0) return batches.map(() => []);
+    const rows: { event_id: string; position: string }[] = await this.manager.query(
+      `INSERT INTO question_log (event_id, project_id, question_id, type, data)
+       SELECT e, p, q, ty, d
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS t(e, p, q, ty, d, o)
+        ORDER BY o
+       RETURNING event_id, position`,
+      [
+        flat.map((f) => f.e.eventId),
+        flat.map((f) => f.projectId),
+        flat.map((f) => f.questionId),
+        flat.map((f) => f.e.type),
+        flat.map((f) => JSON.stringify(f.e.data)),
+      ],
+    );
+    const positions = new Map(rows.map((r) => [r.event_id, r.position]));
+    return batches.map((b) =>
+      b.events.map(({ eventId, type, data }) => ({
+        position: positions.get(eventId)!,
+        eventId,
+        event: { type, data } as QuestionLogEvent,
+      })),
+    );
   }
+}
+
+/** Folds rows ordered by (question, position) into one question per id. */
+function foldByQuestion(rows: readonly (LogRow & { question_id: string })[]): Map<string, Question | null> {
+  const events = new Map<string, QuestionEvent[]>();
+  for (const row of rows) {
+    const list = events.get(row.question_id) ?? [];
+    list.push(fromLog(row));
+    events.set(row.question_id, list);
+  }
+  return new Map([...events].map(([id, list]) => [id, fold(question, list)]));
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { DeciderTransaction, type OutboxWriter } from '@openq/messaging';
+import { DeciderTransaction, type OutboxWriter, type Saved, type SaveEntry } from '@openq/messaging';
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
-import { QuestionLog, questionToWire, type QuestionWireEvent } from './question-log';
-import { project } from './projections/question-view.projector';
+import { QuestionLog, questionToWire, toolCallKey, type QuestionWireEvent } from './question-log';
+import { project, type ProjectEvents } from './projections/question-view.projector';
 
 export type QuestionTransaction = DeciderTransaction<
   QuestionCommand,
@@ -13,39 +13,71 @@ export type QuestionTransaction = DeciderTransaction<
 
 /**
  * The questions slice of the decider kit (docs/decider-kit.md), inside the caller's transaction,
- * for a question the caller has locked and loaded: the decided events are appended to the log
+ * for questions the caller has locked and loaded: the decided events are appended to the log
  * under their wire ids, projected, and queued in the outbox — all or nothing. A declaration comes
- * here with no lock and no state (`null`): its one statement lets the log's unique index decide,
- * and when the `toolCallId` was taken `save` stores nothing and hands back the winner's question,
- * so no `question.declared` is published for it (see the doc).
+ * here with no lock and no state (`null`): its statement lets the log's unique index decide, and
+ * when the `toolCallId` was taken `save` stores nothing and hands back the winner's question, so
+ * no `question.declared` is published for it (see the doc). A batch (a group commit, or one
+ * command) is saved set-based: its declarations in one insert, its other events in another, the
+ * losers' winners in one read, the projection in one statement per kind.
  */
 export function questionTransaction(
   manager: EntityManager,
   outbox: OutboxWriter,
   log = new QuestionLog(manager),
 ): QuestionTransaction {
+  const saveAll = async (
+    entries: readonly SaveEntry<Question | null, QuestionEvent, QuestionWireEvent>[],
+  ): Promise<(void | Saved<Question | null, QuestionEvent>)[]> => {
+    const declarations: { index: number; projectId: string; declared: DeclaredWire }[] = [];
+    const others: { index: number; projectId: string; questionId: string; events: QuestionWireEvent[] }[] =
+      [];
+    entries.forEach(({ state, written: { projectId, published } }, index) => {
+      if (!state) return;
+      const [first] = published;
+      if (first?.type === 'question.declared') {
+        if (published.length !== 1) throw new Error('a declaration is saved alone');
+        declarations.push({ index, projectId, declared: first });
+      } else {
+        others.push({ index, projectId, questionId: state.declared.questionId, events: [...published] });
+      }
+    });
+    const results: (void | Saved<Question | null, QuestionEvent>)[] = entries.map(() => undefined);
+    const projected: ProjectEvents[] = [];
+    const appended = await log.appendDeclarations(declarations);
+    const lost: typeof declarations = [];
+    declarations.forEach((d, i) => {
+      const row = appended[i];
+      if (row) projected.push({ projectId: d.projectId, appended: [row] });
+      else lost.push(d);
+    });
+    if (lost.length > 0) {
+      const winners = await log.loadByToolCalls(
+        lost.map((d) => ({ projectId: d.projectId, toolCallId: d.declared.data.toolCallId! })),
+      );
+      for (const d of lost) {
+        const toolCallId = d.declared.data.toolCallId!;
+        const winner = winners.get(toolCallKey(d.projectId, toolCallId));
+        if (!winner)
+          throw new Error(`toolCallId ${toolCallId} was taken, but its declaration cannot be read`);
+        results[d.index] = { state: winner, events: [] };
+      }
+    }
+    const rows = await log.append(others);
+    others.forEach((o, i) => projected.push({ projectId: o.projectId, appended: rows[i]! }));
+    await project(manager, projected);
+    return results;
+  };
   return new DeciderTransaction(
     {
       decider: question,
       projectOf: (q) => q?.projectId ?? null,
       toWire: questionToWire,
-      save: async (q, { projectId, published }) => {
-        if (!q) return;
-        const [first] = published;
-        if (first?.type === 'question.declared') {
-          if (published.length !== 1) throw new Error('a declaration is saved alone');
-          const appended = await log.appendDeclaration(projectId, first);
-          if (appended) return project(manager, projectId, [appended]);
-          const toolCallId = first.data.toolCallId!;
-          const winner = await log.loadByToolCall(projectId, toolCallId);
-          if (!winner)
-            throw new Error(`toolCallId ${toolCallId} was taken, but its declaration cannot be read`);
-          return { state: winner, events: [] };
-        }
-        const appended = await log.append(projectId, q.declared.questionId, published);
-        await project(manager, projectId, appended);
-      },
+      save: async (state, written) => (await saveAll([{ state, written }]))[0],
+      saveAll,
     },
     outbox,
   );
 }
+
+type DeclaredWire = Extract<QuestionWireEvent, { type: 'question.declared' }>;

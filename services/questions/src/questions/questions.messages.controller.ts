@@ -18,7 +18,6 @@ import {
   type CountQuestionsCommand,
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
-  type QuestionAnswered,
   type QuestionRejected,
   type QuestionStatusCommand,
   type QuestionStatusReply,
@@ -27,19 +26,22 @@ import {
   type WithdrawQuestionCommand,
   type WithdrawQuestionReply,
 } from '@openq/contracts';
-import { withOutbox, type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
+import { type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
 import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
-import { AnswerKeyTaken, answerKeyReused, answerWithKey } from './commands/answer-question/answer-with-key';
+import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
-import { amendDecision } from './commands/amend-decision/amend-decision.handler';
+import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
 
 @Controller()
 export class QuestionsMessagesController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly groups: QuestionGroups,
+  ) {}
 
   /** `declare_open_question` from the engine; the same toolCallId declares once. */
   @EventPattern(AgentEvent.QuestionDeclare)
@@ -101,19 +103,17 @@ export class QuestionsMessagesController {
     }
   }
 
-  /** §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that stands. */
+  /**
+   * §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that
+   * stands. Committed in groups with the answers (`QuestionGroups`): it takes the same lock.
+   */
   @MessagePattern(Commands.questions.withdraw.type)
   async withdraw(@Payload() cmd: WithdrawQuestionCommand): Promise<WithdrawQuestionReply | Refusal> {
-    const outcome = await withOutbox(this.dataSource, {}, (manager, outbox) =>
-      withdrawQuestion(
-        manager,
-        outbox,
-        cmd.projectId,
-        cmd.questionId,
-        { by: 'user', userId: cmd.userId, motivo: cmd.motivo },
-        new Date(),
-      ),
-    );
+    const outcome = await withdrawIn(this.groups.answers, {
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      withdrawal: { by: 'user', userId: cmd.userId, motivo: cmd.motivo },
+    });
     if (isRefusal(outcome)) return outcome;
     const { by, motivo, withdrawnAt } = outcome.withdrawn;
     return {
@@ -127,19 +127,17 @@ export class QuestionsMessagesController {
     };
   }
 
-  /** §11.5 the session author supersedes an agent's decision; the same amendment again is 200 with it. */
+  /**
+   * §11.5 the session author supersedes an agent's decision; the same amendment again is 200 with
+   * it. Committed in groups with the answers (`QuestionGroups`): it takes the same lock.
+   */
   @MessagePattern(Commands.questions.amend.type)
   async amend(@Payload() cmd: AmendDecisionCommand): Promise<AmendDecisionReply | Refusal> {
-    const outcome = await withOutbox(this.dataSource, {}, (manager, outbox) =>
-      amendDecision(
-        manager,
-        outbox,
-        cmd.projectId,
-        cmd.questionId,
-        { userId: cmd.userId, resposta: cmd.resposta },
-        new Date(),
-      ),
-    );
+    const outcome = await amendIn(this.groups.answers, {
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      amendment: { userId: cmd.userId, resposta: cmd.resposta },
+    });
     if (isRefusal(outcome)) return outcome;
     const { decisionEventId, supersededDecisionEventId, resposta } = outcome.superseded;
     return {
@@ -151,11 +149,10 @@ export class QuestionsMessagesController {
     };
   }
 
+  /** Declarations arriving together are committed together (`QuestionGroups`). */
   @MessagePattern(Commands.questions.declare.type)
   async declare(@Payload() cmd: DeclareQuestionCommand): Promise<DeclareResult> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      declareQuestion(manager, outbox, cmd.projectId, cmd.declaration, new Date()),
-    );
+    return this.groups.declarations.submit({ projectId: cmd.projectId, input: cmd.declaration });
   }
 
   @MessagePattern(Commands.questions.answer.type)
@@ -166,12 +163,14 @@ export class QuestionsMessagesController {
       resposta: cmd.resposta,
       aceitarSugestao: cmd.aceitarSugestao,
     };
-    const a = cmd.idempotencyKey
-      ? await this.answerWithKey(cmd.projectId, cmd.questionId, command, cmd.idempotencyKey)
-      : await this.answerOnce(cmd.projectId, cmd.questionId, command).then((d) =>
-          isRefusal(d) ? d : d.answered,
-        );
-    if (isRefusal(a)) return a;
+    const decision = await this.answerInGroup({
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      command,
+      ...(cmd.idempotencyKey ? { idempotencyKey: cmd.idempotencyKey } : {}),
+    });
+    if (isRefusal(decision)) return decision;
+    const a = decision.answered;
     return {
       questionId: a.questionId,
       status: 'answered',
@@ -184,11 +183,15 @@ export class QuestionsMessagesController {
 
   @MessagePattern(Commands.questions.answerByAgent.type)
   async answerByAgent(@Payload() cmd: AnswerByAgentCommand): Promise<AnswerByAgentReply | Refusal> {
-    const decision = await this.answerOnce(cmd.projectId, cmd.questionId, {
-      by: 'agent',
-      viaAgente: cmd.viaAgente,
-      resposta: cmd.resposta ?? null,
-      agentSessionId: cmd.agentSessionId,
+    const decision = await this.answerInGroup({
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      command: {
+        by: 'agent',
+        viaAgente: cmd.viaAgente,
+        resposta: cmd.resposta ?? null,
+        agentSessionId: cmd.agentSessionId,
+      },
     });
     if (isRefusal(decision)) return decision;
     return {
@@ -219,30 +222,15 @@ export class QuestionsMessagesController {
     return questionStatuses(this.dataSource.manager, cmd.projectId, cmd.questionIds);
   }
 
-  private async answerWithKey(
-    projectId: string,
-    questionId: string,
-    command: Parameters<typeof answerWithKey>[4],
-    key: string,
-  ): Promise<QuestionAnswered | Refusal> {
+  /** Answers arriving together are committed together (`QuestionGroups`). */
+  private async answerInGroup(unit: AnswerUnit): Promise<AnswerDecision> {
     try {
-      return await withOutbox(this.dataSource, {}, (manager, outbox) =>
-        answerWithKey(manager, outbox, projectId, questionId, command, key, new Date()),
-      );
+      return await answerIn(this.groups.answers, unit);
     } catch (error) {
+      // A concurrent request of the same user took the key for another question: refused, not stored.
       if (error instanceof AnswerKeyTaken) return answerKeyReused();
       throw error;
     }
-  }
-
-  private answerOnce(
-    projectId: string,
-    questionId: string,
-    command: Parameters<typeof answerQuestion>[4],
-  ): Promise<AnswerDecision> {
-    return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      answerQuestion(manager, outbox, projectId, questionId, command, new Date()),
-    );
   }
 }
 

@@ -186,19 +186,19 @@ function decideAnswer(
       ? refusal(400, 'sem_sugestao', 'this question has no suggestion to accept')
       : refusal(400, 'sem_resposta_nem_sugestao', 'no resposta was given and the question has no suggestion');
   }
-  const resposta = wantsSuggestion ? declared.sugestao! : explicit!;
-  const viaAgente = command.by === 'agent' ? command.viaAgente : null;
+  const answerText = wantsSuggestion ? declared.sugestao! : explicit!;
+  const viaAgent = command.by === 'agent' ? command.viaAgente : null;
   // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
   const session =
     command.by === 'agent' && command.agentSessionId ? { agentSessionId: command.agentSessionId } : {};
   const at = now.toISOString();
   const answered: QuestionAnswered = {
     questionId: declared.questionId,
-    resposta,
+    resposta: answerText,
     aceitouSugestao: wantsSuggestion,
     decisionEventId,
     respondidaPor: declared.sessionAuthorId,
-    viaAgente,
+    viaAgente: viaAgent,
     ...session,
     answeredAt: at,
   };
@@ -206,10 +206,10 @@ function decideAnswer(
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
-    choice: resposta,
+    choice: answerText,
     consequences: declared.afeta,
     questionId: declared.questionId,
-    viaAgente,
+    viaAgente: viaAgent,
     ...session,
     decidedAt: at,
   };

@@ -7,64 +7,106 @@ import type {
 } from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
 
-/**
- * Keeps the list's read model (one row per question, and open/answered/withdrawn counts per project) in
- * step with the log. Live writes call it in the appending transaction; `openq replay` calls it
- * for the whole log, in position order, into emptied tables — the same function, the same result.
- */
-export async function project(
-  manager: EntityManager,
-  projectId: string,
-  appended: AppendedEvent[],
-): Promise<void> {
-  for (const { position, event } of appended) {
-    if (event.type === 'question.declared') {
-      const declared = event.data as QuestionDeclared;
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position)
-         VALUES ($1, $2, $3, 'open', $4::jsonb, NULL, $3) ON CONFLICT (question_id) DO NOTHING RETURNING 1`,
-        [declared.questionId, projectId, position, JSON.stringify(declared)],
-      );
-      if (inserted.length > 0) await bumpCounts(manager, projectId, 1, 0);
-    } else if (event.type === 'question.answered') {
-      const answered = event.data as QuestionAnswered;
-      const updated: unknown[] = await manager.query(
-        `UPDATE question_view SET status = 'answered', answered = $2::jsonb, last_position = $3
-          WHERE question_id = $1 AND status = 'open' RETURNING 1`,
-        [answered.questionId, JSON.stringify(answered), position],
-      );
-      if (updated.length > 0) await bumpCounts(manager, projectId, -1, 1);
-    } else if (event.type === 'question.withdrawn') {
-      const withdrawn = event.data as QuestionWithdrawn;
-      const updated: unknown[] = await manager.query(
-        `UPDATE question_view SET status = 'withdrawn', withdrawn = $2::jsonb, last_position = $3
-          WHERE question_id = $1 AND status = 'open' RETURNING 1`,
-        [withdrawn.questionId, JSON.stringify(withdrawn), position],
-      );
-      if (updated.length > 0) await bumpCounts(manager, projectId, -1, 0, 1);
-    } else if (event.type === 'decision.superseded') {
-      // §11.5 the session author's decision stands over the agent's; the counts do not move.
-      const superseded = event.data as DecisionSuperseded;
-      await manager.query(
-        `UPDATE question_view SET amended = $2::jsonb, last_position = $3
-          WHERE question_id = $1 AND status = 'answered' AND amended IS NULL`,
-        [superseded.questionId, JSON.stringify(superseded), position],
-      );
-    }
-  }
+/** Appended events of one project (a group commit projects several projects at once). */
+export interface ProjectEvents {
+  projectId: string;
+  appended: readonly AppendedEvent[];
 }
 
-async function bumpCounts(
-  manager: EntityManager,
-  projectId: string,
-  open: number,
-  answered: number,
-  withdrawn = 0,
-): Promise<void> {
-  await manager.query(
-    `INSERT INTO question_counts (project_id, open, answered, withdrawn) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + $2,
-       answered = question_counts.answered + $3, withdrawn = question_counts.withdrawn + $4`,
-    [projectId, open, answered, withdrawn],
-  );
+/** A question leaving `open`: answered or withdrawn, with its payload and position. */
+interface Closing {
+  projectId: string;
+  position: string;
+  status: 'answered' | 'withdrawn';
+  data: QuestionAnswered | QuestionWithdrawn;
+}
+
+/**
+ * Keeps the list's read model (one row per question, and open/answered/withdrawn counts per
+ * project) in step with the log, in the appending transaction. Set-based: the declarations of a
+ * batch are one statement (view rows and counts together), its closings — answers and
+ * withdrawals — another, its amendments (§11.5 `decision.superseded`) a third, whatever the number
+ * of questions and projects. Declarations go first, then closings, then amendments, so a batch may
+ * hold a question's declaration, its answer and the amendment of that answer. Each statement bumps the counts per
+ * project in project order, and answers and withdrawals share one statement, so a batch touches
+ * each count row once per statement in one order and two batches never deadlock on them.
+ * `openq replay` rebuilds the same tables from the log set-based (`replay.ts`), and
+ * `replay.int.spec.ts` checks that both agree row for row.
+ */
+export async function project(manager: EntityManager, batches: readonly ProjectEvents[]): Promise<void> {
+  const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];
+  const closed: Closing[] = [];
+  const superseded: { position: string; data: DecisionSuperseded }[] = [];
+  for (const { projectId, appended } of batches) {
+    for (const { position, event } of appended) {
+      if (event.type === 'question.declared') declared.push({ projectId, position, data: event.data });
+      else if (event.type === 'question.answered')
+        closed.push({ projectId, position, status: 'answered', data: event.data });
+      else if (event.type === 'question.withdrawn')
+        closed.push({ projectId, position, status: 'withdrawn', data: event.data });
+      else if (event.type === 'decision.superseded') superseded.push({ position, data: event.data });
+    }
+  }
+  if (declared.length > 0) {
+    await manager.query(
+      `WITH inserted AS (
+         INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position)
+         SELECT q, p, pos, 'open', d, NULL, pos
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[]) AS t(q, p, pos, d)
+         ON CONFLICT (question_id) DO NOTHING
+         RETURNING project_id)
+       INSERT INTO question_counts (project_id, open, answered)
+       SELECT project_id, count(*), 0 FROM inserted GROUP BY project_id ORDER BY project_id
+       ON CONFLICT (project_id) DO UPDATE SET open = question_counts.open + EXCLUDED.open`,
+      [
+        declared.map((d) => d.data.questionId),
+        declared.map((d) => d.projectId),
+        declared.map((d) => d.position),
+        declared.map((d) => JSON.stringify(d.data)),
+      ],
+    );
+  }
+  if (closed.length > 0) {
+    // Only an open row closes: a question is answered or withdrawn once (the log's
+    // `question_log_one_closing` index), so a replayed event changes nothing here either.
+    await manager.query(
+      `WITH updated AS (
+         UPDATE question_view v
+            SET status = t.s,
+                answered = CASE WHEN t.s = 'answered' THEN t.d ELSE v.answered END,
+                withdrawn = CASE WHEN t.s = 'withdrawn' THEN t.d ELSE v.withdrawn END,
+                last_position = t.pos
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[]) AS t(q, pos, s, d)
+          WHERE v.question_id = t.q AND v.status = 'open'
+         RETURNING v.project_id, t.s)
+       INSERT INTO question_counts (project_id, open, answered, withdrawn)
+       SELECT project_id, -count(*), count(*) FILTER (WHERE s = 'answered'), count(*) FILTER (WHERE s = 'withdrawn')
+         FROM updated GROUP BY project_id ORDER BY project_id
+       ON CONFLICT (project_id) DO UPDATE
+         SET open = question_counts.open + EXCLUDED.open,
+             answered = question_counts.answered + EXCLUDED.answered,
+             withdrawn = question_counts.withdrawn + EXCLUDED.withdrawn`,
+      [
+        closed.map((c) => c.data.questionId),
+        closed.map((c) => c.position),
+        closed.map((c) => c.status),
+        closed.map((c) => JSON.stringify(c.data)),
+      ],
+    );
+  }
+  if (superseded.length > 0) {
+    // §11.5 the session author's decision stands over the agent's; the counts do not move. Only an
+    // answered, not yet amended row takes it (the log's one-decision index allows one amendment).
+    await manager.query(
+      `UPDATE question_view v
+          SET amended = t.d, last_position = t.pos
+         FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[]) AS t(q, pos, d)
+        WHERE v.question_id = t.q AND v.status = 'answered' AND v.amended IS NULL`,
+      [
+        superseded.map((s) => s.data.questionId),
+        superseded.map((s) => s.position),
+        superseded.map((s) => JSON.stringify(s.data)),
+      ],
+    );
+  }
 }

@@ -1,9 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { answerQuestion } from '../commands/answer-question/answer-question.handler';
+import { closeQuestions, type ClosingRequest } from '../commands/close-questions';
 import { declareQuestion } from '../commands/declare-question/declare-question.handler';
-import { withdrawQuestion } from '../commands/withdraw-question/withdraw-question.handler';
 import { replayQuestionProjection } from './replay';
 
 let ds: DataSource;
@@ -20,7 +19,7 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, last_position::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text FROM question_view ORDER BY question_id`,
   );
   const counts = await ds.query(
     `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,
@@ -29,44 +28,66 @@ async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
 }
 
 describe('question log: replay and append-only', () => {
-  it('rebuilds, after 10,000 random declares, answers and withdrawals, a projection identical to the live one', async () => {
+  it('rebuilds, after 10,000 random declares, answers, withdrawals and amendments, a projection identical to the live one', async () => {
     const random = rng(20261130);
     const declared: { projectId: string; questionId: string }[] = [];
     const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
     let operations = 0;
     while (operations < 10_000) {
-      // Batches in one transaction each keep the test fast; the handlers are the live ones.
+      // Batches in one transaction each keep the test fast; the handlers are the live ones. Answers
+      // and withdrawals go in groups of 1–24, as the request edge commits them (several projects,
+      // the same question more than once, both kinds in one group).
       await ds.transaction(async (m) => {
         const outbox = new OutboxWriter(m);
+        let closings: ClosingRequest[] = [];
+        let groupSize = 1 + Math.floor(random() * 24);
+        const closeGroup = async () => {
+          await closeQuestions(m, closings, new Date());
+          closings = [];
+          groupSize = 1 + Math.floor(random() * 24);
+        };
         for (let i = 0; i < 250 && operations < 10_000; i++, operations++) {
           const open = declared.length > 0 && random() < 0.4;
           if (open) {
             const pick = declared[Math.floor(random() * declared.length)]!;
-            if (random() < 0.2) {
-              // §11.5 a withdrawal (refused on an answered question, nothing on a withdrawn one).
-              await withdrawQuestion(
-                m,
+            const kind = random();
+            if (kind < 0.15) {
+              // §11.5 the session author amends (refused unless an agent's decision stands; the
+              // same words again write nothing).
+              closings.push({
+                ...pick,
                 outbox,
-                pick.projectId,
-                pick.questionId,
-                random() < 0.5
-                  ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
-                  : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
-                new Date(),
-              );
-              continue;
+                amendment: { userId: 'ana', resposta: random() < 0.5 ? 'amended' : `amended ${i}` },
+              });
+            } else if (kind < 0.3) {
+              // §11.5 a withdrawal (refused on an answered question, nothing on a withdrawn one).
+              closings.push({
+                ...pick,
+                outbox,
+                withdrawal:
+                  random() < 0.5
+                    ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
+                    : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
+              });
+            } else if (random() < 0.5) {
+              closings.push({
+                ...pick,
+                outbox,
+                command: { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` },
+              });
+              // Sometimes its amendment in the same group: the answer and the supersession are
+              // projected by two statements of one batch.
+              if (random() < 0.2) {
+                closings.push({ ...pick, outbox, amendment: { userId: 'ana', resposta: `at once ${i}` } });
+              }
+            } else {
+              closings.push({
+                ...pick,
+                outbox,
+                command: { by: 'user', userId: 'ana', resposta: `click ${i}` },
+              });
             }
-            const byAgent = random() < 0.5;
-            await answerQuestion(
-              m,
-              outbox,
-              pick.projectId,
-              pick.questionId,
-              byAgent
-                ? { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` }
-                : { by: 'user', userId: 'ana', resposta: `click ${i}` },
-              new Date(),
-            );
+            if (closings.length >= groupSize) await closeGroup();
           } else {
             const projectId = projects[Math.floor(random() * projects.length)]!;
             const r = await declareQuestion(
@@ -91,6 +112,7 @@ describe('question log: replay and append-only', () => {
             if (r.created) declared.push({ projectId, questionId: r.questionId });
           }
         }
+        await closeGroup();
         await outbox.flush();
       });
     }
@@ -104,6 +126,12 @@ describe('question log: replay and append-only', () => {
     expect(logAnswers).toBe(answered);
     const withdrawn = (live.view as { status: string }[]).filter((v) => v.status === 'withdrawn').length;
     expect(withdrawn).toBeGreaterThan(100);
+    const amended = (live.view as { amended: unknown }[]).filter((v) => v.amended !== null).length;
+    expect(amended).toBeGreaterThan(100);
+    const [{ n: logAmendments }] = await ds.query(
+      `SELECT count(*)::int AS n FROM question_log WHERE type = 'decision.superseded'`,
+    );
+    expect(logAmendments).toBe(amended);
 
     const result = await replayQuestionProjection(ds);
     expect(result.questions).toBe(declared.length);

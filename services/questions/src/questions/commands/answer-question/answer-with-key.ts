@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { isRefusal, refusal, type QuestionAnswered, type Refusal } from '@openq/contracts';
-import type { OutboxWriter } from '@openq/messaging';
+import { refusal, type Refusal } from '@openq/contracts';
 import type { AnswerCommand } from '../../domain/question';
-import { QuestionLog } from '../../question-log';
-import { answerQuestion } from './answer-question.handler';
 
 /** How long a key is remembered. */
 export const ANSWER_KEY_TTL_HOURS = 24;
 
-type UserAnswer = Extract<AnswerCommand, { by: 'user' }>;
+export type UserAnswer = Extract<AnswerCommand, { by: 'user' }>;
 
 /** The request a key stands for: the question and the answer asked for. */
 export function answerFingerprint(questionId: string, command: UserAnswer): string {
@@ -20,56 +17,68 @@ export function answerFingerprint(questionId: string, command: UserAnswer): stri
 /** The key was taken, in this very moment, by the same user for another question. */
 export class AnswerKeyTaken extends Error {}
 
-const keyReused = (): Refusal =>
+export const answerKeyReused = (): Refusal =>
   refusal(
     422,
     'idempotency_key_reutilizada',
     'this Idempotency-Key was already used for another request; send a new key for a new answer',
   );
 
+/** A click's key: per project and user. */
+export interface AnswerKey {
+  projectId: string;
+  userId: string;
+  key: string;
+}
+
+export const answerKeyOf = (k: AnswerKey): string => JSON.stringify([k.projectId, k.userId, k.key]);
+
 /**
- * A click with an `Idempotency-Key`: the first time, the answer is recorded like any click and
- * the key remembered in the same transaction; the same user sending the same request with the
- * same key again gets that answer back (not 409 — the retry of a request whose reply was lost);
- * the key with another request is refused (422). Requests with one key are serialised by the
- * question's lock, so a retry racing its original waits for it and then finds its key.
+ * The keys among these that were used in the last `ANSWER_KEY_TTL_HOURS`, with the fingerprint
+ * of the request each stands for (by `answerKeyOf`), in one statement.
  */
-export async function answerWithKey(
+export async function seenAnswerKeys(
   manager: EntityManager,
-  outbox: OutboxWriter,
-  projectId: string,
-  questionId: string,
-  command: UserAnswer,
-  key: string,
-  now: Date,
-): Promise<QuestionAnswered | Refusal> {
-  const fingerprint = answerFingerprint(questionId, command);
-  const log = new QuestionLog(manager);
-  await log.lockQuestion(questionId);
-  const seen: { fingerprint: string }[] = await manager.query(
-    `SELECT fingerprint FROM answer_key WHERE project_id = $1 AND user_id = $2 AND idempotency_key = $3
-        AND created_at > now() - ($4 * interval '1 hour')`,
-    [projectId, command.userId, key, ANSWER_KEY_TTL_HOURS],
+  keys: readonly AnswerKey[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows: (AnswerKey & { fingerprint: string })[] = await manager.query(
+    `SELECT a.project_id AS "projectId", a.user_id AS "userId", a.idempotency_key AS "key", a.fingerprint
+       FROM answer_key a JOIN unnest($1::text[], $2::text[], $3::text[]) AS k(p, u, ik)
+         ON a.project_id = k.p AND a.user_id = k.u AND a.idempotency_key = k.ik
+      WHERE a.created_at > now() - ($4 * interval '1 hour')`,
+    [keys.map((k) => k.projectId), keys.map((k) => k.userId), keys.map((k) => k.key), ANSWER_KEY_TTL_HOURS],
   );
-  if (seen[0]) {
-    if (seen[0].fingerprint !== fingerprint) return keyReused();
-    const question = await log.load(questionId);
-    if (question?.answered) return question.answered;
-  }
-  const decision = await answerQuestion(manager, outbox, projectId, questionId, command, now);
-  if (isRefusal(decision)) return decision;
-  if (decision.kind !== 'answered') return decision.answered;
+  return new Map(rows.map((r) => [answerKeyOf(r), r.fingerprint]));
+}
+
+/**
+ * Remembers the keys of answers just recorded, with the expired ones cleared first, in two
+ * statements. A key another transaction took meanwhile (the same user, another question) throws
+ * `AnswerKeyTaken`: the answer must not stand, so the transaction rolls back (a group commit then
+ * retries each unit alone, and that one is refused 422). Keys go in in one order, so two
+ * transactions sharing keys never deadlock.
+ */
+export async function rememberAnswerKeys(
+  manager: EntityManager,
+  keys: readonly (AnswerKey & { questionId: string; fingerprint: string })[],
+): Promise<void> {
+  if (keys.length === 0) return;
   await manager.query(`DELETE FROM answer_key WHERE created_at <= now() - ($1 * interval '1 hour')`, [
     ANSWER_KEY_TTL_HOURS,
   ]);
   const stored: unknown[] = await manager.query(
     `INSERT INTO answer_key (project_id, user_id, idempotency_key, question_id, fingerprint)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1`,
-    [projectId, command.userId, key, questionId, fingerprint],
+     SELECT p, u, ik, q, f FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::text[]) AS t(p, u, ik, q, f)
+      ORDER BY p, u, ik
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [
+      keys.map((k) => k.projectId),
+      keys.map((k) => k.userId),
+      keys.map((k) => k.key),
+      keys.map((k) => k.questionId),
+      keys.map((k) => k.fingerprint),
+    ],
   );
-  // Taken by a concurrent request of the same user for another question: this answer must not stand.
-  if (stored.length === 0) throw new AnswerKeyTaken();
-  return decision.answered;
+  if (stored.length !== keys.length) throw new AnswerKeyTaken();
 }
-
-export { keyReused as answerKeyReused };

@@ -1,16 +1,16 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { withdrawOutcome, type WithdrawCommand, type WithdrawOutcome } from '../../domain/question';
-import { QuestionLog } from '../../question-log';
-import { questionTransaction } from '../../question-transaction';
+import type { WithdrawCommand } from '../../domain/question';
+import { closeQuestions, type WithdrawDecision } from '../close-questions';
 
 /**
  * §11.5 withdraws a question, by either door (the session author's click, an asker's
- * `withdraw_open_question`), through the questions slice of the decider kit: under the question's
- * lock (the one answers take, so an answer and a withdrawal never both stand; the log's
- * `question_log_one_closing` index is the backstop), load, decide, and append + project + queue
- * `question.withdrawn` in the caller's transaction. An already withdrawn question writes nothing.
+ * `withdraw_open_question`), in the caller's transaction: a group of one of the core behind
+ * answers and withdrawals (`closeQuestions`) — under the question's lock (the one answers take,
+ * so an answer and a withdrawal never both stand; the log's `question_log_one_closing` index is
+ * the backstop), load, decide, and append + project + queue `question.withdrawn` through the
+ * decider kit. An already withdrawn question writes nothing. Clicks arriving together are
+ * committed in groups with the answers (`QuestionGroups`).
  */
 export async function withdrawQuestion(
   manager: EntityManager,
@@ -19,15 +19,7 @@ export async function withdrawQuestion(
   questionId: string,
   withdrawal: WithdrawCommand,
   now: Date,
-): Promise<WithdrawOutcome | Refusal> {
-  const log = new QuestionLog(manager);
-  await log.lockQuestion(questionId);
-  const current = await log.load(questionId);
-  const decided = await questionTransaction(manager, outbox, log).decide(
-    { type: 'withdraw', projectId, withdrawal },
-    current,
-    now,
-  );
-  if (isRefusal(decided)) return decided;
-  return withdrawOutcome(current, decided.events);
+): Promise<WithdrawDecision> {
+  const [decision] = await closeQuestions(manager, [{ projectId, questionId, outbox, withdrawal }], now);
+  return decision!;
 }

@@ -1,0 +1,178 @@
+import type { EntityManager } from 'typeorm';
+import { isRefusal, newId, type Refusal } from '@openq/contracts';
+import type { OutboxWriter } from '@openq/messaging';
+import {
+  amendOutcome,
+  answerOutcome,
+  withdrawOutcome,
+  type AmendCommand,
+  type AmendOutcome,
+  type AnswerCommand,
+  type AnswerOutcome,
+  type WithdrawCommand,
+  type WithdrawOutcome,
+} from '../domain/question';
+import { QuestionLog } from '../question-log';
+import { questionTransaction } from '../question-transaction';
+import {
+  answerFingerprint,
+  answerKeyOf,
+  answerKeyReused,
+  rememberAnswerKeys,
+  seenAnswerKeys,
+  type AnswerKey,
+} from './answer-question/answer-with-key';
+
+export type AnswerDecision = AnswerOutcome | Refusal;
+export type WithdrawDecision = WithdrawOutcome | Refusal;
+export type AmendDecision = AmendOutcome | Refusal;
+
+/** One answer to record: a click (maybe with its `Idempotency-Key`) or an agent's, and its outbox. */
+export type AnswerRequest = {
+  projectId: string;
+  questionId: string;
+  outbox: OutboxWriter;
+} & (
+  | { command: Extract<AnswerCommand, { by: 'user' }>; idempotencyKey?: string }
+  | { command: Extract<AnswerCommand, { by: 'agent' }>; idempotencyKey?: undefined }
+);
+
+/** One withdrawal to record (§11.5): the session author's click or an asker's tool call, and its outbox. */
+export interface WithdrawRequest {
+  projectId: string;
+  questionId: string;
+  outbox: OutboxWriter;
+  withdrawal: WithdrawCommand;
+}
+
+/** One amendment to record (§11.5): the session author superseding an agent's decision, and its outbox. */
+export interface AmendRequest {
+  projectId: string;
+  questionId: string;
+  outbox: OutboxWriter;
+  amendment: AmendCommand;
+}
+
+/**
+ * A command decided under the question's lock: an answer or a withdrawal (which close it), or an
+ * amendment of the answer (§11.5, which supersedes the agent's decision).
+ */
+export type ClosingRequest = AnswerRequest | WithdrawRequest | AmendRequest;
+export type ClosingDecision = AnswerDecision | WithdrawDecision | AmendDecision;
+/** The decision a request gets: an answer's for an answer, a withdrawal's for a withdrawal, and so on. */
+export type DecisionOf<R extends ClosingRequest> = R extends WithdrawRequest
+  ? WithdrawDecision
+  : R extends AmendRequest
+    ? AmendDecision
+    : AnswerDecision;
+
+/**
+ * The one core behind answers (click and agent) and withdrawals (§11.5, click and agent), for one
+ * request or a group of them (a group commit) in the caller's transaction. The group's questions
+ * are locked in one statement (the question's lock: an answer and a withdrawal of one question
+ * are serialised, so never both stand; the log's `question_log_one_closing` index is the
+ * backstop) and loaded in one; each request is then decided in memory by the question decider in
+ * the order given, on the state the earlier requests of the group left — exactly as if each had
+ * had a transaction of its own, one after the other: of two answers to one question the first
+ * wins and the second is refused (409), or, for an agent, finds it already answered; an answer
+ * after a withdrawal is refused 409 `pergunta_retirada`, a withdrawal after an answer 409
+ * `pergunta_ja_respondida`, a second withdrawal finds the first; an amendment (§11.5) sees the
+ * answer an earlier request of the group recorded, and is dated never before it
+ * (`amendInstant`). The accepted requests' events
+ * are appended through the decider transaction, set-based, together with their outbox rows (each
+ * in its caller's outbox) — all or none.
+ *
+ * A click with an `Idempotency-Key`: the first time, the answer is recorded like any click and
+ * the key remembered in the same transaction; the same user sending the same request with the
+ * same key again gets that answer back (not 409 — the retry of a request whose reply was lost);
+ * the key with another request is refused (422). Requests with one key are serialised by the
+ * question's lock, so a retry racing its original waits for it and then finds its key.
+ */
+export async function closeQuestions<R extends ClosingRequest>(
+  manager: EntityManager,
+  requests: readonly R[],
+  now: Date,
+): Promise<DecisionOf<R>[]> {
+  if (requests.length === 0) return [];
+  const log = new QuestionLog(manager);
+  const questionIds = requests.map((r) => r.questionId);
+  await log.lockQuestions(questionIds);
+  const keyOf = (r: ClosingRequest): AnswerKey | null =>
+    'command' in r && r.idempotencyKey && r.command.by === 'user'
+      ? { projectId: r.projectId, userId: r.command.userId, key: r.idempotencyKey }
+      : null;
+  const seen = await seenAnswerKeys(
+    manager,
+    requests.flatMap((r) => keyOf(r) ?? []),
+  );
+  const batch = questionTransaction(manager, requests[0]!.outbox, log).batch(await log.loadMany(questionIds));
+  const remember: (AnswerKey & { questionId: string; fingerprint: string })[] = [];
+  const out: ClosingDecision[] = [];
+  for (const request of requests as readonly ClosingRequest[]) {
+    const { projectId, questionId, outbox } = request;
+    const before = batch.stateOf(questionId);
+    if ('withdrawal' in request) {
+      const entry = batch.decide(
+        questionId,
+        { type: 'withdraw', projectId, withdrawal: request.withdrawal },
+        now,
+        outbox,
+      );
+      out.push(isRefusal(entry) ? entry : withdrawOutcome(before, entry.decided.events));
+      continue;
+    }
+    if ('amendment' in request) {
+      const entry = batch.decide(
+        questionId,
+        { type: 'amend', projectId, decisionEventId: newId(), amendment: request.amendment },
+        amendInstant(now, before?.answered?.answeredAt ?? null),
+        outbox,
+      );
+      out.push(isRefusal(entry) ? entry : amendOutcome(before, entry.decided.events));
+      continue;
+    }
+    const { command } = request;
+    const key = keyOf(request);
+    const fingerprint = key && command.by === 'user' ? answerFingerprint(questionId, command) : null;
+    if (key && fingerprint) {
+      const known = seen.get(answerKeyOf(key));
+      if (known !== undefined && known !== fingerprint) {
+        out.push(answerKeyReused());
+        continue;
+      }
+      if (known !== undefined && before?.answered) {
+        out.push({ kind: 'already_answered', answered: before.answered });
+        continue;
+      }
+    }
+    const entry = batch.decide(
+      questionId,
+      { type: 'answer', projectId, decisionEventId: newId(), answer: command },
+      now,
+      outbox,
+    );
+    if (isRefusal(entry)) {
+      out.push(entry);
+      continue;
+    }
+    const outcome = answerOutcome(before, entry.decided.events);
+    if (key && fingerprint && outcome.kind === 'answered') {
+      seen.set(answerKeyOf(key), fingerprint);
+      remember.push({ ...key, questionId, fingerprint });
+    }
+    out.push(outcome);
+  }
+  await batch.commit();
+  await rememberAnswerKeys(manager, remember);
+  return out as DecisionOf<R>[];
+}
+
+/**
+ * [openq] The instant of an amendment: now, but never at or before the answer it supersedes (a
+ * replica's clock behind the one that recorded the answer), so the new decision is the newest one
+ * by `decidedAt` (the context service's "one per question, newest wins") whatever the clocks did.
+ */
+export function amendInstant(now: Date, answeredAt: string | null): Date {
+  const answered = answeredAt === null ? Number.NaN : Date.parse(answeredAt);
+  return Number.isNaN(answered) || now.getTime() > answered ? now : new Date(answered + 1);
+}
