@@ -263,6 +263,11 @@ describe('keyboard only', () => {
     expect(await focused()).toMatchObject({ tag: 'A', text: 'Skip to open questions' });
     await ana.page.keyboard.press('Enter');
     await ana.page.waitForFunction(() => document.activeElement?.id === 'open-questions');
+    // The queue's order (issue #18) comes first in the panel: two buttons, then the cards.
+    await ana.page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Blocks most' });
+    await ana.page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Oldest' });
     await ana.page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Accept suggestion', card: first });
     await ana.page.keyboard.press('Tab');

@@ -68,6 +68,9 @@ export const QUESTION_IDS_MAX = 100;
 /** [openq] §11.2 question ids one `openq.questions.status` request may ask about. */
 export const QUESTION_STATUS_IDS_MAX = 50;
 
+/** [openq] issue #18 at most this many blocking questions in a `gates.blocking` reply (and put first in the list). */
+export const BLOCKING_QUESTIONS_MAX = 200;
+
 /** §11.1 `motivo` of a maintainer's override resume: 1–500 characters after trim. */
 export const OVERRIDE_MOTIVO_MIN_LENGTH = 1;
 export const OVERRIDE_MOTIVO_MAX_LENGTH = 500;

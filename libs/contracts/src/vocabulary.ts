@@ -34,6 +34,21 @@ export type QuestionFactStatus = (typeof QUESTION_FACT_STATUSES)[number];
 export const QUESTION_LIST_FILTERS = ['open', 'answered', 'withdrawn', 'all'] as const;
 export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
 
+/**
+ * [openq] issue #18 the order of the open list: what blocks most first (the default), or oldest
+ * first (§4's order). Answered and withdrawn questions block nothing: their lists stay oldest first.
+ */
+export const QUESTION_LIST_SORTS = ['blocking', 'oldest'] as const;
+export type QuestionListSort = (typeof QUESTION_LIST_SORTS)[number];
+
+/**
+ * [openq] issue #18 what waits on an open question: a gate cycle parked on it, the analysis of a
+ * task in Needs Input on it, or a task queued behind that one (the per-repo serial gate, or a
+ * dependency).
+ */
+export const BLOCKED_WORK_KINDS = ['gate', 'analysis', 'queued'] as const;
+export type BlockedWorkKind = (typeof BLOCKED_WORK_KINDS)[number];
+
 /** §4 readiness actions. */
 export const READINESS_ACTIONS = ['im_ready', 'confirm_architecture_ready'] as const;
 export type ReadinessAction = (typeof READINESS_ACTIONS)[number];

@@ -7,6 +7,7 @@ import { GATE_HISTORY_LIMIT_MAX } from '../limits';
 import { IntRange, IsEntityId, IsOneOf, TrimmedText } from '../validators';
 import { defineCommand } from './command';
 import type {
+  BlockingQuestionsReply,
   GateHistoryReply,
   GateResumeReply,
   GateView,
@@ -56,6 +57,9 @@ export class GateHistoryCommand extends ProjectScoped {
 
 export class WaitingGatesCommand extends ProjectScoped {}
 
+/** [openq] issue #18 which open questions of the project block work, and what (gates, analyses, queued tasks). */
+export class BlockingQuestionsCommand extends ProjectScoped {}
+
 export class PipelineQueueCommand extends ProjectScoped {
   @IsOptional()
   @IsEntityId()
@@ -88,6 +92,10 @@ export const GatesCommand = {
   resume: defineCommand<ResumeGateCommand, GateResumeReply>(Verb.gates.resume, ResumeGateCommand),
   waiting: defineCommand<WaitingGatesCommand, GatesWaitingReply>(Verb.gates.waiting, WaitingGatesCommand),
   history: defineCommand<GateHistoryCommand, GateHistoryReply>(Verb.gates.history, GateHistoryCommand),
+  blocking: defineCommand<BlockingQuestionsCommand, BlockingQuestionsReply>(
+    Verb.gates.blocking,
+    BlockingQuestionsCommand,
+  ),
   pipelineQueue: defineCommand<PipelineQueueCommand, PipelineQueueSnapshot>(
     Verb.gates.pipelineQueue,
     PipelineQueueCommand,

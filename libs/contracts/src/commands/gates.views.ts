@@ -1,5 +1,6 @@
 import type { OpenqEventDataMap } from '../events/openq-events';
 import type {
+  BlockedWorkKind,
   BlockingReason,
   Gate,
   GateState,
@@ -22,6 +23,38 @@ export interface GateView {
   /** Parked on the user's decision: the task shows as "waiting for you". */
   waitingForYou: boolean;
   updatedAt: string;
+}
+
+/**
+ * [openq] issue #18 one piece of work that waits on a question: a gate cycle parked on it (`gate`),
+ * a task's analysis in Needs Input on it (`analysis`, with its `repo`), or a task queued behind such
+ * a task (`queued`, `behindTaskId`). `since`: since when it waits (the park's or the pause's
+ * instant; `null` when unknown, e.g. Needs Input without auto-pause).
+ */
+export interface BlockedWork {
+  kind: BlockedWorkKind;
+  taskId: string;
+  gate?: Gate;
+  repo?: string;
+  behindTaskId?: string;
+  since: string | null;
+}
+
+/** [openq] issue #18 an open question and what waits on it, heaviest first. */
+export interface BlockingQuestion {
+  questionId: string;
+  blocks: BlockedWork[];
+  /** The longest wait among `blocks` (null when none is known). */
+  since: string | null;
+}
+
+/**
+ * [openq] issue #18 `gates.blocking`: the project's open questions that block work, blocking most
+ * first (then waiting longest), at most `BLOCKING_QUESTIONS_MAX` with the `total`.
+ */
+export interface BlockingQuestionsReply {
+  items: BlockingQuestion[];
+  total: number;
 }
 
 /** The inbox's "waiting for you": parked cycles of the project, with their task. */

@@ -3,7 +3,10 @@ import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
+  BLOCKING_QUESTIONS_MAX,
   QUESTION_STATUS_IDS_MAX,
+  RESPOSTA_MAX_LENGTH,
+  RESPOSTA_MIN_LENGTH,
   WITHDRAW_MOTIVO_MAX_LENGTH,
   WITHDRAW_MOTIVO_MIN_LENGTH,
 } from '../limits';
@@ -49,6 +52,7 @@ import type {
   QuestionStatusReply,
   ReadinessReply,
   WithdrawQuestionReply,
+  AmendDecisionReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -124,6 +128,24 @@ export class WithdrawQuestionCommand {
   motivo!: string;
 }
 
+/**
+ * §11.5 the session author supersedes a decision an agent recorded with their own `resposta`:
+ * `userId` is the JWT `sub`.
+ */
+export class AmendDecisionCommand {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @IsEntityId()
+  userId!: string;
+
+  @TrimmedText(RESPOSTA_MIN_LENGTH, RESPOSTA_MAX_LENGTH)
+  resposta!: string;
+}
+
 export class ListQuestionsCommand extends ProjectScoped {
   /** Who asks: decides `canAnswer` / `inertReason` of each item. */
   @IsEntityId()
@@ -138,6 +160,14 @@ export class ListQuestionsCommand extends ProjectScoped {
   @IsOptional()
   @IsCursor()
   cursor?: string | null;
+
+  /**
+   * [openq] issue #18 open questions to list first, in this order (the gates service's blocking
+   * set, handed over by the gateway: this service joins nothing), then the rest oldest first.
+   */
+  @IsOptional()
+  @IsUuidList(BLOCKING_QUESTIONS_MAX)
+  first?: string[];
 }
 
 export class CountQuestionsCommand extends ProjectScoped {}
@@ -174,6 +204,7 @@ export const QuestionsCommand = {
     Verb.questions.withdraw,
     WithdrawQuestionCommand,
   ),
+  amend: defineCommand<AmendDecisionCommand, AmendDecisionReply>(Verb.questions.amend, AmendDecisionCommand),
   list: defineCommand<ListQuestionsCommand, QuestionListReply>(Verb.questions.list, ListQuestionsCommand),
   count: defineCommand<CountQuestionsCommand, QuestionCountReply>(
     Verb.questions.count,

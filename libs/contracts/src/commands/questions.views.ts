@@ -1,5 +1,12 @@
-import type { QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
-import type { AskerRole, QuestionFactStatus, QuestionStatus, ReadinessAction } from '../vocabulary';
+import type { DecisionSuperseded, QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
+import type {
+  AskerRole,
+  QuestionFactStatus,
+  QuestionListSort,
+  QuestionStatus,
+  ReadinessAction,
+} from '../vocabulary';
+import type { BlockedWork } from './gates.views';
 
 /**
  * §4 a question as the list shows it: every field of §3.1 (the declaration and, once answered,
@@ -18,10 +25,28 @@ export interface OpenQuestionView extends QuestionDeclared {
   answeredAt: string | null;
   /** §11.5 who withdrew it, why and when; `null` unless `status` is `withdrawn`. */
   withdrawal: Pick<QuestionWithdrawn, 'by' | 'motivo' | 'withdrawnAt'> | null;
+  /**
+   * §11.5 the agent's decision this question's standing one superseded (`resposta`,
+   * `decisionEventId` and `viaAgente` above are then the session author's); `null` when none was.
+   */
+  amendment:
+    | (Pick<
+        DecisionSuperseded,
+        'supersededDecisionEventId' | 'supersededViaAgente' | 'by' | 'supersededAt'
+      > & { supersededResposta: string })
+    | null;
   /** True only for the session author on an open question (§3.3); the same person may withdraw it (§11.5). */
   canAnswer: boolean;
+  /** §11.5 True only for the session author on a question whose standing decision an agent recorded. */
+  canAmend: boolean;
   /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
   inertReason: string | null;
+  /**
+   * [openq] issue #18 what waits on this open question and since when (from the gates service;
+   * the gateway adds it to the list's items): `null` in the questions service's own reply, and
+   * when the gates service did not answer; `{ blocks: [] }` for a question that blocks nothing.
+   */
+  blocking?: { blocks: BlockedWork[]; since: string | null } | null;
 }
 
 export interface DeclareQuestionReply {
@@ -54,6 +79,19 @@ export interface WithdrawQuestionReply {
   alreadyWithdrawn: boolean;
 }
 
+/**
+ * §11.5 the reply to an amendment: the session author's decision that now stands.
+ * `alreadyAmended` [openq]: the same `resposta` had already superseded the agent's decision (a
+ * retried click), so nothing was written and the first amendment's ids come back.
+ */
+export interface AmendDecisionReply {
+  questionId: string;
+  decisionEventId: string;
+  supersededDecisionEventId: string;
+  resposta: string;
+  alreadyAmended: boolean;
+}
+
 /** ADR 0258: idempotent, never a conflict. */
 export interface AnswerByAgentReply {
   status: 'answered' | 'already_answered';
@@ -67,6 +105,8 @@ export interface QuestionListReply {
   total: number;
   limit: number;
   nextCursor: string | null;
+  /** [openq] issue #18 the order applied (the gateway's list route); `oldest` when the blocking set was unavailable. */
+  sort?: QuestionListSort;
 }
 
 export interface QuestionCountReply {

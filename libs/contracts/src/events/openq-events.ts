@@ -21,6 +21,7 @@ import {
 } from './openq-pipeline.dto';
 import {
   DecisionRecordedDto,
+  DecisionSupersededDto,
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
@@ -74,6 +75,14 @@ export const OPENQ_EVENT_TABLE = {
     dto: DecisionRecordedDto,
     publisher: 'questions',
     consumers: ['context'],
+  }),
+  DecisionSuperseded: eventRow<P.DecisionSuperseded>()({
+    type: 'decision.superseded',
+    dto: DecisionSupersededDto,
+    publisher: 'questions',
+    consumers: [],
+    engine:
+      'SPEC §11.5: a gate that resumed on the superseded decision is not parked again; the engine may re-judge with the new one',
   }),
   GateVerdictRecorded: eventRow<P.GateVerdictRecorded>()({
     type: 'gate.verdict_recorded',

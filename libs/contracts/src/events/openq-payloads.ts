@@ -87,6 +87,26 @@ export interface DecisionRecorded {
   decidedAt: string;
 }
 
+/**
+ * §11.5 the session author superseded a decision an agent recorded (ADR 0258's risk: the agent
+ * misread the chat) with their own. Written with the new decision's `decision.recorded` (same
+ * transaction, `decisionEventId` here = that record's id); the log keeps both, the newest wins.
+ * A gate that already resumed on the superseded decision is not parked again: the engine reads this.
+ */
+export interface DecisionSuperseded {
+  questionId: string;
+  /** The agent's decision that no longer stands. */
+  supersededDecisionEventId: string;
+  /** [openq] The asker that had recorded it. */
+  supersededViaAgente: AskerRole;
+  /** The session author's decision that replaces it. */
+  decisionEventId: string;
+  resposta: string;
+  /** [openq] Who superseded it: always the session author. */
+  by: string;
+  supersededAt: string;
+}
+
 /** §5 a QA/secops round was judged (consolidated verdict) and what happens next. */
 export interface GateVerdictRecorded {
   taskId: string;

@@ -38,6 +38,7 @@ import {
 import { StoryChangesDto } from '../dto/story-changes.dto';
 import type {
   DecisionRecorded,
+  DecisionSuperseded,
   QuestionAnswered,
   QuestionRejected,
   QuestionWithdrawn,
@@ -172,4 +173,27 @@ export class StoryArchivedDto implements StoryArchived {
 
   @Nested(() => ActorDto)
   actor!: ActorDto;
+}
+
+export class DecisionSupersededDto implements DecisionSuperseded {
+  @IsUuidString()
+  questionId!: string;
+
+  @IsUuidString()
+  supersededDecisionEventId!: string;
+
+  @IsOneOf(ASKER_ROLES)
+  supersededViaAgente!: AskerRole;
+
+  @IsUuidString()
+  decisionEventId!: string;
+
+  @TrimmedText(RESPOSTA_MIN_LENGTH, RESPOSTA_MAX_LENGTH)
+  resposta!: string;
+
+  @IsEntityId()
+  by!: string;
+
+  @IsTimestamp()
+  supersededAt!: string;
 }

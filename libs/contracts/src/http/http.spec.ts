@@ -2,6 +2,7 @@ import { validateAs } from '../validation';
 import { RESPOSTA_MAX_LENGTH } from '../limits';
 import { clone, failingField, httpExamples } from '../testing/examples';
 import { AgentAnswerBody } from './agent-answer.dto';
+import { AmendDecisionBody } from './amend-decision.dto';
 import { AnswerQuestionBody } from './answer-question.dto';
 import { PipelineQueueQuery, ReadinessParams, RepoFreezeBody, TurnContextQuery } from './context-queries.dto';
 import { DeclareQuestionBody } from './declare-question.dto';
@@ -25,6 +26,7 @@ describe('HTTP examples', () => {
     ['ResumeGateBody (override)', ResumeGateBody, httpExamples.resumeGateOverrideBody],
     ['GateHistoryQuery', GateHistoryQuery, httpExamples.gateHistoryQuery],
     ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
+    ['AmendDecisionBody', AmendDecisionBody, httpExamples.amendDecisionBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });
@@ -48,6 +50,19 @@ describe('AnswerQuestionBody: { resposta } xor { aceitarSugestao: true }', () =>
     ['a resposta too long', { resposta: 'r'.repeat(RESPOSTA_MAX_LENGTH + 1) }, 'resposta'],
     ['an unknown field', { resposta: 'x', respondidaPor: 'u2' }, 'respondidaPor'],
     ['a body that is a list', [], '(body)'],
+  ])('refuses %s', (_name, body, field) => {
+    expect(check(body)).toBe(field);
+  });
+});
+
+describe('AmendDecisionBody: { resposta } only', () => {
+  const check = (body: unknown) => failingField(validateAs(AmendDecisionBody, body));
+
+  it.each([
+    ['an empty body', {}, 'resposta'],
+    ['a blank resposta', { resposta: '  ' }, 'resposta'],
+    ['a resposta too long', { resposta: 'r'.repeat(RESPOSTA_MAX_LENGTH + 1) }, 'resposta'],
+    ['accepting the suggestion instead', { aceitarSugestao: true }, 'aceitarSugestao'],
   ])('refuses %s', (_name, body, field) => {
     expect(check(body)).toBe(field);
   });

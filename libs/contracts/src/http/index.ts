@@ -7,3 +7,4 @@ export * from './story-correction.dto';
 export * from './resume-gate.dto';
 export * from './gate-history.dto';
 export * from './withdraw-question.dto';
+export * from './amend-decision.dto';

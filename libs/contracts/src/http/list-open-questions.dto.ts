@@ -1,10 +1,15 @@
 import { IsOptional } from 'class-validator';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../limits';
-import { QUESTION_LIST_FILTERS, type QuestionListFilter } from '../vocabulary';
+import {
+  QUESTION_LIST_FILTERS,
+  QUESTION_LIST_SORTS,
+  type QuestionListFilter,
+  type QuestionListSort,
+} from '../vocabulary';
 import { IntFromString, IntRange, IsCursor, IsOneOf } from '../validators';
 
 /**
- * `GET /projects/:projectId/open-questions?status=&limit=&cursor=` (query strings).
+ * `GET /projects/:projectId/open-questions?status=&limit=&cursor=&sort=` (query strings).
  * Absent parameters take their defaults; a bad one is 400 `parametro_invalido`
  * (validate with `validateAs(ListOpenQuestionsQuery, query, 'parametro_invalido')`).
  */
@@ -19,4 +24,8 @@ export class ListOpenQuestionsQuery {
   @IsOptional()
   @IsCursor()
   cursor?: string;
+
+  /** [openq] issue #18 `blocking` (default: what blocks most first) or `oldest` (§4's order). */
+  @IsOneOf(QUESTION_LIST_SORTS)
+  sort: QuestionListSort = 'blocking';
 }

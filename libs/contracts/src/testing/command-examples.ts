@@ -29,6 +29,12 @@ export const commandExamples: CommandExamples = deepFreeze({
       userId: I.sessionAuthorId,
       motivo: 'Archived codes are out of scope for this release',
     },
+    amend: {
+      projectId: I.projectId,
+      questionId: I.questionId,
+      userId: I.sessionAuthorId,
+      resposta: '404 for archived codes: they were never public',
+    },
     list: { projectId: I.projectId, userId: I.sessionAuthorId, status: 'open', limit: 50 },
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
@@ -38,6 +44,7 @@ export const commandExamples: CommandExamples = deepFreeze({
     list: { projectId: I.projectId, taskId: I.taskId },
     resume: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', userId: I.sessionAuthorId },
     waiting: { projectId: I.projectId },
+    blocking: { projectId: I.projectId },
     history: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', limit: 20 },
     pipelineQueue: { projectId: I.projectId, repo: I.repo },
     pipelinePause: { projectId: I.projectId, taskId: I.taskId, userId: 'user-maintainer' },
@@ -83,4 +90,5 @@ export const httpExamples = deepFreeze({
   gateHistoryQuery: { limit: '10' },
   repoFreezeBody: { motivo: 'Release week' },
   withdrawQuestionBody: { motivo: 'Archived codes are out of scope for this release' },
+  amendDecisionBody: { resposta: '404 for archived codes: they were never public' },
 });

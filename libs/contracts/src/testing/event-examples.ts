@@ -140,6 +140,15 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     viaAgente: null,
     decidedAt: I.at,
   },
+  'decision.superseded': {
+    questionId: I.questionId,
+    supersededDecisionEventId: I.decisionEventId,
+    supersededViaAgente: 'po',
+    decisionEventId: '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a7d',
+    resposta: '404 for archived codes: they were never public',
+    by: I.sessionAuthorId,
+    supersededAt: I.at,
+  },
   'gate.verdict_recorded': {
     taskId: I.taskId,
     gate: 'qa',

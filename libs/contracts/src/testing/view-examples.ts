@@ -20,7 +20,9 @@ export const openQuestionViewExample: OpenQuestionView = deepFreeze({
   agentSessionId: null,
   answeredAt: null,
   withdrawal: null,
+  amendment: null,
   canAnswer: true,
+  canAmend: false,
   inertReason: null,
 });
 

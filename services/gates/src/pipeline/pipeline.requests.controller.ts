@@ -3,6 +3,8 @@ import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
   Commands,
+  type BlockingQuestionsCommand,
+  type BlockingQuestionsReply,
   type EnvelopeOrigin,
   type PipelinePauseReply,
   type PipelineQueueCommand,
@@ -19,6 +21,7 @@ import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
 import { pauseOrResume } from './commands/pause-task.handler';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
+import { blockingQuery } from './queries/blocking.query';
 import { pipelineQueue } from './queries/pipeline-queue.query';
 
 /** The request verbs of the pipeline profile (the gateway's `/projects/:p/pipeline/*`). */
@@ -32,6 +35,12 @@ export class PipelineRequestsController {
   @MessagePattern(Commands.gates.pipelineQueue.type)
   queue(@Payload() cmd: PipelineQueueCommand): Promise<PipelineQueueSnapshot> {
     return pipelineQueue(this.dataSource, this.flags, cmd);
+  }
+
+  /** [openq] issue #18 which open questions block work (parked gates, Needs Input, queued tasks). */
+  @MessagePattern(Commands.gates.blocking.type)
+  blocking(@Payload() cmd: BlockingQuestionsCommand): Promise<BlockingQuestionsReply> {
+    return blockingQuery(this.dataSource, this.flags, cmd);
   }
 
   @MessagePattern(Commands.gates.pipelinePause.type)

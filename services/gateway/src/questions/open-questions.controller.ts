@@ -1,11 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import {
+  AmendDecisionBody,
   AnswerQuestionBody,
+  GatesCommand,
   isIdempotencyKey,
   ListOpenQuestionsQuery,
   QuestionsCommand,
   WithdrawQuestionBody,
+  type BlockingQuestionsReply,
+  type OpenQuestionView,
+  type QuestionListReply,
 } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { MinRole } from '../auth/route-access';
@@ -16,31 +21,58 @@ import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { RelaysJson, ServicesClient } from '../http/services-client';
 
-/** The queue of open questions (SPEC §4): list, count, answer by click; withdraw by click (§11.5). */
+/** The queue of open questions (SPEC §4): list, count, answer by click; withdraw and amend by click (§11.5). */
 @UserApi('open questions')
 @Controller('projects/:projectId/open-questions')
 export class OpenQuestionsController {
   constructor(private readonly services: ServicesClient) {}
 
+  /**
+   * [openq] issue #18: open questions carry `blocking` (what waits on them, from the gates
+   * service) and, with `sort=blocking` (the default), the blocking ones come first. The gates
+   * service computes the blocking set from its projections; the questions service ranks by the
+   * ids it is handed; the gateway only passes one to the other. Without an answer from the gates
+   * service the list is oldest first, `blocking: null`, and `sort` says `oldest`. The reply is
+   * read and extended here (`blocking`, `sort`), so this route asks rather than relays bytes.
+   */
   @Get()
-  @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({
     summary:
-      'Questions of the project, oldest first (status open|answered|withdrawn|all, limit 1..50, cursor)',
+      'Questions of the project (status open|answered|withdrawn|all, limit 1..50, cursor, sort blocking|oldest): ' +
+      'open ones blocking most first by default, each with what waits on it (blocking); sort=oldest for oldest first',
   })
-  list(
+  async list(
     @IdParam('projectId') projectId: string,
     @Query() query: ListOpenQuestionsQuery,
     @CurrentUser() user: AuthenticatedUser,
     @CallHeaders() headers: RpcHeaders,
-  ) {
-    const { status, limit, cursor } = query;
-    return this.services.relay(
+  ): Promise<QuestionListReply> {
+    const { status, limit, cursor, sort } = query;
+    const base = { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) };
+    if (status !== 'open' && status !== 'all') {
+      return { ...(await this.services.ask(QuestionsCommand.list, base, headers)), sort: 'oldest' };
+    }
+    const blocking = await this.services
+      .ask(GatesCommand.blocking, { projectId }, headers)
+      .catch((): BlockingQuestionsReply | null => null);
+    const ranked = sort === 'blocking' && status === 'open' && blocking !== null && blocking.items.length > 0;
+    const reply = await this.services.ask(
       QuestionsCommand.list,
-      { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) },
+      ranked ? { ...base, first: blocking.items.map((b) => b.questionId) } : base,
       headers,
     );
+    const byId = new Map(blocking?.items.map((b) => [b.questionId, b]));
+    const withBlocking = (q: OpenQuestionView): OpenQuestionView => {
+      if (q.status !== 'open' || blocking === null) return { ...q, blocking: null };
+      const b = byId.get(q.questionId);
+      return { ...q, blocking: b ? { blocks: b.blocks, since: b.since } : { blocks: [], since: null } };
+    };
+    return {
+      ...reply,
+      items: reply.items.map(withBlocking),
+      sort: sort === 'blocking' && status === 'open' && blocking !== null ? 'blocking' : 'oldest',
+    };
   }
 
   @Get('count')
@@ -102,6 +134,29 @@ export class OpenQuestionsController {
     return this.services.ask(
       QuestionsCommand.withdraw,
       { projectId, questionId, userId: user.id, motivo: body.motivo },
+      headers,
+    );
+  }
+
+  @Post(':questionId/amend')
+  @HttpCode(200)
+  @MinRole('viewer')
+  @ApiOperation({
+    summary:
+      "Amend an agent's answer: { resposta } supersedes the decision an agent recorded (only the session author). " +
+      '200 { questionId, decisionEventId, supersededDecisionEventId, resposta, alreadyAmended }; the same resposta ' +
+      'again is 200 with the first amendment; 409 decisao_nao_e_de_agente; 403 so_o_autor_da_sessao; 404',
+  })
+  amend(
+    @IdParam('projectId') projectId: string,
+    @UuidParam('questionId') questionId: string,
+    @Body() body: AmendDecisionBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(
+      QuestionsCommand.amend,
+      { projectId, questionId, userId: user.id, resposta: body.resposta },
       headers,
     );
   }

@@ -4,6 +4,7 @@ import { runInScope } from '@openq/messaging';
 import type { DeclareInput } from './domain/question';
 import { useQuestionsDatabase } from './testing/questions-database';
 import {
+  amendIn,
   answerGroups,
   answerIn,
   declarationGroups,
@@ -227,6 +228,78 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
     expect(
       await one(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'question.withdrawn.g7'`),
     ).toEqual({ n: 2 });
+  });
+
+  it("decides an agent's answer and its amendment (§11.5) in one group, projected set-based", async () => {
+    const declarations = declarationGroups(ds, { maxConcurrentGroups: 1 });
+    const [blocker, target, clicked] = await Promise.all(
+      ['blocker', 'agent answers', 'clicked'].map((p) =>
+        declarations.submit({ projectId: 'g8', input: declaration(p, null) }),
+      ),
+    );
+    const amendment = (questionId: string, resposta = 'No: keep v1', userId = 'ana') =>
+      ({ projectId: 'g8', questionId, amendment: { userId, resposta } }) as const;
+    const answers = answerGroups(ds, { maxConcurrentGroups: 1 });
+    const lone = answerIn(answers, click('g8', blocker!.questionId));
+    const group = [
+      amendIn(answers, amendment(target!.questionId)),
+      answerIn(answers, {
+        projectId: 'g8',
+        questionId: target!.questionId,
+        command: { by: 'agent', viaAgente: 'po', resposta: 'yes, v2' },
+      }),
+      amendIn(answers, amendment(target!.questionId, 'No: keep v1', 'bruno')),
+      amendIn(answers, amendment(target!.questionId)),
+      amendIn(answers, amendment(target!.questionId)),
+      amendIn(answers, amendment(target!.questionId, 'something else')),
+      answerIn(answers, click('g8', clicked!.questionId)),
+      amendIn(answers, amendment(clicked!.questionId)),
+    ];
+    const [alone, ...decisions] = await Promise.all([lone, ...group]);
+    expect(answers.stats).toMatchObject({ groups: 2, largestGroup: 8, splits: 0 });
+    expect(alone).toMatchObject({ kind: 'answered' });
+    const [tooEarly, agent, notAuthor, amended, again, other, click2, notAgent] = decisions;
+    expect(tooEarly).toMatchObject({ refused: true, statusCode: 409, reason: 'decisao_nao_e_de_agente' });
+    expect(agent).toMatchObject({ kind: 'answered', answered: { viaAgente: 'po' } });
+    expect(notAuthor).toMatchObject({ refused: true, statusCode: 403, reason: 'so_o_autor_da_sessao' });
+    const agentDecision = !isRefusal(agent!) && 'answered' in agent! && agent.answered.decisionEventId;
+    expect(amended).toMatchObject({
+      kind: 'amended',
+      superseded: { supersededDecisionEventId: agentDecision, resposta: 'No: keep v1', by: 'ana' },
+    });
+    expect(again).toMatchObject({ kind: 'already_amended', superseded: { resposta: 'No: keep v1' } });
+    expect(other).toMatchObject({ refused: true, statusCode: 409, reason: 'decisao_nao_e_de_agente' });
+    expect(click2).toMatchObject({ kind: 'answered' });
+    expect(notAgent).toMatchObject({ refused: true, statusCode: 409, reason: 'decisao_nao_e_de_agente' });
+    // the answer, both decisions and the supersession went in one transaction
+    expect(
+      await one(
+        `SELECT count(*)::int AS n, count(DISTINCT xmin::text)::int AS writers FROM question_log
+          WHERE question_id = $1 AND type <> 'question.declared'`,
+        [target!.questionId],
+      ),
+    ).toEqual({ n: 4, writers: 1 });
+    const supersededAt = await one<{ position: string }>(
+      `SELECT position::text FROM question_log WHERE question_id = $1 AND type = 'decision.superseded'`,
+      [target!.questionId],
+    );
+    expect(
+      await one(
+        `SELECT status, answered->>'viaAgente' AS via, amended->>'resposta' AS amended, last_position::text AS last
+           FROM question_view WHERE question_id = $1`,
+        [target!.questionId],
+      ),
+    ).toEqual({ status: 'answered', via: 'po', amended: 'No: keep v1', last: supersededAt.position });
+    expect(
+      await one(`SELECT amended FROM question_view WHERE question_id = $1`, [clicked!.questionId]),
+    ).toEqual({ amended: null });
+    // an amendment moves no count
+    expect(
+      await one(`SELECT open, answered, withdrawn FROM question_counts WHERE project_id = 'g8'`),
+    ).toEqual({ open: 0, answered: 3, withdrawn: 0 });
+    expect(
+      await one(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'decision.superseded.g8'`),
+    ).toEqual({ n: 1 });
   });
 
   it('splits a group with a failing unit: each unit runs alone, and only that one fails', async () => {

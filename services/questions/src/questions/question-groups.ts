@@ -5,6 +5,8 @@ import { isRefusal } from '@openq/contracts';
 import type { DeclareInput } from './domain/question';
 import {
   closeQuestions,
+  type AmendDecision,
+  type AmendRequest,
   type AnswerDecision,
   type AnswerRequest,
   type ClosingDecision,
@@ -26,8 +28,11 @@ export type AnswerUnit = Omit<AnswerRequest, 'outbox'>;
 /** A withdrawal arriving at the request edge (`openq.questions.withdraw`). */
 export type WithdrawUnit = Omit<WithdrawRequest, 'outbox'>;
 
-/** What the answers' groups take: answers and withdrawals, both under the question's lock. */
-export type ClosingUnit = AnswerUnit | WithdrawUnit;
+/** An amendment arriving at the request edge (`openq.questions.amend`, §11.5). */
+export type AmendUnit = Omit<AmendRequest, 'outbox'>;
+
+/** What the answers' groups take: answers, withdrawals and amendments, all under the question's lock. */
+export type ClosingUnit = AnswerUnit | WithdrawUnit | AmendUnit;
 
 /**
  * The group-commit settings of the request edge: at most 2 group transactions per kind at once
@@ -61,10 +66,10 @@ export function declarationGroups(
 }
 
 /**
- * Answers — and withdrawals, which take the same question lock and close a question the same way
- * — committed in groups (one transaction per group), each caller its own result or refusal. A
- * withdrawal and an answer of one question in one group are decided in arrival order, as two
- * transactions one after the other would be.
+ * Answers — and withdrawals, which take the same question lock and close a question the same way,
+ * and amendments (§11.5), which take it too — committed in groups (one transaction per group),
+ * each caller its own result or refusal. A withdrawal, an answer and an amendment of one question
+ * in one group are decided in arrival order, as transactions one after the other would be.
  */
 export function answerGroups(
   dataSource: DataSource,
@@ -89,7 +94,7 @@ export async function answerIn(
 ): Promise<AnswerDecision> {
   const decision = await groups.submit(unit);
   if (!isRefusal(decision) && !('answered' in decision))
-    throw new Error('an answer was decided as a withdrawal');
+    throw new Error('an answer was decided as something else');
   return decision;
 }
 
@@ -100,19 +105,30 @@ export async function withdrawIn(
 ): Promise<WithdrawDecision> {
   const decision = await groups.submit(unit);
   if (!isRefusal(decision) && !('withdrawn' in decision))
-    throw new Error('a withdrawal was decided as an answer');
+    throw new Error('a withdrawal was decided as something else');
+  return decision;
+}
+
+/** An amendment through the answers' groups: its own decision. */
+export async function amendIn(
+  groups: GroupCommitter<ClosingUnit, ClosingDecision>,
+  unit: AmendUnit,
+): Promise<AmendDecision> {
+  const decision = await groups.submit(unit);
+  if (!isRefusal(decision) && !('superseded' in decision))
+    throw new Error('an amendment was decided as something else');
   return decision;
 }
 
 /**
  * The questions service's group committers (docs/decisions.md, "group commit at the edges"):
- * declarations, and answers and withdrawals, that arrive over request/reply while a group transaction runs are
+ * declarations, and answers, withdrawals and amendments, that arrive over request/reply while a group transaction runs are
  * committed together in the next one; a lone request starts at once, alone.
  */
 @Injectable()
 export class QuestionGroups {
   readonly declarations: GroupCommitter<DeclareUnit, DeclareResult>;
-  /** Answers and withdrawals (`answerIn`, `withdrawIn`). */
+  /** Answers, withdrawals and amendments (`answerIn`, `withdrawIn`, `amendIn`). */
   readonly answers: GroupCommitter<ClosingUnit, ClosingDecision>;
 
   constructor(dataSource: DataSource) {

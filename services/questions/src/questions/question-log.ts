@@ -3,6 +3,7 @@ import {
   fold,
   newId,
   type DecisionRecorded,
+  type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
@@ -15,7 +16,8 @@ export type QuestionLogEvent =
   | { type: 'question.declared'; data: QuestionDeclared }
   | { type: 'question.answered'; data: QuestionAnswered }
   | { type: 'decision.recorded'; data: DecisionRecorded }
-  | { type: 'question.withdrawn'; data: QuestionWithdrawn };
+  | { type: 'question.withdrawn'; data: QuestionWithdrawn }
+  | { type: 'decision.superseded'; data: DecisionSuperseded };
 
 /** A question event on the wire, with the id it has in the log too (`Nats-Msg-Id` = log id). */
 export type QuestionWireEvent = QuestionLogEvent & WireEvent & { eventId: string };
@@ -47,6 +49,7 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
       return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
     case 'question.answered':
     case 'question.withdrawn':
+    case 'decision.superseded':
       return { ...event, eventId: newId() };
     case 'decision.recorded':
       return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };

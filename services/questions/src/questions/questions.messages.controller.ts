@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   AgentEvent,
   Commands,
+  type AmendDecisionCommand,
+  type AmendDecisionReply,
   isRefusal,
   OpenqEvent,
   type AgentQuestionAnswerDto,
@@ -29,7 +31,7 @@ import { answerQuestion, type AnswerDecision } from './commands/answer-question/
 import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
-import { answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
+import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
 import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
 import { questionStatuses } from './queries/question-status.query';
@@ -122,6 +124,28 @@ export class QuestionsMessagesController {
       motivo,
       withdrawnAt,
       alreadyWithdrawn: outcome.kind === 'already_withdrawn',
+    };
+  }
+
+  /**
+   * §11.5 the session author supersedes an agent's decision; the same amendment again is 200 with
+   * it. Committed in groups with the answers (`QuestionGroups`): it takes the same lock.
+   */
+  @MessagePattern(Commands.questions.amend.type)
+  async amend(@Payload() cmd: AmendDecisionCommand): Promise<AmendDecisionReply | Refusal> {
+    const outcome = await amendIn(this.groups.answers, {
+      projectId: cmd.projectId,
+      questionId: cmd.questionId,
+      amendment: { userId: cmd.userId, resposta: cmd.resposta },
+    });
+    if (isRefusal(outcome)) return outcome;
+    const { decisionEventId, supersededDecisionEventId, resposta } = outcome.superseded;
+    return {
+      questionId: cmd.questionId,
+      decisionEventId,
+      supersededDecisionEventId,
+      resposta,
+      alreadyAmended: outcome.kind === 'already_amended',
     };
   }
 

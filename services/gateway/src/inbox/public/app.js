@@ -9,7 +9,7 @@ import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './panels.js';
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
-import { GateHistoryPanel } from './gates.js';
+import { GateHistoryPanel, gateName } from './gates.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -18,18 +18,23 @@ const STORED_PROJECT = 'openq.project';
 
 /** Which lists an event changes. */
 const REFRESH = {
+  // Parks, resumes and Needs Input change what blocks on a question: the queue's order and cards.
   'question.declared': ['queue', 'readiness', 'waiting'],
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
   'question.withdrawn': ['queue', 'history', 'readiness', 'waiting'],
-  'gate.rescue_parked': ['waiting', 'gateHistory'],
-  'gate.resumed': ['waiting', 'gateHistory'],
+  'decision.superseded': ['history'],
+  'gate.rescue_parked': ['queue', 'waiting', 'gateHistory'],
+  'gate.resumed': ['queue', 'waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],
   'gate.redispatch_requested': ['gateHistory'],
   'gate.verdict_rejected': ['gateHistory'],
   ready: ['queue', 'count', 'history', 'readiness', 'waiting', 'gateHistory', 'pipeline'],
   'pipeline.repo_frozen': ['pipeline'],
   'pipeline.repo_unfrozen': ['pipeline'],
-  'pipeline.task_admitted': ['pipeline'],
+  'pipeline.task_admitted': ['queue', 'pipeline'],
+  'pipeline.needs_input': ['queue'],
+  'pipeline.task_paused': ['queue'],
+  'pipeline.task_unpaused': ['queue'],
 };
 
 const LIVE_LABELS = {
@@ -78,8 +83,14 @@ function Topbar({ me, projectId, onProject, live }) {
   </header>`;
 }
 
+/** The queue's order from the URL (`?sort=oldest`), blocking most first otherwise (issue #18). */
+function pickSort() {
+  return new URLSearchParams(location.search).get('sort') === 'oldest' ? 'oldest' : 'blocking';
+}
+
 function Inbox({ me, onSignedOut }) {
   const [projectId, setProjectId] = useState(() => pickProject(me.roles));
+  const [sort, setSort] = useState(pickSort);
   const [announcement, setAnnouncement] = useState('');
   const [queueNote, setQueueNote] = useState(null);
   const now = useNow();
@@ -88,8 +99,8 @@ function Inbox({ me, onSignedOut }) {
   const role = projectId ? me.roles[projectId] : null;
 
   const queue = usePagedList(
-    projectId ? projectPath(projectId, '/open-questions?status=open') : '',
-    projectId,
+    projectId ? projectPath(projectId, `/open-questions?status=open&sort=${sort}`) : '',
+    `${projectId}|${sort}`,
   );
   const answered = usePagedList(
     projectId ? projectPath(projectId, '/open-questions?status=answered') : '',
@@ -130,6 +141,17 @@ function Inbox({ me, onSignedOut }) {
     }, 40);
   };
 
+  // Issue #18 close the loop: the questions settled from this page, and the tasks that waited on
+  // them; the live events then say what the answer did ("QA gate on T-101 resumed").
+  const settled = useRef({ questions: new Set(), tasks: new Set() });
+  // The live stream may bring the resume before the answer's own reply: the last few are kept.
+  const recentResumes = useRef([]);
+  const [effects, setEffects] = useState([]);
+  const tellEffect = (sentence) => {
+    setEffects((list) => [...list.filter((s) => s !== sentence), sentence].slice(-3));
+    setAnnouncement(sentence);
+  };
+
   const live = useLiveStream(projectId, (type, data) => {
     if (type === 'open_count') return count.set({ open: data.open });
     if (type === 'closed') {
@@ -137,6 +159,13 @@ function Inbox({ me, onSignedOut }) {
       return;
     }
     if (type === 'question.declared') setAnnouncement(`New question from ${agentName(data.data.autor)}.`);
+    if (type === 'gate.resumed') {
+      recentResumes.current = [...recentResumes.current, data.data].slice(-20);
+      if (data.data.questionIds?.some((id) => settled.current.questions.has(id)))
+        tellEffect(`${gateName(data.data.gate)} on ${data.data.taskId} resumed.`);
+    }
+    if (type === 'pipeline.analyst_relaunch' && settled.current.tasks.has(data.data.taskId))
+      tellEffect(`Analyst relaunched for ${data.data.taskId}.`);
     if (REFRESH[type]) refresh(REFRESH[type]);
   });
 
@@ -158,6 +187,15 @@ function Inbox({ me, onSignedOut }) {
     window.history.replaceState(null, '', url);
   };
 
+  // A deep link keeps the order: ?sort=oldest (blocking most first is the default, not written).
+  const chooseSort = (next) => {
+    setSort(next);
+    const url = new URL(location.href);
+    if (next === 'oldest') url.searchParams.set('sort', 'oldest');
+    else url.searchParams.delete('sort');
+    window.history.replaceState(null, '', url);
+  };
+
   const goToQueue = (event) => {
     event?.preventDefault();
     queueHeading.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
@@ -175,6 +213,13 @@ function Inbox({ me, onSignedOut }) {
   // A question answered elsewhere leaves the queue with its card: say why above the list.
   const onAnswered = useCallback(({ question, position, gone, withdrawn: byMe }) => {
     focusAfter.current = position;
+    if (!gone) {
+      settled.current.questions.add(question.questionId);
+      for (const b of question.blocking?.blocks ?? []) settled.current.tasks.add(b.taskId);
+      for (const r of recentResumes.current)
+        if (r.questionIds?.includes(question.questionId))
+          tellEffect(`${gateName(r.gate)} on ${r.taskId} resumed.`);
+    }
     setQueueNote(
       !gone
         ? null
@@ -201,12 +246,23 @@ function Inbox({ me, onSignedOut }) {
     refresh(['waiting', 'gateHistory']);
   };
 
+  // §11.5 an amendment replaces the standing decision in the history; the gate that resumed stays resumed.
+  const onAmended = ({ question, gone }) => {
+    setAnnouncement(gone ? sentenceFor(gone) : `Decision replaced: ${question.pergunta}`);
+    refresh(['history']);
+  };
+
   const onPipelineChanged = (sentence) => {
     setAnnouncement(sentence);
     refresh(['pipeline']);
   };
 
-  useEffect(() => setQueueNote(null), [projectId]);
+  useEffect(() => {
+    setQueueNote(null);
+    setEffects([]);
+    settled.current = { questions: new Set(), tasks: new Set() };
+    recentResumes.current = [];
+  }, [projectId]);
 
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
 
@@ -234,6 +290,9 @@ function Inbox({ me, onSignedOut }) {
           onAnswered=${onAnswered}
           headingRef=${queueHeading}
           note=${queueNote}
+          sort=${sort}
+          onSort=${chooseSort}
+          effects=${effects}
         />
       </div>
       <div class="column secondary">
@@ -254,7 +313,7 @@ function Inbox({ me, onSignedOut }) {
           now=${now}
           onChanged=${onPipelineChanged}
         />
-        <${HistoryPanel} list=${answered} now=${now} />
+        <${HistoryPanel} list=${answered} now=${now} projectId=${projectId} onAmended=${onAmended} />
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
       </div>
     </main>

@@ -11,6 +11,7 @@ const TYPES = [
   'question.withdrawn',
   'question.rejected',
   'decision.recorded',
+  'decision.superseded',
   'gate.verdict_recorded',
   'gate.rescue_parked',
   'gate.resumed',

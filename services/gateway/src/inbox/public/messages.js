@@ -9,6 +9,8 @@ const SENTENCES = {
   pergunta_nao_encontrada: 'This question is not in this project any more.',
   pergunta_ja_respondida: 'This question was already answered elsewhere.',
   pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
+  decisao_nao_e_de_agente:
+    'Only a decision an agent recorded from the chat can be amended, and only once. This one stands.',
   sem_sugestao: 'This question has no suggestion to accept. Write an answer instead.',
   corpo_invalido: 'The answer could not be sent as written. Write 1 to 2,000 characters.',
   gate_nao_estacionado: 'This gate is not parked any more — there is nothing to resume.',
@@ -85,4 +87,16 @@ export function fullDate(iso) {
 /** "1 question", "3 questions". */
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** How long something has waited, short: "40 min", "2 h", "3 d" (issue #18's blocking cost). */
+export function waited(iso, now) {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '';
+  const minutes = Math.max(0, Math.floor((now - then) / 60000));
+  if (minutes < 1) return '<1 min';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
 }

@@ -1,6 +1,6 @@
 // Readiness (warns, never blocks), "Waiting for you" (parked gates), and the answered history.
 import { h } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
@@ -217,8 +217,90 @@ function AgentProvenance({ q }) {
     : html` via ${agent} (from the chat)`;
 }
 
+const MAX_ANSWER = 2000;
+
+/**
+ * SPEC §11.5 the session author replaces a decision an agent recorded from the chat (the agent
+ * misread it) with their own answer. Closed: one quiet button; open: the answer and a confirm.
+ * The same answer again is 200 (the amendment stands), so a retry after a lost reply is harmless.
+ */
+function AmendControl({ q, projectId, onAmended }) {
+  const [open, setOpen] = useState(false);
+  const [resposta, setResposta] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const input = useRef(null);
+  const base = `amend-${q.questionId}`;
+
+  const onSubmit = async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    const text = resposta.trim();
+    if (!text || text.length > MAX_ANSWER) {
+      setError({ message: `Write your answer (1 to ${MAX_ANSWER.toLocaleString('en')} characters)` });
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/amend`), {
+        method: 'POST',
+        body: { resposta: text },
+      });
+      onAmended({ question: q, reply });
+    } catch (e) {
+      setBusy(false);
+      setError(e);
+      if (e.reason === 'decisao_nao_e_de_agente') onAmended({ question: q, reply: null, gone: e });
+    }
+  };
+
+  if (!open)
+    return html`<p class="amend-open">
+      <button
+        type="button"
+        class="link"
+        onClick=${() => {
+          setOpen(true);
+          setTimeout(() => input.current?.focus(), 0);
+        }}
+      >
+        Amend…
+      </button>
+    </p>`;
+  return html`<form class="amend" onSubmit=${onSubmit} aria-describedby=${error ? `${base}-error` : undefined}>
+    <label for=${`${base}-resposta`}>Your answer instead of ${agentName(q.viaAgente)}’s</label>
+    <div class="row">
+      <input
+        id=${`${base}-resposta`}
+        ref=${input}
+        type="text"
+        autocomplete="off"
+        maxlength=${MAX_ANSWER}
+        value=${resposta}
+        onInput=${(e) => setResposta(e.currentTarget.value)}
+      />
+      <button type="submit" class="secondary" aria-busy=${busy}>${busy ? 'Saving…' : 'Replace decision'}</button>
+      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
+    </div>
+    ${error && html`<p class="error" role="alert" id=${`${base}-error`}>${sentenceFor(error)}</p>`}
+  </form>`;
+}
+
+/** §11.5 an amended decision: who replaced it and when, and the agent's reading of the chat it replaced. */
+function Amendment({ q, now }) {
+  const a = q.amendment;
+  return html`<p class="meta">
+      Amended by <strong>${a.by}</strong>
+      <span class="sep" aria-hidden="true">·</span>
+      <time datetime=${a.supersededAt} title=${fullDate(a.supersededAt)}>${ago(a.supersededAt, now)}</time>
+    </p>
+    <p class="amended">${`${agentName(a.supersededViaAgente)} had recorded “${a.supersededResposta}” from the chat.`}</p>`;
+}
+
 /** Who decided, how (click or an agent recording the chat answer), when, and what. */
-export function HistoryPanel({ list, now }) {
+export function HistoryPanel({ list, now, projectId, onAmended }) {
   const cut = list.items.length < list.total;
   return html`<section class="panel history" aria-labelledby="history-title">
     <div class="panel-head">
@@ -239,13 +321,19 @@ export function HistoryPanel({ list, now }) {
                   <p class="decision-a">
                     <span class="label">Decision</span> ${q.resposta}
                     ${q.aceitouSugestao && html` <span class="tag">suggestion accepted</span>`}
+                    ${q.amendment && html` <span class="tag">amended</span>`}
                   </p>
-                  <p class="meta">
+                  ${
+                    q.amendment
+                      ? html`<${Amendment} q=${q} now=${now} />`
+                      : html`<p class="meta">
                     Answered by <strong>${q.respondidaPor}</strong>
                     ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ' by click'}
                     <span class="sep" aria-hidden="true">·</span>
                     <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
-                  </p>
+                  </p>`
+                  }
+                  ${q.canAmend && html`<${AmendControl} q=${q} projectId=${projectId} onAmended=${onAmended} />`}
                 </li>`,
             )}
           </ol>`

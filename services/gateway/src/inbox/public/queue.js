@@ -3,7 +3,8 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, newIdempotencyKey, projectPath } from './api.js';
-import { agentName, ago, fullDate, plural, sentenceFor } from './messages.js';
+import { agentName, ago, fullDate, plural, sentenceFor, waited } from './messages.js';
+import { gateName } from './gates.js';
 import { ErrorLine } from './ui.js';
 
 const html = htm.bind(h);
@@ -28,6 +29,30 @@ export function Affects({ affects }) {
         </dd>`,
     )}
   </dl>`;
+}
+
+/**
+ * Issue #18 what waits on the question, in words: "QA gate on T-101 (2 h)", "analysis of T-20
+ * (3 h)", "T-21, T-22 queued behind T-20". The server computed it (the gates service); this only says it.
+ */
+export function blocksSentence(blocking, now) {
+  const blocks = blocking?.blocks ?? [];
+  const since = (b) => (b.since ? ` (${waited(b.since, now)})` : '');
+  const parts = [];
+  for (const b of blocks) {
+    if (b.kind === 'gate') parts.push(`${gateName(b.gate)} on ${b.taskId}${since(b)}`);
+    if (b.kind === 'analysis') parts.push(`analysis of ${b.taskId}${since(b)}`);
+  }
+  const queued = new Map();
+  for (const b of blocks) {
+    if (b.kind !== 'queued') continue;
+    queued.set(b.behindTaskId, [...(queued.get(b.behindTaskId) ?? []), b.taskId]);
+  }
+  for (const [behind, tasks] of queued) {
+    const who = tasks.length <= 3 ? tasks.join(', ') : `${tasks.length} tasks`;
+    parts.push(`${who} queued behind ${behind}`);
+  }
+  return parts.join(' · ');
 }
 
 function originNote(q) {
@@ -175,6 +200,10 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       <span>session of <strong>${q.sessionAuthorId}</strong></span>
       ${origin && html`<span class="sep" aria-hidden="true">·</span><span>${origin}</span>`}
     </p>
+    ${
+      q.blocking?.blocks.length > 0 &&
+      html`<p class="blocks"><strong>Blocks:</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
+    }
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
     <${Affects} affects=${q.afeta} />
     <fieldset
@@ -237,7 +266,35 @@ function scope(covered, shown) {
   return `The controls stay off for you on ${plural(covered, 'question')} below.`;
 }
 
-export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef, note }) {
+const SORTS = [
+  ['blocking', 'Blocks most'],
+  ['oldest', 'Oldest'],
+];
+
+/** Issue #18 the queue's order: what blocks most first (the default), or oldest first. */
+function SortSwitch({ sort, onSort }) {
+  return html`<div class="sort" role="group" aria-label="Order of the questions">
+    ${SORTS.map(
+      ([value, label]) =>
+        html`<button type="button" class="sort-option" aria-pressed=${sort === value} onClick=${() => onSort(value)}>
+          ${label}
+        </button>`,
+    )}
+  </div>`;
+}
+
+export function OpenQueue({
+  list,
+  count,
+  projectId,
+  now,
+  onAnswered,
+  headingRef,
+  note,
+  sort,
+  onSort,
+  effects,
+}) {
   const reasons = inertReasons(list.items);
   const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
   const cut = list.items.length < list.total;
@@ -247,7 +304,7 @@ export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef,
       <h2 id="open-questions" tabindex="-1" ref=${headingRef}>
         Open questions <span class="count"><span class="visually-hidden">: </span>${shownCount}</span>
       </h2>
-      <p class="panel-sub">Oldest first</p>
+      <${SortSwitch} sort=${sort} onSort=${onSort} />
     </div>
     ${reasons.map(
       ([reason, covered], i) =>
@@ -257,6 +314,12 @@ export function OpenQueue({ list, count, projectId, now, onAnswered, headingRef,
         </p>`,
     )}
     ${note && html`<p class="queue-note" role="status">${note}</p>`}
+    ${
+      effects?.length > 0 &&
+      html`<ul class="effects" aria-label="What your answers did">
+        ${effects.map((sentence) => html`<li key=${sentence}><span class="icon" aria-hidden="true">✓</span>${sentence}</li>`)}
+      </ul>`
+    }
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
     ${
       list.loading && !list.items.length && !list.error

@@ -2,8 +2,11 @@ import type { EntityManager } from 'typeorm';
 import { isRefusal, newId, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import {
+  amendOutcome,
   answerOutcome,
   withdrawOutcome,
+  type AmendCommand,
+  type AmendOutcome,
   type AnswerCommand,
   type AnswerOutcome,
   type WithdrawCommand,
@@ -22,6 +25,7 @@ import {
 
 export type AnswerDecision = AnswerOutcome | Refusal;
 export type WithdrawDecision = WithdrawOutcome | Refusal;
+export type AmendDecision = AmendOutcome | Refusal;
 
 /** One answer to record: a click (maybe with its `Idempotency-Key`) or an agent's, and its outbox. */
 export type AnswerRequest = {
@@ -41,13 +45,26 @@ export interface WithdrawRequest {
   withdrawal: WithdrawCommand;
 }
 
-/** A command that closes a declared question under its lock: an answer or a withdrawal. */
-export type ClosingRequest = AnswerRequest | WithdrawRequest;
-export type ClosingDecision = AnswerDecision | WithdrawDecision;
-/** The decision a request gets: an answer's for an answer, a withdrawal's for a withdrawal. */
+/** One amendment to record (§11.5): the session author superseding an agent's decision, and its outbox. */
+export interface AmendRequest {
+  projectId: string;
+  questionId: string;
+  outbox: OutboxWriter;
+  amendment: AmendCommand;
+}
+
+/**
+ * A command decided under the question's lock: an answer or a withdrawal (which close it), or an
+ * amendment of the answer (§11.5, which supersedes the agent's decision).
+ */
+export type ClosingRequest = AnswerRequest | WithdrawRequest | AmendRequest;
+export type ClosingDecision = AnswerDecision | WithdrawDecision | AmendDecision;
+/** The decision a request gets: an answer's for an answer, a withdrawal's for a withdrawal, and so on. */
 export type DecisionOf<R extends ClosingRequest> = R extends WithdrawRequest
   ? WithdrawDecision
-  : AnswerDecision;
+  : R extends AmendRequest
+    ? AmendDecision
+    : AnswerDecision;
 
 /**
  * The one core behind answers (click and agent) and withdrawals (§11.5, click and agent), for one
@@ -59,7 +76,9 @@ export type DecisionOf<R extends ClosingRequest> = R extends WithdrawRequest
  * had a transaction of its own, one after the other: of two answers to one question the first
  * wins and the second is refused (409), or, for an agent, finds it already answered; an answer
  * after a withdrawal is refused 409 `pergunta_retirada`, a withdrawal after an answer 409
- * `pergunta_ja_respondida`, a second withdrawal finds the first. The accepted requests' events
+ * `pergunta_ja_respondida`, a second withdrawal finds the first; an amendment (§11.5) sees the
+ * answer an earlier request of the group recorded, and is dated never before it
+ * (`amendInstant`). The accepted requests' events
  * are appended through the decider transaction, set-based, together with their outbox rows (each
  * in its caller's outbox) — all or none.
  *
@@ -102,6 +121,16 @@ export async function closeQuestions<R extends ClosingRequest>(
       out.push(isRefusal(entry) ? entry : withdrawOutcome(before, entry.decided.events));
       continue;
     }
+    if ('amendment' in request) {
+      const entry = batch.decide(
+        questionId,
+        { type: 'amend', projectId, decisionEventId: newId(), amendment: request.amendment },
+        amendInstant(now, before?.answered?.answeredAt ?? null),
+        outbox,
+      );
+      out.push(isRefusal(entry) ? entry : amendOutcome(before, entry.decided.events));
+      continue;
+    }
     const { command } = request;
     const key = keyOf(request);
     const fingerprint = key && command.by === 'user' ? answerFingerprint(questionId, command) : null;
@@ -136,4 +165,14 @@ export async function closeQuestions<R extends ClosingRequest>(
   await batch.commit();
   await rememberAnswerKeys(manager, remember);
   return out as DecisionOf<R>[];
+}
+
+/**
+ * [openq] The instant of an amendment: now, but never at or before the answer it supersedes (a
+ * replica's clock behind the one that recorded the answer), so the new decision is the newest one
+ * by `decidedAt` (the context service's "one per question, newest wins") whatever the clocks did.
+ */
+export function amendInstant(now: Date, answeredAt: string | null): Date {
+  const answered = answeredAt === null ? Number.NaN : Date.parse(answeredAt);
+  return Number.isNaN(answered) || now.getTime() > answered ? now : new Date(answered + 1);
 }

@@ -1,7 +1,9 @@
 import { deciderSpec } from '@openq/testing/decider';
 import {
+  amendOutcome,
   answerability,
   answerOutcome,
+  canAmend,
   question,
   statusOf,
   type AnswerCommand,
@@ -132,6 +134,7 @@ describe('declare', () => {
       declared: declared().data.declared,
       answered: null,
       withdrawn: null,
+      amended: null,
     });
     expect(then.state?.declared.afeta.regras).not.toBe(afeta.regras);
   });
@@ -363,6 +366,102 @@ describe('withdraw', () => {
       kind: 'withdrawn',
       withdrawn: then.events[0]?.data,
     });
+  });
+});
+
+/** q1 declared (step 0), then answered "No" by the po agent in ana's chat (step 1, decision d0). */
+const agentAnsweredHistory = (answeredAt = at(1)): QuestionEvent[] =>
+  answeredHistory().map((e) => {
+    if (e.type === 'question.answered')
+      return { ...e, data: { ...e.data, viaAgente: 'po' as const, answeredAt: answeredAt.toISOString() } };
+    if (e.type === 'decision.recorded')
+      return { ...e, data: { ...e.data, viaAgente: 'po' as const, decidedAt: answeredAt.toISOString() } };
+    return e;
+  });
+
+const amend = (
+  userId: string,
+  resposta: string,
+  projectId = 'p1',
+  decisionEventId = 'd2',
+): QuestionCommand => ({
+  type: 'amend',
+  projectId,
+  decisionEventId,
+  amendment: { userId, resposta },
+});
+
+describe('amend (§11.5)', () => {
+  it("the session author supersedes an agent's decision: a new user decision, then decision.superseded", () => {
+    const then = given(agentAnsweredHistory()).when(amend('ana', 'Yes, lowercase too'));
+    then.then([
+      {
+        type: 'decision.recorded',
+        data: {
+          decisionEventId: 'd2',
+          actor: { kind: 'user', id: 'ana' },
+          context: 'Accept lowercase codes?',
+          choice: 'Yes, lowercase too',
+          consequences: afeta,
+          questionId: 'q1',
+          viaAgente: null,
+          decidedAt: now.toISOString(),
+        },
+        occurredAt: now,
+      },
+      {
+        type: 'decision.superseded',
+        data: {
+          questionId: 'q1',
+          supersededDecisionEventId: 'd0',
+          supersededViaAgente: 'po',
+          decisionEventId: 'd2',
+          resposta: 'Yes, lowercase too',
+          by: 'ana',
+          supersededAt: now.toISOString(),
+        },
+        occurredAt: now,
+      },
+    ]);
+    expect(then.state?.amended?.decisionEventId).toBe('d2');
+    expect(then.state?.answered?.decisionEventId).toBe('d0');
+    expect(amendOutcome(then.state, then.events)).toEqual({
+      kind: 'amended',
+      superseded: then.events[1]?.data,
+    });
+  });
+
+  it.each([
+    ['missing question', [], amend('ana', 'Yes'), 'pergunta_nao_encontrada'],
+    ['another project', agentAnsweredHistory(), amend('ana', 'Yes', 'p2'), 'pergunta_nao_encontrada'],
+    ['not the session author', agentAnsweredHistory(), amend('bia', 'Yes'), 'so_o_autor_da_sessao'],
+    ['an open question', [declared()], amend('ana', 'Yes'), 'decisao_nao_e_de_agente'],
+    ['a withdrawn question', [declared(), withdrawnBy()], amend('ana', 'Yes'), 'decisao_nao_e_de_agente'],
+    ['a decision made by click', answeredHistory(), amend('ana', 'Yes'), 'decisao_nao_e_de_agente'],
+  ])('refuses: %s', (_name, events, command, reason) => {
+    given(events).when(command).then({ reason });
+  });
+
+  it('amends once: the same resposta again decides nothing (the amendment stands), another is refused', () => {
+    const amended = given(agentAnsweredHistory()).when(amend('ana', 'Yes'));
+    const history = [...agentAnsweredHistory(), ...amended.events];
+    const again = given(history).when(amend('ana', 'Yes', 'p1', 'd3'));
+    again.then([]);
+    expect(amendOutcome(given(history).state, again.events)).toEqual({
+      kind: 'already_amended',
+      superseded: amended.events[1]?.data,
+    });
+    given(history).when(amend('ana', 'No after all')).then({ reason: 'decisao_nao_e_de_agente' });
+  });
+
+  it("only the session author, over an agent's standing decision, may amend", () => {
+    const agentAnswered = given(agentAnsweredHistory()).state!;
+    expect(canAmend(agentAnswered, 'ana')).toBe(true);
+    expect(canAmend(agentAnswered, 'bia')).toBe(false);
+    expect(canAmend(given(answeredHistory()).state!, 'ana')).toBe(false);
+    expect(canAmend(given([declared()]).state!, 'ana')).toBe(false);
+    const amended = given(agentAnsweredHistory()).when(amend('ana', 'Yes'));
+    expect(canAmend(amended.state!, 'ana')).toBe(false);
   });
 });
 

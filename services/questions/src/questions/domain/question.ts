@@ -5,18 +5,23 @@ import {
   type Decision,
   type DomainEvent,
   type DecisionRecorded,
+  type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
 
-/** A question folded from its log: declared once, then answered or withdrawn at most once (never both). */
+/**
+ * A question folded from its log: declared once, then answered or withdrawn at most once (never
+ * both); an answer an agent recorded may then be superseded once by the session author (§11.5).
+ */
 export interface Question {
   projectId: string;
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
   withdrawn: QuestionWithdrawn | null;
+  amended: DecisionSuperseded | null;
 }
 
 /**
@@ -31,8 +36,14 @@ export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswe
 export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
 /** §11.5 the question no longer needs the user: it decides nothing (no decision record). */
 export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', QuestionWithdrawn>;
+/** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
+export type DecisionWasSuperseded = DomainEvent<'decision.superseded', DecisionSuperseded>;
 export type QuestionEvent =
-  QuestionWasDeclared | QuestionWasAnswered | DecisionWasRecorded | QuestionWasWithdrawn;
+  | QuestionWasDeclared
+  | QuestionWasAnswered
+  | DecisionWasRecorded
+  | QuestionWasWithdrawn
+  | DecisionWasSuperseded;
 
 /** Folds one event into the state; status is derived: open while neither answered nor withdrawn. */
 export function evolve(state: Question | null, event: QuestionEvent): Question | null {
@@ -43,11 +54,14 @@ export function evolve(state: Question | null, event: QuestionEvent): Question |
         declared: event.data.declared,
         answered: null,
         withdrawn: null,
+        amended: null,
       };
     case 'question.answered':
       return state ? { ...state, answered: event.data } : state;
     case 'question.withdrawn':
       return state ? { ...state, withdrawn: event.data } : state;
+    case 'decision.superseded':
+      return state ? { ...state, amended: event.data } : state;
     case 'decision.recorded':
       return state;
     default: {
@@ -85,10 +99,17 @@ export type WithdrawCommand = ({ by: 'user'; userId: string } | { by: 'agent'; v
   motivo: string;
 };
 
+/** §11.5 the session author's own answer, superseding an agent's decision. */
+export interface AmendCommand {
+  userId: string;
+  resposta: string;
+}
+
 export type QuestionCommand =
   | { type: 'declare'; projectId: string; questionId: string; declaration: DeclareInput }
   | { type: 'answer'; projectId: string; decisionEventId: string; answer: AnswerCommand }
-  | { type: 'withdraw'; projectId: string; withdrawal: WithdrawCommand };
+  | { type: 'withdraw'; projectId: string; withdrawal: WithdrawCommand }
+  | { type: 'amend'; projectId: string; decisionEventId: string; amendment: AmendCommand };
 
 export const NOT_FOUND = (): Refusal =>
   refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
@@ -106,6 +127,10 @@ const ALREADY_ANSWERED = (): Refusal =>
 /** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
 const WITHDRAWN = (): Refusal =>
   refusal(409, 'pergunta_retirada', 'this question was withdrawn: it no longer needs an answer');
+
+/** §11.5 only a decision an agent recorded may be superseded, and only once. */
+const NOT_AN_AGENT_DECISION = (why: string): Refusal =>
+  refusal(409, 'decisao_nao_e_de_agente', `only a decision an agent recorded can be amended: ${why}`);
 
 /** A declaration is never refused here (the DTOs validated it); declaring an existing question changes nothing. */
 function decideDeclare(
@@ -229,6 +254,59 @@ function decideWithdraw(
   ];
 }
 
+/**
+ * §11.5 the session author supersedes the decision an agent recorded with their own answer. Order
+ * of checks: 404, 403 not the session author, then 409 `decisao_nao_e_de_agente` for a question
+ * with no agent decision standing (open, withdrawn, answered by a click, or already amended). The
+ * same `resposta` again after an amendment decides no events: the amendment stands (a retried
+ * click), never a conflict. Two events, in this order: the new decision's `decision.recorded`
+ * (a user decision, `viaAgente` null, the question's `afeta`) and `decision.superseded` linking
+ * the two, both at `now` (the handler never passes a `now` before the superseded answer: see
+ * `amendInstant`, so "newest first", the context service's rule, picks the new decision).
+ */
+function decideAmend(
+  { projectId, decisionEventId, amendment }: Extract<QuestionCommand, { type: 'amend' }>,
+  question: Question | null,
+  now: Date,
+): Decision<QuestionEvent> {
+  if (!question || question.projectId !== projectId) return NOT_FOUND();
+  const { declared, answered, amended } = question;
+  if (amendment.userId !== declared.sessionAuthorId) return NOT_THE_AUTHOR('amend');
+  if (amended) {
+    if (amended.resposta === amendment.resposta) return [];
+    return NOT_AN_AGENT_DECISION('this decision was already amended by the session author');
+  }
+  if (!answered) {
+    return NOT_AN_AGENT_DECISION(question.withdrawn ? 'the question was withdrawn' : 'the question is open');
+  }
+  const supersededViaAgente = answered.viaAgente;
+  if (supersededViaAgente === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
+  const decidedAt = now.toISOString();
+  const decision: DecisionRecorded = {
+    decisionEventId,
+    actor: { kind: 'user', id: declared.sessionAuthorId },
+    context: declared.pergunta,
+    choice: amendment.resposta,
+    consequences: declared.afeta,
+    questionId: declared.questionId,
+    viaAgente: null,
+    decidedAt,
+  };
+  const superseded: DecisionSuperseded = {
+    questionId: declared.questionId,
+    supersededDecisionEventId: answered.decisionEventId,
+    supersededViaAgente,
+    decisionEventId,
+    resposta: amendment.resposta,
+    by: amendment.userId,
+    supersededAt: decidedAt,
+  };
+  return [
+    { type: 'decision.recorded', data: decision, occurredAt: now },
+    { type: 'decision.superseded', data: superseded, occurredAt: now },
+  ];
+}
+
 export function decide(command: QuestionCommand, state: Question | null, now: Date): Decision<QuestionEvent> {
   switch (command.type) {
     case 'declare':
@@ -237,6 +315,8 @@ export function decide(command: QuestionCommand, state: Question | null, now: Da
       return decideAnswer(command, state, now);
     case 'withdraw':
       return decideWithdraw(command, state, now);
+    case 'amend':
+      return decideAmend(command, state, now);
     default: {
       const unknownCommand: never = command;
       return unknownCommand;
@@ -276,6 +356,27 @@ export function withdrawOutcome(before: Question | null, events: readonly Questi
   if (!before?.withdrawn)
     throw new Error('a withdrawal was accepted, but decided nothing for an open question');
   return { kind: 'already_withdrawn', withdrawn: before.withdrawn };
+}
+
+/** What an accepted amendment did: superseded now, or the same amendment already stood. */
+export type AmendOutcome = { kind: 'amended' | 'already_amended'; superseded: DecisionSuperseded };
+
+/** Reads the outcome from the events an amendment decided (none: the same amendment already stood). */
+export function amendOutcome(before: Question | null, events: readonly QuestionEvent[]): AmendOutcome {
+  const superseded = events.find((e): e is DecisionWasSuperseded => e.type === 'decision.superseded');
+  if (superseded) return { kind: 'amended', superseded: superseded.data };
+  if (!before?.amended) throw new Error('an amendment was accepted, but decided nothing');
+  return { kind: 'already_amended', superseded: before.amended };
+}
+
+/** §11.5 whether `userId` may amend the standing decision: the session author, over an agent's. */
+export function canAmend(question: Question, userId: string): boolean {
+  return (
+    userId === question.declared.sessionAuthorId &&
+    question.answered !== null &&
+    question.answered.viaAgente !== null &&
+    question.amended === null
+  );
 }
 
 /**

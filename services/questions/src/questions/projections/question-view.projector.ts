@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@openq/contracts';
+import type {
+  DecisionSuperseded,
+  QuestionAnswered,
+  QuestionDeclared,
+  QuestionWithdrawn,
+} from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
 
 /** Appended events of one project (a group commit projects several projects at once). */
@@ -20,8 +25,9 @@ interface Closing {
  * Keeps the list's read model (one row per question, and open/answered/withdrawn counts per
  * project) in step with the log, in the appending transaction. Set-based: the declarations of a
  * batch are one statement (view rows and counts together), its closings — answers and
- * withdrawals — another, whatever the number of questions and projects. Declarations go first, so
- * a batch may hold a question's declaration and its answer. Each statement bumps the counts per
+ * withdrawals — another, its amendments (§11.5 `decision.superseded`) a third, whatever the number
+ * of questions and projects. Declarations go first, then closings, then amendments, so a batch may
+ * hold a question's declaration, its answer and the amendment of that answer. Each statement bumps the counts per
  * project in project order, and answers and withdrawals share one statement, so a batch touches
  * each count row once per statement in one order and two batches never deadlock on them.
  * `openq replay` rebuilds the same tables from the log set-based (`replay.ts`), and
@@ -30,6 +36,7 @@ interface Closing {
 export async function project(manager: EntityManager, batches: readonly ProjectEvents[]): Promise<void> {
   const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];
   const closed: Closing[] = [];
+  const superseded: { position: string; data: DecisionSuperseded }[] = [];
   for (const { projectId, appended } of batches) {
     for (const { position, event } of appended) {
       if (event.type === 'question.declared') declared.push({ projectId, position, data: event.data });
@@ -37,6 +44,7 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         closed.push({ projectId, position, status: 'answered', data: event.data });
       else if (event.type === 'question.withdrawn')
         closed.push({ projectId, position, status: 'withdrawn', data: event.data });
+      else if (event.type === 'decision.superseded') superseded.push({ position, data: event.data });
     }
   }
   if (declared.length > 0) {
@@ -83,6 +91,21 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         closed.map((c) => c.position),
         closed.map((c) => c.status),
         closed.map((c) => JSON.stringify(c.data)),
+      ],
+    );
+  }
+  if (superseded.length > 0) {
+    // §11.5 the session author's decision stands over the agent's; the counts do not move. Only an
+    // answered, not yet amended row takes it (the log's one-decision index allows one amendment).
+    await manager.query(
+      `UPDATE question_view v
+          SET amended = t.d, last_position = t.pos
+         FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[]) AS t(q, pos, d)
+        WHERE v.question_id = t.q AND v.status = 'answered' AND v.amended IS NULL`,
+      [
+        superseded.map((s) => s.data.questionId),
+        superseded.map((s) => s.position),
+        superseded.map((s) => JSON.stringify(s.data)),
       ],
     );
   }

@@ -19,7 +19,7 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, last_position::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text FROM question_view ORDER BY question_id`,
   );
   const counts = await ds.query(
     `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,
@@ -28,7 +28,7 @@ async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
 }
 
 describe('question log: replay and append-only', () => {
-  it('rebuilds, after 10,000 random declares, answers and withdrawals, a projection identical to the live one', async () => {
+  it('rebuilds, after 10,000 random declares, answers, withdrawals and amendments, a projection identical to the live one', async () => {
     const random = rng(20261130);
     const declared: { projectId: string; questionId: string }[] = [];
     const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
@@ -50,7 +50,16 @@ describe('question log: replay and append-only', () => {
           const open = declared.length > 0 && random() < 0.4;
           if (open) {
             const pick = declared[Math.floor(random() * declared.length)]!;
-            if (random() < 0.2) {
+            const kind = random();
+            if (kind < 0.15) {
+              // §11.5 the session author amends (refused unless an agent's decision stands; the
+              // same words again write nothing).
+              closings.push({
+                ...pick,
+                outbox,
+                amendment: { userId: 'ana', resposta: random() < 0.5 ? 'amended' : `amended ${i}` },
+              });
+            } else if (kind < 0.3) {
               // §11.5 a withdrawal (refused on an answered question, nothing on a withdrawn one).
               closings.push({
                 ...pick,
@@ -60,20 +69,23 @@ describe('question log: replay and append-only', () => {
                     ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
                     : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
               });
+            } else if (random() < 0.5) {
+              closings.push({
+                ...pick,
+                outbox,
+                command: { by: 'agent', viaAgente: 'po', resposta: random() < 0.5 ? null : `agent ${i}` },
+              });
+              // Sometimes its amendment in the same group: the answer and the supersession are
+              // projected by two statements of one batch.
+              if (random() < 0.2) {
+                closings.push({ ...pick, outbox, amendment: { userId: 'ana', resposta: `at once ${i}` } });
+              }
             } else {
-              closings.push(
-                random() < 0.5
-                  ? {
-                      ...pick,
-                      outbox,
-                      command: {
-                        by: 'agent',
-                        viaAgente: 'po',
-                        resposta: random() < 0.5 ? null : `agent ${i}`,
-                      },
-                    }
-                  : { ...pick, outbox, command: { by: 'user', userId: 'ana', resposta: `click ${i}` } },
-              );
+              closings.push({
+                ...pick,
+                outbox,
+                command: { by: 'user', userId: 'ana', resposta: `click ${i}` },
+              });
             }
             if (closings.length >= groupSize) await closeGroup();
           } else {
@@ -114,6 +126,12 @@ describe('question log: replay and append-only', () => {
     expect(logAnswers).toBe(answered);
     const withdrawn = (live.view as { status: string }[]).filter((v) => v.status === 'withdrawn').length;
     expect(withdrawn).toBeGreaterThan(100);
+    const amended = (live.view as { amended: unknown }[]).filter((v) => v.amended !== null).length;
+    expect(amended).toBeGreaterThan(100);
+    const [{ n: logAmendments }] = await ds.query(
+      `SELECT count(*)::int AS n FROM question_log WHERE type = 'decision.superseded'`,
+    );
+    expect(logAmendments).toBe(amended);
 
     const result = await replayQuestionProjection(ds);
     expect(result.questions).toBe(declared.length);

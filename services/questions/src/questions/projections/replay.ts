@@ -22,13 +22,15 @@ export async function replayQuestionProjection(dataSource: DataSource): Promise<
     await m.query(`TRUNCATE question_view, question_counts`);
     await m.query(`
       INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered,
-                                 withdrawn, last_position)
+                                 withdrawn, amended, last_position)
       SELECT d.question_id, d.project_id, d.position,
              CASE WHEN a.position IS NOT NULL THEN 'answered' WHEN w.position IS NOT NULL THEN 'withdrawn' ELSE 'open' END,
-             d.data, a.data, w.data, COALESCE(a.position, w.position, d.position)
+             d.data, a.data, w.data, CASE WHEN a.position IS NOT NULL THEN s.data END,
+             COALESCE(CASE WHEN a.position IS NOT NULL THEN s.position END, a.position, w.position, d.position)
         FROM question_log d
         LEFT JOIN question_log a ON a.question_id = d.question_id AND a.type = 'question.answered'
         LEFT JOIN question_log w ON w.question_id = d.question_id AND w.type = 'question.withdrawn'
+        LEFT JOIN question_log s ON s.question_id = d.question_id AND s.type = 'decision.superseded'
        WHERE d.type = 'question.declared'`);
     await m.query(`
       INSERT INTO question_counts (project_id, open, answered, withdrawn)

@@ -101,3 +101,61 @@ describe('listQuestions', () => {
     expect(disagreements).toEqual([]);
   });
 });
+
+describe('listQuestions with first (issue #18: blocking most first)', () => {
+  const ranked = async (first: string[], limit: number, cursor?: string | null) => {
+    const reply = await listQuestions(ds.manager, {
+      projectId: 'ranked',
+      userId: 'ana',
+      status: 'open',
+      limit,
+      cursor,
+      first,
+    });
+    if (isRefusal(reply)) throw new Error(`refused: ${reply.reason}`);
+    return reply;
+  };
+
+  it('lists the given open ids first in their order, then the rest oldest first, across pages', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) ids.push(await declare('ranked', n));
+    await answer('ranked', ids[2]!);
+    const other = await declare('ranked-other', 0);
+    // An answered id and another project's id in `first` are not listed from it.
+    const first = [ids[4]!, ids[2]!, other, ids[1]!];
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: QuestionListReply = await ranked(first, 2, cursor);
+      expect(page.total).toBe(5);
+      seen.push(...page.items.map((i) => i.questionId));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+
+    expect(seen).toEqual([ids[4], ids[1], ids[0], ids[3], ids[5]]);
+    expect(pages).toBe(3);
+    // Without `first` (or with none of its ids open) the list is oldest first, as before.
+    expect((await ranked([], 50)).items.map((i) => i.questionId)).toEqual([
+      ids[0],
+      ids[1],
+      ids[3],
+      ids[4],
+      ids[5],
+    ]);
+  });
+
+  it('refuses a cursor it did not give out', async () => {
+    const reply = await listQuestions(ds.manager, {
+      projectId: 'ranked',
+      userId: 'ana',
+      status: 'open',
+      limit: 5,
+      cursor: Buffer.from('r:x:1').toString('base64url'),
+      first: ['0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b'],
+    });
+    expect(reply).toMatchObject({ statusCode: 400, reason: 'parametro_invalido' });
+  });
+});

@@ -4,6 +4,7 @@ import {
   readinessNotice,
   refusal,
   type OpenQuestionView,
+  type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionListFilter,
@@ -13,7 +14,7 @@ import {
   type ReadinessReply,
   type Refusal,
 } from '@openq/contracts';
-import { answerability, statusOf } from '../domain/question';
+import { answerability, canAmend, statusOf } from '../domain/question';
 
 interface ViewRow {
   project_id: string;
@@ -21,18 +22,29 @@ interface ViewRow {
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
   withdrawn: QuestionWithdrawn | null;
+  amended: DecisionSuperseded | null;
 }
 
 type Counts = { open: number; answered: number; withdrawn: number };
 
-/** The cursor is the last item's log position, opaque to callers. */
-export function encodeCursor(position: string): string {
-  return Buffer.from(`p:${position}`).toString('base64url');
+/**
+ * The cursor is the last item's log position, opaque to callers; in a list ranked by `first`
+ * (issue #18), the last item's rank too (`r:<rank>:<position>`).
+ */
+export function encodeCursor(position: string, rank?: number): string {
+  return Buffer.from(rank === undefined ? `p:${position}` : `r:${rank}:${position}`).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): string | null {
+  return decodeRankedCursor(cursor)?.position ?? null;
+}
+
+/** The rank and position a cursor names; a plain `p:` cursor ranks with the rest (`rank` null). */
+export function decodeRankedCursor(cursor: string): { rank: number | null; position: string } | null {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  return /^p:\d{1,19}$/.test(text) ? text.slice(2) : null;
+  if (/^p:\d{1,19}$/.test(text)) return { rank: null, position: text.slice(2) };
+  const m = /^r:(\d{1,4}):(\d{1,19})$/.exec(text);
+  return m ? { rank: Number(m[1]), position: m[2]! } : null;
 }
 
 /**
@@ -42,8 +54,16 @@ export function decodeCursor(cursor: string): string | null {
  */
 export async function listQuestions(
   manager: EntityManager,
-  q: { projectId: string; userId: string; status: QuestionListFilter; limit: number; cursor?: string | null },
+  q: {
+    projectId: string;
+    userId: string;
+    status: QuestionListFilter;
+    limit: number;
+    cursor?: string | null;
+    first?: readonly string[];
+  },
 ): Promise<QuestionListReply | Refusal> {
+  if (q.first?.length && q.status === 'open') return listRanked(manager, { ...q, first: q.first });
   const after = q.cursor ? decodeCursor(q.cursor) : '0';
   if (after === null) return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
   // One row per item, each carrying the counts; one row of counts alone when the slice is empty.
@@ -74,15 +94,72 @@ export async function listQuestions(
 export function listStatement(status: QuestionListFilter): string {
   const statusClause = status === 'all' ? '' : `AND status = '${STATUS_WORD[status]}'`;
   return `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
-                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn
+                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended
             FROM (SELECT $1::text AS project_id) p
             LEFT JOIN question_counts c ON c.project_id = p.project_id
             LEFT JOIN LATERAL (
-              SELECT project_id, declared_position, declared, answered, withdrawn FROM question_view
+              SELECT project_id, declared_position, declared, answered, withdrawn, amended FROM question_view
                WHERE project_id = $1 ${statusClause} AND declared_position > $2
                ORDER BY declared_position LIMIT $3
             ) v ON true
            ORDER BY v.declared_position`;
+}
+
+/**
+ * [openq] issue #18 the open list with `first` (the gates service's blocking set, in its order) at
+ * the top, then the rest oldest first. Each part is read by the index it would use alone (the
+ * `first` ids by key, the rest by `question_view_by_status`), in one statement with the counts.
+ * The rank is a question's place in `first` (the rest share `first.length + 1`); the cursor holds
+ * the last item's rank and position. A question whose blocking changes between two pages moves
+ * rank: it may be shown twice or skipped once across them (the next reload orders it anew).
+ */
+async function listRanked(
+  manager: EntityManager,
+  q: { projectId: string; userId: string; limit: number; cursor?: string | null; first: readonly string[] },
+): Promise<QuestionListReply | Refusal> {
+  const rest = q.first.length + 1;
+  const cursor = q.cursor ? decodeRankedCursor(q.cursor) : { rank: 0, position: '0' };
+  if (cursor === null)
+    return refusal(400, 'parametro_invalido', 'cursor: is not a cursor this list gave out');
+  const afterRank = cursor.rank ?? rest;
+  const rows: (Partial<ViewRow> & {
+    rank: number | null;
+    open_count: number | null;
+    answered_count: number | null;
+    withdrawn_count: number | null;
+  })[] = await manager.query(
+    `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
+            v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended, v.rank
+       FROM (SELECT $1::text AS project_id) p
+       LEFT JOIN question_counts c ON c.project_id = p.project_id
+       LEFT JOIN LATERAL (
+         (SELECT project_id, declared_position, declared, answered, withdrawn, amended,
+                 array_position($4::uuid[], question_id) AS rank
+            FROM question_view
+           WHERE project_id = $1 AND status = 'open' AND question_id = ANY($4::uuid[])
+             AND (array_position($4::uuid[], question_id), declared_position) > ($5::int, $2::bigint)
+           ORDER BY rank LIMIT $3)
+         UNION ALL
+         (SELECT project_id, declared_position, declared, answered, withdrawn, amended, $6::int AS rank
+            FROM question_view
+           WHERE project_id = $1 AND status = 'open' AND NOT (question_id = ANY($4::uuid[]))
+             AND ($5::int < $6::int OR declared_position > $2::bigint)
+           ORDER BY declared_position LIMIT $3)
+       ) v ON true
+      ORDER BY v.rank, v.declared_position`,
+    [q.projectId, cursor.position, q.limit + 1, q.first, afterRank, rest],
+  );
+  const items = rows
+    .filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null)
+    .slice(0, q.limit + 1);
+  const page = items.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((row) => toView(row, q.userId)),
+    total: rows[0]?.open_count ?? 0,
+    limit: q.limit,
+    nextCursor: items.length > q.limit && last ? encodeCursor(last.declared_position, last.rank!) : null,
+  };
 }
 
 /** The status words a filter is written with in SQL (a fixed list, never the caller's text). */
@@ -126,9 +203,12 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
     declared: row.declared,
     answered: row.answered,
     withdrawn: row.withdrawn,
+    amended: row.amended,
   };
   const a = row.answered;
   const w = row.withdrawn;
+  // §11.5 the newest decision stands: the session author's amendment over the agent's answer.
+  const m = row.amended;
   const { canAnswer, inertReason } = answerability(question, userId);
   // Object.assign, not `{ ...row.declared, …, ...answerability() }`: the same object, but V8 builds
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
@@ -136,15 +216,26 @@ function toView(row: ViewRow, userId: string): OpenQuestionView {
   return Object.assign({}, row.declared, {
     projectId: row.project_id,
     status: statusOf(question),
-    resposta: a?.resposta ?? null,
-    aceitouSugestao: a?.aceitouSugestao ?? null,
-    decisionEventId: a?.decisionEventId ?? null,
+    resposta: m ? m.resposta : (a?.resposta ?? null),
+    aceitouSugestao: m ? false : (a?.aceitouSugestao ?? null),
+    decisionEventId: m ? m.decisionEventId : (a?.decisionEventId ?? null),
     respondidaPor: a?.respondidaPor ?? null,
-    viaAgente: a?.viaAgente ?? null,
-    agentSessionId: a?.agentSessionId ?? null,
+    viaAgente: m ? null : (a?.viaAgente ?? null),
+    agentSessionId: m ? null : (a?.agentSessionId ?? null),
     answeredAt: a?.answeredAt ?? null,
     withdrawal: w ? { by: w.by, motivo: w.motivo, withdrawnAt: w.withdrawnAt } : null,
+    amendment:
+      m && a
+        ? {
+            supersededDecisionEventId: m.supersededDecisionEventId,
+            supersededViaAgente: m.supersededViaAgente,
+            supersededResposta: a.resposta,
+            by: m.by,
+            supersededAt: m.supersededAt,
+          }
+        : null,
     canAnswer,
+    canAmend: canAmend(question, userId),
     inertReason,
   });
 }

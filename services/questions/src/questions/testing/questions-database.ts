@@ -4,9 +4,10 @@ import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { AnswerKeys1764470500000 } from '../migrations/1764470500000-answer-keys';
 import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
+import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
 
 /**
- * For an integration spec: a throwaway database with the question log's schema (the answer keys and withdrawals too), opened before
+ * For an integration spec: a throwaway database with the question log's schema (the answer keys, withdrawals and amendments too), opened before
  * the spec's tests (handed to `opened`) and dropped after them.
  */
 export function useQuestionsDatabase(
@@ -20,7 +21,12 @@ export function useQuestionsDatabase(
     ds = await openDatabase({
       url: db.url,
       schema: 'questions',
-      migrations: [QuestionLog1764470100000, AnswerKeys1764470500000, QuestionWithdrawn1764490000000],
+      migrations: [
+        QuestionLog1764470100000,
+        AnswerKeys1764470500000,
+        QuestionWithdrawn1764490000000,
+        DecisionSuperseded1764495000000,
+      ],
       ...options,
     });
     opened(ds);
