@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,9 +21,32 @@ const ARGS = [
 
 export const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'screenshots');
 
-/** Waits for the browser binary (it may still be installing), without a fixed sleep. */
+/** Is a package manager at work (the browser may be being installed right now)? */
+function installing(): boolean {
+  try {
+    execFileSync('pgrep', ['-x', 'apt-get|apt|dpkg'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The browser binary, waited for while a package manager is installing it (without a fixed sleep);
+ * missing with nothing installing it, the test fails at once with what to install.
+ */
 export async function chromiumReady(timeoutMs = 10 * 60_000): Promise<void> {
-  await waitFor(() => existsSync(CHROMIUM), { timeoutMs, intervalMs: 1000, what: `${CHROMIUM} to exist` });
+  if (existsSync(CHROMIUM)) return;
+  if (!installing())
+    throw new Error(
+      `the browser tests need Debian's Chromium at ${CHROMIUM}: install it with \`apt-get install chromium\` (.ci/run does)`,
+    );
+  await waitFor(() => existsSync(CHROMIUM) || !installing(), {
+    timeoutMs,
+    intervalMs: 1000,
+    what: `${CHROMIUM} to be installed`,
+  });
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is still missing after the install ended`);
 }
 
 /** One person at their own browser: a fresh profile, the token in the `openq_token` cookie. */
