@@ -4,15 +4,12 @@ import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { ago, fullDate, plural, sentenceFor } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, MAX_REASON } from './ui.js';
 
 const html = htm.bind(h);
 
 const GATE_NAMES = { qa: 'QA gate', secops: 'SecOps gate' };
 export const gateName = (gate) => GATE_NAMES[gate] ?? `${gate} gate`;
-
-/** §11.1 `motivo`: 1–500 characters. */
-const WHY_MAX_LENGTH = 500;
 
 /**
  * "Resume without the answer" on a gate parked on a decision: a maintainer (or owner) writes
@@ -74,7 +71,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
       ref=${field}
       rows="3"
       required
-      maxlength=${WHY_MAX_LENGTH}
+      maxlength=${MAX_REASON}
       value=${why}
       aria-invalid=${error?.reason === 'motivo_invalido'}
       onInput=${(e) => {

@@ -1,10 +1,10 @@
 // Readiness (warns, never blocks), "Waiting for you" (parked gates), and the answered history.
 import { h } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui.js';
 import { gateName, OverrideResume } from './gates.js';
 
 const html = htm.bind(h);
@@ -217,75 +217,32 @@ function AgentProvenance({ q }) {
     : html` via ${agent} (from the chat)`;
 }
 
-const MAX_ANSWER = 2000;
-
 /**
  * SPEC §11.5 the session author replaces a decision an agent recorded from the chat (the agent
  * misread it) with their own answer. Closed: one quiet button; open: the answer and a confirm.
  * The same answer again is 200 (the amendment stands), so a retry after a lost reply is harmless.
  */
 function AmendControl({ q, projectId, onAmended }) {
-  const [open, setOpen] = useState(false);
-  const [resposta, setResposta] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const input = useRef(null);
-  const base = `amend-${q.questionId}`;
-
-  const onSubmit = async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    const text = resposta.trim();
-    if (!text || text.length > MAX_ANSWER) {
-      setError({ message: `Write your answer (1 to ${MAX_ANSWER.toLocaleString('en')} characters)` });
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+  return html`<${OneLineAction}
+    id=${`amend-${q.questionId}`}
+    className="amend"
+    opener="Amend…"
+    label=${`Your answer instead of ${agentName(q.viaAgente)}’s`}
+    maxLength=${MAX_ANSWER}
+    emptyMessage=${`Write your answer (1 to ${MAX_ANSWER.toLocaleString('en')} characters)`}
+    submitLabel="Replace decision"
+    busyLabel="Saving…"
+    send=${async (resposta) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/amend`), {
         method: 'POST',
-        body: { resposta: text },
+        body: { resposta },
       });
       onAmended({ question: q, reply });
-    } catch (e) {
-      setBusy(false);
-      setError(e);
+    }}
+    onError=${(e) => {
       if (e.reason === 'decisao_nao_e_de_agente') onAmended({ question: q, reply: null, gone: e });
-    }
-  };
-
-  if (!open)
-    return html`<p class="amend-open">
-      <button
-        type="button"
-        class="link"
-        onClick=${() => {
-          setOpen(true);
-          setTimeout(() => input.current?.focus(), 0);
-        }}
-      >
-        Amend…
-      </button>
-    </p>`;
-  return html`<form class="amend" onSubmit=${onSubmit} aria-describedby=${error ? `${base}-error` : undefined}>
-    <label for=${`${base}-resposta`}>Your answer instead of ${agentName(q.viaAgente)}’s</label>
-    <div class="row">
-      <input
-        id=${`${base}-resposta`}
-        ref=${input}
-        type="text"
-        autocomplete="off"
-        maxlength=${MAX_ANSWER}
-        value=${resposta}
-        onInput=${(e) => setResposta(e.currentTarget.value)}
-      />
-      <button type="submit" class="secondary" aria-busy=${busy}>${busy ? 'Saving…' : 'Replace decision'}</button>
-      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
-    </div>
-    ${error && html`<p class="error" role="alert" id=${`${base}-error`}>${sentenceFor(error)}</p>`}
-  </form>`;
+    }}
+  />`;
 }
 
 /** §11.5 an amended decision: who replaced it and when, and the agent's reading of the chat it replaced. */

@@ -5,12 +5,11 @@ import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, MAX_REASON } from './ui.js';
 
 const html = htm.bind(h);
 
 const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
-const WHY_MAX_LENGTH = 500;
 const REPO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `agent` is the engine's own freeze (`agent.repo.freeze`). */
@@ -19,7 +18,7 @@ const freezer = (by) => (by === 'agent' ? 'the engine' : by);
 /** The freeze routes' refusals in this panel's words. */
 function freezeSentence(error) {
   if (error?.reason === 'corpo_invalido')
-    return `Say why the repo is frozen, in 1 to ${WHY_MAX_LENGTH} characters.`;
+    return `Say why the repo is frozen, in 1 to ${MAX_REASON} characters.`;
   if (error?.reason === 'parametro_invalido') return 'A repo name is letters, digits, - and _ (up to 64).';
   return sentenceFor(error);
 }
@@ -96,7 +95,7 @@ function FreezeForm({ projectId, repos, onChanged }) {
       <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
       <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
       <label for="freeze-motivo">Why</label>
-      <input id="freeze-motivo" autocomplete="off" maxlength=${WHY_MAX_LENGTH} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
+      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_REASON} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
     </div>
     <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Freezing…' : 'Freeze'}</button>
     ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}

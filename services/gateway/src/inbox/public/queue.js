@@ -5,7 +5,7 @@ import htm from 'htm';
 import { api, newIdempotencyKey, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui.js';
 
 const html = htm.bind(h);
 
@@ -61,77 +61,33 @@ function originNote(q) {
   return null;
 }
 
-const MAX_ANSWER = 2000;
-const MAX_MOTIVO = 500;
-
 /**
  * SPEC §11.5 the session author withdraws a question that no longer needs an answer, saying why.
  * Closed: one quiet button; open: the reason and a confirm. A repeated withdrawal is 200 (the
  * first one stands), so a retry after a lost reply is harmless.
  */
 function WithdrawControl({ q, projectId, onWithdrawn, position }) {
-  const [open, setOpen] = useState(false);
-  const [motivo, setMotivo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const input = useRef(null);
-  const base = `w-${q.questionId}`;
-
-  const onSubmit = async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    const text = motivo.trim();
-    if (!text || text.length > MAX_MOTIVO) {
-      setError({ message: `Write why you withdraw it (1 to ${MAX_MOTIVO} characters)` });
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+  return html`<${OneLineAction}
+    id=${`w-${q.questionId}`}
+    className="withdraw"
+    opener="Withdraw…"
+    label="Why does it no longer need an answer?"
+    maxLength=${MAX_REASON}
+    emptyMessage=${`Write why you withdraw it (1 to ${MAX_REASON} characters)`}
+    submitLabel="Withdraw question"
+    busyLabel="Withdrawing…"
+    send=${async (motivo) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/withdraw`), {
         method: 'POST',
-        body: { motivo: text },
+        body: { motivo },
       });
       onWithdrawn({ question: q, reply, position, withdrawn: true });
-    } catch (e) {
-      setBusy(false);
-      setError(e);
+    }}
+    onError=${(e) => {
       if (e.reason === 'pergunta_ja_respondida' || e.reason === 'pergunta_nao_encontrada')
         onWithdrawn({ question: q, reply: null, position, gone: e });
-    }
-  };
-
-  if (!open)
-    return html`<p class="withdraw-open">
-      <button
-        type="button"
-        class="link"
-        onClick=${() => {
-          setOpen(true);
-          setTimeout(() => input.current?.focus(), 0);
-        }}
-      >
-        Withdraw…
-      </button>
-    </p>`;
-  return html`<form class="withdraw" onSubmit=${onSubmit} aria-describedby=${error ? `${base}-error` : undefined}>
-    <label for=${`${base}-motivo`}>Why does it no longer need an answer?</label>
-    <div class="row">
-      <input
-        id=${`${base}-motivo`}
-        ref=${input}
-        type="text"
-        autocomplete="off"
-        maxlength=${MAX_MOTIVO}
-        value=${motivo}
-        onInput=${(e) => setMotivo(e.currentTarget.value)}
-      />
-      <button type="submit" class="secondary" aria-busy=${busy}>${busy ? 'Withdrawing…' : 'Withdraw question'}</button>
-      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
-    </div>
-    ${error && html`<p class="error" role="alert" id=${`${base}-error`}>${sentenceFor(error)}</p>`}
-  </form>`;
+    }}
+  />`;
 }
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */

@@ -1,5 +1,6 @@
 // Small pieces shared by the panels.
 import { h } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { sentenceFor } from './messages.js';
 
@@ -11,4 +12,84 @@ export function ErrorLine({ error, retry }) {
     ${sentenceFor(error)}
     ${retry && html` <button type="button" class="link" onClick=${retry}>Try again</button>`}
   </p>`;
+}
+
+/** SPEC limits the inbox checks before sending: an answer, and a reason (`motivo`). */
+export const MAX_ANSWER = 2000;
+export const MAX_REASON = 500;
+
+/**
+ * A link that opens a one-line form for one text (a reason, an answer instead of an agent's):
+ * required, at most `maxLength` characters, then `send(text)`. While it runs the button says
+ * `busyLabel`; an error it throws (an ApiError) is shown in words under the form and handed to
+ * `onError` (the caller may decide the card is gone).
+ */
+export function OneLineAction({
+  id,
+  className,
+  opener,
+  label,
+  maxLength,
+  emptyMessage,
+  submitLabel,
+  busyLabel,
+  send,
+  onError,
+}) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const input = useRef(null);
+
+  const onSubmit = async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    const value = text.trim();
+    if (!value || value.length > maxLength) {
+      setError({ message: emptyMessage });
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await send(value);
+    } catch (e) {
+      setBusy(false);
+      setError(e);
+      onError?.(e);
+    }
+  };
+
+  if (!open)
+    return html`<p class=${`${className}-open`}>
+      <button
+        type="button"
+        class="link"
+        onClick=${() => {
+          setOpen(true);
+          setTimeout(() => input.current?.focus(), 0);
+        }}
+      >
+        ${opener}
+      </button>
+    </p>`;
+  return html`<form class=${className} onSubmit=${onSubmit} aria-describedby=${error ? `${id}-error` : undefined}>
+    <label for=${`${id}-text`}>${label}</label>
+    <div class="row">
+      <input
+        id=${`${id}-text`}
+        ref=${input}
+        type="text"
+        autocomplete="off"
+        maxlength=${maxLength}
+        value=${text}
+        onInput=${(e) => setText(e.currentTarget.value)}
+      />
+      <button type="submit" class="secondary" aria-busy=${busy}>${busy ? busyLabel : submitLabel}</button>
+      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
+    </div>
+    ${error && html`<p class="error" role="alert" id=${`${id}-error`}>${sentenceFor(error)}</p>`}
+  </form>`;
 }
