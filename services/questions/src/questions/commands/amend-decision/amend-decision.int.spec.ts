@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type Refusal } from '@openq/contracts';
-import { OutboxWriter } from '@openq/messaging';
+import { withOutbox } from '@openq/messaging';
 import type { AmendCommand, AmendOutcome, AnswerCommand } from '../../domain/question';
 import { listQuestions } from '../../queries/list-open-questions.query';
 import { replayQuestionProjection } from '../../projections/replay';
@@ -19,21 +19,15 @@ function amend(
   questionId: string,
   command: AmendCommand = byAna(),
 ): Promise<AmendOutcome | Refusal> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const outcome = await amendDecision(m, outbox, projectId, questionId, command, new Date());
-    await outbox.flush();
-    return outcome;
-  });
+  return withOutbox(ds, {}, (m, outbox) =>
+    amendDecision(m, outbox, projectId, questionId, command, new Date()),
+  );
 }
 
 function answer(projectId: string, questionId: string, command: AnswerCommand): Promise<AnswerDecision> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const decision = await answerQuestion(m, outbox, projectId, questionId, command, new Date());
-    await outbox.flush();
-    return decision;
-  });
+  return withOutbox(ds, {}, (m, outbox) =>
+    answerQuestion(m, outbox, projectId, questionId, command, new Date()),
+  );
 }
 
 const byAgent: AnswerCommand = { by: 'agent', viaAgente: 'po', resposta: 'No', agentSessionId: 'sess-po' };

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type QuestionListFilter, type Refusal } from '@openq/contracts';
-import { OutboxWriter } from '@openq/messaging';
+import { withOutbox } from '@openq/messaging';
 import type { AnswerCommand, WithdrawCommand, WithdrawOutcome } from '../../domain/question';
 import { countQuestions, listQuestions } from '../../queries/list-open-questions.query';
 import { questionStatuses } from '../../queries/question-status.query';
@@ -19,21 +19,15 @@ function withdraw(
   questionId: string,
   command: WithdrawCommand = byAna(),
 ): Promise<WithdrawOutcome | Refusal> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const outcome = await withdrawQuestion(m, outbox, projectId, questionId, command, new Date());
-    await outbox.flush();
-    return outcome;
-  });
+  return withOutbox(ds, {}, (m, outbox) =>
+    withdrawQuestion(m, outbox, projectId, questionId, command, new Date()),
+  );
 }
 
 function answer(projectId: string, questionId: string, command: AnswerCommand): Promise<AnswerDecision> {
-  return ds.transaction(async (m) => {
-    const outbox = new OutboxWriter(m);
-    const decision = await answerQuestion(m, outbox, projectId, questionId, command, new Date());
-    await outbox.flush();
-    return decision;
-  });
+  return withOutbox(ds, {}, (m, outbox) =>
+    answerQuestion(m, outbox, projectId, questionId, command, new Date()),
+  );
 }
 
 async function rows(sql: string, params: unknown[]): Promise<number> {
