@@ -20,8 +20,8 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The page's own files (`inbox/public/`) and the three libraries it imports (Preact, its hooks,
- * htm) straight from node_modules: no bundler, no CDN. `tsc` does not copy `public/` into
+ * The page's own files (`inbox/public/`) and the libraries it imports (Preact, its hooks, htm,
+ * i18next) straight from node_modules: no bundler, no CDN. `tsc` does not copy `public/` into
  * `dist/`, so a compiled gateway reads it from the source tree next to `dist/`.
  */
 export function publicDir(): string {
@@ -39,6 +39,7 @@ const VENDOR: Readonly<Record<string, readonly [string, string]>> = {
   preact: ['preact', 'dist/preact.module.js'],
   'preact/hooks': ['preact', 'hooks/dist/hooks.module.js'],
   htm: ['htm', 'dist/htm.module.js'],
+  i18next: ['i18next', 'dist/esm/i18next.js'],
 };
 
 export class InboxAssets {
