@@ -87,7 +87,7 @@ it('puts what waits on the person first and keeps every tap target at 44 × 44 p
   // Page order (the DOM order, which is also the reading and Tab order): waiting, then the queue
   // with the blocking question first, then the rest.
   const order = await page.evaluate(() => {
-    const panels = [...document.querySelectorAll('main section.panel')].map((s) => s.className);
+    const panels = Array.from(document.querySelectorAll('main section.panel')).map((s) => s.className);
     const top = (sel: string) => document.querySelector(sel)?.getBoundingClientRect().top ?? null;
     return {
       panels,
@@ -117,7 +117,7 @@ it('puts what waits on the person first and keeps every tap target at 44 × 44 p
     const targets = new Set<Element>();
     const selector =
       'button, a[href], input, select, textarea, summary, [role="tab"], [role="button"], label';
-    for (const el of document.querySelectorAll(selector)) {
+    for (const el of Array.from(document.querySelectorAll(selector))) {
       if (el.closest('.visually-hidden') || el.closest('dialog:not([open])')) continue;
       if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
         // A checkbox is tapped through its label: the label is the target.
