@@ -64,6 +64,7 @@ export function appPage(assets: InboxAssets, options: { devLogin: boolean }): Ap
     .join('\n');
   const head = `<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('inbox.css')}">
+<link rel="stylesheet" href="${assets.url('hands.css')}">
 <script type="importmap">${importMap}</script>
 ${preload}
 <script type="module" src="${assets.url('app.js')}"></script>`;

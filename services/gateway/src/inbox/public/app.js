@@ -10,6 +10,9 @@ import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './pane
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel, gateName } from './gates.js';
+import { BulkAccept } from './hands.js';
+import { Shortcuts } from './keys.js';
+import { useNarrow } from './mobile.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -97,6 +100,7 @@ function Inbox({ me, onSignedOut }) {
   const queueHeading = useRef(null);
   const focusAfter = useRef(null);
   const role = projectId ? me.roles[projectId] : null;
+  const narrow = useNarrow();
 
   const queue = usePagedList(
     projectId ? projectPath(projectId, `/open-questions?status=open&sort=${sort}`) : '',
@@ -276,12 +280,33 @@ function Inbox({ me, onSignedOut }) {
       </main>`;
   }
 
+  // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
+  const waitingPanel = html`<${WaitingPanel}
+    waiting=${waiting}
+    role=${role}
+    projectId=${projectId}
+    questionsById=${questionsById}
+    now=${now}
+    onGoToQuestion=${goToQuestion}
+    onResumed=${onResumed}
+  />`;
+
   return html`<a class="skip" href="#open-questions" onClick=${goToQueue}>Skip to open questions</a>
     <${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />
     <main class="layout" id="main">
       <h1 class="visually-hidden">Inbox of project ${projectId}</h1>
       <div class="column primary">
+        ${narrow && waitingPanel}
         <${ReadinessBar} readiness=${readiness} projectId=${projectId} onGoToQueue=${goToQueue} />
+        <${Shortcuts} />
+        <${BulkAccept}
+          projectId=${projectId}
+          items=${queue.items}
+          onDone=${(summary) => {
+            setAnnouncement(summary);
+            refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
+          }}
+        />
         <${OpenQueue}
           list=${queue}
           count=${count.data?.open}
@@ -296,15 +321,7 @@ function Inbox({ me, onSignedOut }) {
         />
       </div>
       <div class="column secondary">
-        <${WaitingPanel}
-          waiting=${waiting}
-          role=${role}
-          projectId=${projectId}
-          questionsById=${questionsById}
-          now=${now}
-          onGoToQuestion=${goToQuestion}
-          onResumed=${onResumed}
-        />
+        ${!narrow && waitingPanel}
         <${GateHistoryPanel} history=${gateHistory} now=${now} />
         <${PipelinePanel}
           pipeline=${pipeline}

@@ -6,6 +6,7 @@ import { api, newIdempotencyKey, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
 import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui.js';
+import { CardDetails, SelectBox } from './hands.js';
 
 const html = htm.bind(h);
 
@@ -148,6 +149,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     aria-labelledby=${`${base}-text`}
     data-question-id=${q.questionId}
   >
+    <${SelectBox} q=${q} />
     <p class="meta">
       <span class="agent">${agentName(q.autor)}</span>
       <span> asked </span>
@@ -162,6 +164,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     }
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
     <${Affects} affects=${q.afeta} />
+    <${CardDetails} q=${q} />
     <fieldset
       class="controls"
       disabled=${!q.canAnswer}
