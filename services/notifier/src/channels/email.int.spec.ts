@@ -122,7 +122,7 @@ describe('EmailSender against a real SMTP server', () => {
   });
 
   it('logs in with the password read from OPENQ_SMTP_PASSWORD_FILE', async () => {
-    const logins: Array<{ username?: string; password?: string }> = [];
+    const logins: Array<{ username?: string; password?: string | null }> = [];
     const smtp = await startSmtp({
       authOptional: false,
       allowInsecureAuth: true,

@@ -248,7 +248,9 @@ describe('classifySmtpError', () => {
     [{ code: 'ECONNECTION', message: 'connect ECONNREFUSED' }, TransientSendError, 'smtp_indisponivel'],
     [{ code: 'ETIMEDOUT', message: 'Greeting never received' }, TransientSendError, 'smtp_indisponivel'],
   ])('%j → %p', (error, kind, reason) => {
-    const classified = classifySmtpError(Object.assign(new Error(error.message ?? 'x'), error));
+    const classified = classifySmtpError(
+      Object.assign(new Error('message' in error ? error.message : 'x'), error),
+    );
     expect(classified).toBeInstanceOf(kind);
     expect((classified as Error & { reason: string }).reason).toBe(reason);
   });
