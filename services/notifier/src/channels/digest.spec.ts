@@ -199,18 +199,19 @@ describe('renderDigest', () => {
       '* QA gate on T-101 is waiting for your decision',
       'Accept the suggestion: https://openq.example.com/l/accept/tok-123',
       '-- Questions waiting for your decision --',
-      '* Decision needed: Is <b>this</b> & that fine?',
+      '• Is <b>this</b> & that fine?',
       'Accept the suggestion: https://o.example/l/accept/a',
       '-- Resumed --',
       '* QA gate on T-101 resumed with your decision',
       'Open in openq: https://o.example/acme/t-101',
       '== Project zeta ==',
-      '* Decision needed: Zeta question?',
+      '• Zeta question?',
       'Open in openq: https://o.example/zeta/q-z',
     ].map((line) => digest.text.indexOf(line));
     expect(order).not.toContain(-1);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(digest.listed).toBe(4);
+    expect(digest.text).not.toContain('Decision needed:'); // a question's entry does not say its question twice
     expect(digest.html).toContain('<h2 style="');
     expect(digest.html).toContain('>Project zeta</h2>');
     expect(digest.html).toContain('Is &lt;b&gt;this&lt;/b&gt; &amp; that fine?');

@@ -55,6 +55,7 @@ export const DIGEST_STRINGS = {
 };
 
 const WAITING_KINDS: ReadonlySet<NotificationKind> = new Set(['gate_parked', 'question_declared']);
+const GATE_KINDS: ReadonlySet<NotificationKind> = new Set(['gate_parked', 'gate_resumed']);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -262,13 +263,15 @@ export function renderDigest(
       html.push(headingHtml(3, NOTIFICATION_STRINGS.groupTitle[kind]));
       text.push('', `-- ${NOTIFICATION_STRINGS.groupTitle[kind]} --`);
       for (const n of list.slice(0, maxItems - listed)) {
+        // A gate's entry says which gate; a question's entry is its question (the group says the rest).
+        const title = GATE_KINDS.has(n.kind) ? headline(n) : null;
         html.push(
           `<div style="margin:8px 0 16px;padding:0 0 12px;border-bottom:1px solid #d0d7de">`,
-          `<p style="margin:8px 0 0;font-weight:600">${escapeHtml(headline(n))}</p>`,
+          ...(title ? [`<p style="margin:8px 0 0;font-weight:600">${escapeHtml(title)}</p>`] : []),
           notificationBodyHtml(n),
           '</div>',
         );
-        text.push('', `* ${headline(n)}`, '', notificationBodyText(n));
+        text.push('', ...(title ? [`* ${title}`, ''] : []), notificationBodyText(n));
         listed += 1;
       }
     }
