@@ -63,9 +63,54 @@ export function localWallMs(timeZone: string, epochMs: number): number {
   return wall + (parts['second'] ?? 0) * 1000 + (epochMs - seconds);
 }
 
+function rawOffsetMs(timeZone: string, epochMs: number): number {
+  return localWallMs(timeZone, epochMs) - epochMs;
+}
+
+/** A zone over one UTC day: its offset at 00:00 UTC and, when it changes that day, when and to what. */
+interface ZoneDay {
+  offset: number;
+  change: { at: number; offset: number } | null;
+}
+
+const zoneDays = new Map<string, ZoneDay>();
+/** Bounded: a long-running notifier touches a few days per zone and tick. */
+const MAX_ZONE_DAYS = 100_000;
+
+/**
+ * The offsets of `timeZone` over the UTC day `utcDay`, computed once per process (they are facts
+ * of the tz database). Offsets change on whole minutes, and never twice within a day in the tz
+ * database's history since 1970; a change is found by bisection over the day's minutes.
+ */
+function zoneDay(timeZone: string, utcDay: number): ZoneDay {
+  const cacheKey = `${timeZone} ${utcDay}`;
+  const cached = zoneDays.get(cacheKey);
+  if (cached) return cached;
+  const dayStart = utcDay * DAY_MS;
+  const offset = rawOffsetMs(timeZone, dayStart);
+  const lastMinute = dayStart + DAY_MS - MINUTE_MS;
+  const offsetAtEnd = rawOffsetMs(timeZone, lastMinute);
+  let change: ZoneDay['change'] = null;
+  if (offsetAtEnd !== offset) {
+    let low = dayStart; // the day's first offset here
+    let high = lastMinute; // the new one here
+    while (high - low > MINUTE_MS) {
+      const middle = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS;
+      if (rawOffsetMs(timeZone, middle) === offset) low = middle;
+      else high = middle;
+    }
+    change = { at: high, offset: offsetAtEnd };
+  }
+  if (zoneDays.size >= MAX_ZONE_DAYS) zoneDays.clear();
+  const day = { offset, change };
+  zoneDays.set(cacheKey, day);
+  return day;
+}
+
 /** The offset (wall clock minus UTC, in ms) of `timeZone` at `epochMs`. */
 export function offsetMs(timeZone: string, epochMs: number): number {
-  return localWallMs(timeZone, epochMs) - epochMs;
+  const day = zoneDay(timeZone, Math.floor(epochMs / DAY_MS));
+  return day.change && epochMs >= day.change.at ? day.change.offset : day.offset;
 }
 
 /** ISO weekday (1 = Monday … 7 = Sunday) of a local day counted from 1970-01-01 (a Thursday). */
@@ -74,21 +119,17 @@ export function isoWeekday(localDay: number): number {
 }
 
 /**
- * The first instant after `from` (at most a day later) where the offset differs from `offset`, or
- * `from + 1 day` when it does not change within the day. Offsets change on whole minutes, and
- * never twice within a day in the tz database's history since 1970.
+ * The end of the stretch, from `from` on, where the offset of `timeZone` stays `offsetMs(from)`
+ * (at most to the end of the UTC day), and that offset.
  */
-function offsetChangeAfter(timeZone: string, from: number, offset: number): number {
-  const horizon = from + DAY_MS;
-  if (offsetMs(timeZone, horizon) === offset) return horizon;
-  let low = Math.floor(from / MINUTE_MS); // offset === offset here
-  let high = Math.floor(horizon / MINUTE_MS); // differs here
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (offsetMs(timeZone, middle * MINUTE_MS) === offset) low = middle;
-    else high = middle;
-  }
-  return Math.max(high * MINUTE_MS, from + 1);
+function constantOffsetFrom(timeZone: string, from: number): { offset: number; until: number } {
+  const utcDay = Math.floor(from / DAY_MS);
+  const day = zoneDay(timeZone, utcDay);
+  const dayEnd = (utcDay + 1) * DAY_MS;
+  if (!day.change) return { offset: day.offset, until: dayEnd };
+  return from < day.change.at
+    ? { offset: day.offset, until: day.change.at }
+    : { offset: day.change.offset, until: dayEnd };
 }
 
 /**
@@ -105,8 +146,7 @@ export function* stretches(
   let segmentStart = from;
   const lastDay = Math.floor(from / DAY_MS) + MAX_DAYS_WALKED;
   while (Math.floor(segmentStart / DAY_MS) < lastDay) {
-    const offset = offsetMs(timeZone, segmentStart);
-    const segmentEnd = offsetChangeAfter(timeZone, segmentStart, offset);
+    const { offset, until: segmentEnd } = constantOffsetFrom(timeZone, segmentStart);
     const wallStart = segmentStart + offset;
     const wallEnd = segmentEnd + offset;
     for (let day = Math.floor(wallStart / DAY_MS); day * DAY_MS < wallEnd; day++) {
