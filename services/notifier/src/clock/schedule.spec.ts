@@ -120,6 +120,24 @@ describe('schedule', () => {
     ]);
   });
 
+  it('runs across the New York spring-forward and reaches a Kolkata maintainer after her quiet night', () => {
+    const zones: Record<string, WorkingTime> = {
+      ana: workingTime({ timeZone: 'America/New_York' }),
+      raj: workingTime({ timeZone: 'Asia/Kolkata', quietHours: { start: '21:00', end: '10:30' } }),
+    };
+    const p = policy({ dueAfter: { hours: 8 }, reminders: [{ hours: 4 }], escalateAfter: { hours: 12 } });
+    // Friday 6 March 15:00 EST; clocks go forward on Sunday 8 March.
+    const actions = schedule(question('2026-03-06T20:00:00Z'), p, (user) => zones[user]!, new Set(), ['raj']);
+    expect(brief(actions)).toEqual([
+      // 3 h on Friday, 1 h on Monday: 10:00 EDT.
+      '2026-03-09T14:00:00.000Z q-1:reminder:1 → ana',
+      // 3 h + 5 h: Monday 14:00 EDT.
+      '2026-03-09T18:00:00.000Z q-1:due:1 → ana',
+      // 3 h + 9 h: Monday 18:00 EDT = Tuesday 03:30 IST, a quiet night for Raj until 10:30 IST.
+      '2026-03-10T05:00:00.000Z q-1:escalation:1:raj → raj',
+    ]);
+  });
+
   it('moves a notice out of the author quiet hours, to their end', () => {
     const lunch = workingTime({ quietHours: { start: '12:00', end: '13:00' } });
     const remindAtNoon = policy({ dueAfter: { hours: 6 }, reminders: [{ hours: 3 }] });
