@@ -109,6 +109,15 @@ describe('addBusinessMinutes', () => {
     expect(iso(addBusinessMinutes(at('2026-11-30T11:00:00Z'), 120, lunch))).toBe('2026-11-30T13:00:00.000Z');
   });
 
+  it('ends even for the longest duration in the thinnest working time allowed', () => {
+    // 1,000 business hours at 15 minutes a week (Sundays 10:00–10:15): 4,000 weeks.
+    const thin = workingTime({ timeZone: 'Europe/Lisbon', days: [7], start: '10:00', end: '10:15' });
+    const end = addBusinessMinutes(at('2026-11-30T00:00:00Z'), 60_000, thin);
+    // The 4,000th Sunday from Sunday 6 December 2026.
+    expect(iso(end).slice(0, 10)).toBe('2103-07-29');
+    expect(businessMsBetween(at('2026-11-30T00:00:00Z'), end, thin)).toBe(60_000 * 60_000);
+  });
+
   it('measures the business time between two instants', () => {
     expect(businessMsBetween(at('2026-12-04T17:00:00Z'), at('2026-12-07T10:00:00Z'), utc)).toBe(2 * HOUR);
     expect(businessMsBetween(at('2026-12-07T10:00:00Z'), at('2026-12-04T17:00:00Z'), utc)).toBe(0);

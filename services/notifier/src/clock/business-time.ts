@@ -15,8 +15,11 @@ import type { WorkingTime } from './working-time';
 export const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const MINUTES_PER_DAY = 1440;
-/** Far more days than any valid policy needs (durations ≤ 1,000 business hours, ≥ 15 min a week). */
-const MAX_DAYS_WALKED = 40 * 366;
+/**
+ * More days than any valid input needs: the longest duration (1,000 business hours) in the
+ * thinnest working time (one 15-minute window a week) takes 4,000 weeks, 28,000 days.
+ */
+const MAX_DAYS_WALKED = 100 * 366;
 
 /** A window of local minutes within one local day: [start, end), 0 ≤ start < end ≤ 1440. */
 export type MinuteWindow = readonly [start: number, end: number];
