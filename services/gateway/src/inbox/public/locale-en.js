@@ -64,4 +64,8 @@ export default {
       days_other: '{{count, number}} d',
     },
   },
+  ui: {
+    tryAgain: 'Try again',
+    cancel: 'Cancel',
+  },
 };

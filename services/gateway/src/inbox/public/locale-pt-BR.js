@@ -66,4 +66,8 @@ export default {
       days_other: '{{count, number}} dias',
     },
   },
+  ui: {
+    tryAgain: 'Tentar de novo',
+    cancel: 'Cancelar',
+  },
 };
