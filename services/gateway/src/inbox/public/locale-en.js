@@ -239,4 +239,43 @@ export default {
       showing_other: 'Showing {{shown}} of {{count, number}} withdrawn questions.',
     },
   },
+  gates: {
+    names: {
+      qa: 'QA gate',
+      secops: 'SecOps gate',
+      other: '{{gate}} gate',
+    },
+    override: {
+      opener: 'Resume without the answer…',
+      formLabel: 'Resume {{taskId}} without the answer',
+      why: 'Why resume without the answer?',
+      whyHint: "(required — shown in the gate's history)",
+      hint: 'The questions stay open: answering them later will not resume the gate again.',
+      submit: 'Resume without the answer',
+    },
+    verdicts: {
+      approved: 'approved',
+      changes_requested: 'changes requested',
+      blocked: 'blocked',
+      needs_user_decision: 'needs a user decision',
+    },
+    history: {
+      title: 'Gate history',
+      sub: 'What happened to the gates, newest first',
+      empty: 'No gate has run yet.',
+      override: 'Resumed by override — {{by}}:',
+      resumedAnswered: 'Resumed: every question it waited on is answered.',
+      resumedWithdrawn: 'Resumed: the questions it waited on are answered or withdrawn.',
+      resumedByHand: 'Resumed by hand after parking for inactivity.',
+      parkedDecision_one: 'Parked: waiting on {{count, number}} question for a decision.',
+      parkedDecision_other: 'Parked: waiting on {{count, number}} questions for a decision.',
+      parkedIdle: 'Parked for inactivity.',
+      verdict: 'Verdict: {{verdict}} (corrections {{corrections}} of {{max}}).',
+      redispatch: 'No activity for {{minutes}} min: asked the engine to run it again.',
+      rejected:
+        'Verdict refused: it cited question {{questionId}}, which is not in this project. The gate keeps running.',
+      showing_one: 'Showing {{shown}} of {{count, number}} gate event.',
+      showing_other: 'Showing {{shown}} of {{count, number}} gate events.',
+    },
+  },
 };
