@@ -59,9 +59,9 @@ function pickProject(roles) {
 }
 
 /** The languages in their own names; the choice re-renders the page in place and is remembered. */
-function LanguageSwitch() {
+function LanguageSwitch({ compact = false }) {
   return html`<div class="picker language">
-    <label for="language-picker">${t('language.label')}</label>
+    <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}>${t('language.label')}</label>
     <select id="language-picker" value=${language()} onChange=${(e) => setLanguage(e.currentTarget.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
     </select>
@@ -87,7 +87,7 @@ function Topbar({ me, projectId, onProject, live }) {
     }
     <div class="topbar-end">
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
-      <${LanguageSwitch} />
+      <${LanguageSwitch} compact=${true} />
       <span class="who">${t('app.signedInAs')} <strong>${me.sub}</strong></span>
       ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">${t('app.switchUser')}</a><a class="quiet" href="/dev/logout">${t('app.signOut')}</a>`}
     </div>
