@@ -95,8 +95,7 @@ export function roleWithArticle(role) {
  * `n` and the word that goes with it by the language's plural rules: `plural(3, { one: 'pergunta',
  * other: 'perguntas' })` → "3 perguntas". The words come translated; prefer `t(key, { count })`.
  */
-export function plural(n, words, many) {
-  if (typeof words === 'string') return `${n} ${n === 1 ? words : (many ?? `${words}s`)}`; // TEMP until every caller is converted
+export function plural(n, words) {
   const form = formatters().plural.select(n);
   return `${formatNumber(n)} ${words[form] ?? words.other}`;
 }
@@ -111,9 +110,4 @@ export function waited(iso, now) {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return t('messages.waited.hours', { count: hours });
   return t('messages.waited.days', { count: Math.floor(hours / 24) });
-}
-
-/** TEMP until every caller is converted. */
-export function withArticle(word) {
-  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
