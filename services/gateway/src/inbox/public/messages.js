@@ -31,7 +31,9 @@ const REASONS = new Set([
 export function sentenceFor(error) {
   if (!error) return '';
   if (error.reason && REASONS.has(error.reason)) return t(`messages.reasons.${error.reason}`);
-  if (error.reason === 'erro_interno') return t('messages.internalError', { message: error.message });
+  // A 500, or a reply that was not openq's JSON (a proxy's page): "HTTP 502" in a sentence.
+  if (error.reason === 'erro_interno' || error.reason === 'erro_desconhecido')
+    return t('messages.internalError', { message: error.message });
   // The page's own checks carry their sentence, already in the person's language.
   const message =
     typeof error.message === 'string' && error.message ? error.message : t('messages.somethingWrong');
