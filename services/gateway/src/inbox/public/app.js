@@ -10,6 +10,7 @@ import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './pane
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel, gateName } from './gates.js';
+import { NotifyToggle, useInboxSignals } from './signals.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -76,6 +77,7 @@ function Topbar({ me, projectId, onProject, live }) {
       </div>`
     }
     <div class="topbar-end">
+      <${NotifyToggle} />
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${LIVE_LABELS[live]}</span>`}
       <span class="who">Signed in as <strong>${me.sub}</strong></span>
       ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">Switch user</a><a class="quiet" href="/dev/logout">Sign out</a>`}
@@ -152,7 +154,9 @@ function Inbox({ me, onSignedOut }) {
     setAnnouncement(sentence);
   };
 
+  const signals = useInboxSignals(me, queue.items);
   const live = useLiveStream(projectId, (type, data) => {
+    signals.onEvent(type, data);
     if (type === 'open_count') return count.set({ open: data.open });
     if (type === 'closed') {
       api('/me').catch((e) => e.status === 401 && onSignedOut());
