@@ -14,6 +14,7 @@ import { BulkAccept } from './hands.js';
 import { Shortcuts } from './keys.js';
 import { useNarrow } from './mobile.js';
 import { LANGUAGES, language, onLanguageChange, setLanguage, t } from './i18n.js';
+import { NotifyToggle, useInboxSignals } from './signals.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -89,6 +90,7 @@ function Topbar({ me, projectId, onProject, live }) {
       </div>`
     }
     <div class="topbar-end">
+      <${NotifyToggle} />
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
       <${LanguageSwitch} compact=${true} />
       <span class="who">${t('app.signedInAs')} <strong>${me.sub}</strong></span>
@@ -169,7 +171,9 @@ function Inbox({ me, onSignedOut }) {
   };
   const resumedOn = (gate, taskId) => () => t('app.gateResumed', { gate: gateName(gate), taskId });
 
+  const signals = useInboxSignals(me, queue.items);
   const live = useLiveStream(projectId, (type, data) => {
+    signals.onEvent(type, data);
     if (type === 'open_count') return count.set({ open: data.open });
     if (type === 'closed') {
       api('/me').catch((e) => e.status === 401 && onSignedOut());

@@ -352,4 +352,18 @@ export default {
     unreadable: 'The freeze list cannot be read right now, so every repo counts as frozen: {{repos}}.',
     needsRole: 'Freezing a repo needs the maintainer role on this project; you are {{role}}.',
   },
+  signals: {
+    title: 'openq — Inbox',
+    notification: {
+      title: 'A question waits for your answer',
+    },
+    notify: {
+      off: 'Turn on notifications',
+      on: 'Notifications on',
+      onHint: 'Get a browser notification when a question you can answer arrives while this tab is hidden',
+      offHint: 'Stop browser notifications',
+      denied: 'Notifications blocked',
+      deniedHint: 'Your browser blocks notifications for openq; allow them in its site settings',
+    },
+  },
 };

@@ -356,4 +356,19 @@ export default {
       'A lista de congelamentos não pode ser lida agora, então todo repositório conta como congelado: {{repos}}.',
     needsRole: 'Congelar um repositório exige o papel de mantenedor neste projeto; você é {{role}}.',
   },
+  signals: {
+    title: 'openq — Caixa de entrada',
+    notification: {
+      title: 'Uma pergunta aguarda a sua resposta',
+    },
+    notify: {
+      off: 'Ativar notificações',
+      on: 'Notificações ativadas',
+      onHint:
+        'Receba uma notificação do navegador quando chegar uma pergunta que você pode responder enquanto esta aba estiver oculta',
+      offHint: 'Parar as notificações do navegador',
+      denied: 'Notificações bloqueadas',
+      deniedHint: 'Seu navegador bloqueia as notificações do openq; permita-as nas configurações do site',
+    },
+  },
 };
