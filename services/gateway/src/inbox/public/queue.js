@@ -91,7 +91,7 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
 }
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
-export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position }) {
+export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject }) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -149,6 +149,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     data-question-id=${q.questionId}
   >
     <p class="meta">
+      ${showProject && html`<span class="project-tag" data-project=${q.projectId}>${q.projectId}</span>`}
       <span class="agent">${agentName(q.autor)}</span>
       <span> asked </span>
       <time datetime=${q.declaredAt} title=${fullDate(q.declaredAt)}>${ago(q.declaredAt, now)}</time>
@@ -250,6 +251,9 @@ export function OpenQueue({
   sort,
   onSort,
   effects,
+  showProject,
+  filterBar,
+  emptyNote,
 }) {
   const reasons = inertReasons(list.items);
   const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
@@ -262,6 +266,7 @@ export function OpenQueue({
       </h2>
       <${SortSwitch} sort=${sort} onSort=${onSort} />
     </div>
+    ${filterBar}
     ${reasons.map(
       ([reason, covered], i) =>
         html`<p class="inert-note" id=${`inert-${i}`}>
@@ -281,14 +286,15 @@ export function OpenQueue({
       list.loading && !list.items.length && !list.error
         ? html`<p class="empty" role="status">Loading questions…</p>`
         : !list.items.length && !list.error
-          ? html`<p class="empty">No open questions — nothing waits on your decision here.</p>`
+          ? html`<p class="empty">${emptyNote ?? 'No open questions — nothing waits on your decision here.'}</p>`
           : html`<ol class="cards">
               ${list.items.map(
                 (q, i) =>
                   html`<li key=${q.questionId}>
                     <${QuestionCard}
                       q=${q}
-                      projectId=${projectId}
+                      projectId=${showProject ? q.projectId : projectId}
+                      showProject=${showProject}
                       now=${now}
                       reasonId=${reasonId(q)}
                       onAnswered=${onAnswered}
