@@ -12,7 +12,7 @@ import {
 export function filtersOf(query: ListOpenQuestionsQuery): QuestionFilterFields {
   const { who, role, task, story, rule, q } = query;
   return {
-    who: who ?? 'all',
+    ...(who && who !== 'all' ? { who } : {}),
     ...(role?.length ? { role } : {}),
     ...(task ? { task } : {}),
     ...(story ? { story } : {}),

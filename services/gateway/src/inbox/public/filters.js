@@ -183,8 +183,8 @@ export function FilterBar({ filters, onChange, counts, total, loading }) {
     <details class="filter-more" open=${more > 0}>
       <summary>${more > 0 ? t('filters.moreSet', { count: more }) : t('filters.more')}</summary>
       <div class="filter-more-body">
-        <fieldset class="filter-roles">
-          <legend>${t('filters.role')}</legend>
+        <div class="filter-roles" role="group" aria-labelledby="filter-roles-label">
+          <span class="filter-roles-label" id="filter-roles-label">${t('filters.role')}</span>
           ${ROLES.map(
             (role) =>
               html`<label class="filter-check">
@@ -198,7 +198,7 @@ export function FilterBar({ filters, onChange, counts, total, loading }) {
                 ${agentName(role)}
               </label>`,
           )}
-        </fieldset>
+        </div>
         <div class="filter-ids">
           ${IDS.map(
             (name) =>
