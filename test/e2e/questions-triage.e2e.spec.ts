@@ -117,10 +117,20 @@ describe('filters and search on the project list', () => {
       [`q=${'a'.repeat(201)}`, 'q'],
       ['rule=' + 'r'.repeat(201), 'rule'],
       ['colour=red', 'colour'],
+      ['q=%00', 'q'],
+      ['role[a]=po', 'role'],
+      ['task=T-1&task=T-2', 'task'],
     ] as const) {
       const r = await stack.http('GET', `/projects/${WEB}/open-questions?${query}`, { token });
       expect([query, r.status, r.body.reason]).toEqual([query, 400, 'parametro_invalido']);
       expect(r.body.message).toContain(name);
+    }
+    // Search syntax and blanks never fail a request: they match what they can.
+    for (const q of ['', '   ', '" - or &|!:*()', "o'neil", 'the', '-']) {
+      const r = await stack.http('GET', `/projects/${WEB}/open-questions?q=${encodeURIComponent(q)}`, {
+        token,
+      });
+      expect([q, r.status]).toEqual([q, 200]);
     }
   });
 });
