@@ -149,6 +149,17 @@ describe('inbox triage', () => {
       await b.page.locator('#filter-q').press('Enter');
       const archived = [...seed.questions, ...live].filter((q) => q.theme === 'archived');
       await showsExactly(b, archived, 'archived, everywhere');
+      await b.page.locator('details.filter-more summary').click();
+      await b.page.getByRole('checkbox', { name: /^QA/ }).check();
+      await showsExactly(
+        b,
+        archived.filter((q) => q.autor === 'qa-agent'),
+        'QA’s archived questions',
+      );
+      expect(new URL(b.page.url()).searchParams.get('role')).toBe('qa-agent');
+      await b.screenshot(`inbox-triage-all-projects-filters-${name}`, { fullPage: false });
+      await b.page.getByRole('checkbox', { name: /^QA/ }).uncheck();
+      await showsExactly(b, archived, 'archived, everywhere again');
 
       // Live: a question declared in acme-data reaches this page.
       const pergunta = `Should archived invoices of ${name} users be purged?`;
