@@ -246,4 +246,12 @@ describe('GET /me/stream', () => {
     const client = await SseClient.open(`${stack.baseUrl}/me/stream`, {});
     expect(client.status).toBe(401);
   });
+
+  it('is in the OpenAPI document, the filters named in the list routes’ summaries', async () => {
+    const doc = await stack.http('GET', '/docs-json');
+    const paths = doc.body.paths as Record<string, { get?: { summary?: string } }>;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/me/open-questions', '/me/stream']));
+    expect(paths['/me/open-questions']?.get?.summary).toContain('project=');
+    expect(paths['/projects/{projectId}/open-questions']?.get?.summary).toContain('who=all|mine|others');
+  });
 });
