@@ -268,6 +268,17 @@ describe('keyboard only', () => {
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Blocks most' });
     await ana.page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Oldest' });
+    // Then the filters (issue #18 triage): the search box, whose questions, "More filters" (closed).
+    for (const stop of [
+      { tag: 'INPUT', id: 'filter-q' },
+      { tag: 'BUTTON', text: 'All' },
+      { tag: 'BUTTON', text: 'Mine' },
+      { tag: 'BUTTON', text: "Can't answer" },
+      { tag: 'SUMMARY', text: 'More filters' },
+    ]) {
+      await ana.page.keyboard.press('Tab');
+      expect(await focused()).toMatchObject(stop);
+    }
     // A card Ana can answer with a suggestion starts with its "Select" box (multi-select accept)
     // and its details, then its actions.
     await ana.page.keyboard.press('Tab');

@@ -71,6 +71,12 @@ export const QUESTION_STATUS_IDS_MAX = 50;
 /** [openq] issue #18 at most this many blocking questions in a `gates.blocking` reply (and put first in the list). */
 export const BLOCKING_QUESTIONS_MAX = 200;
 
+/** [openq] issue #18 the text search `q` of a question list: 1–200 characters after trim. */
+export const SEARCH_TEXT_MAX_LENGTH = 200;
+
+/** [openq] issue #18 projects one cross-project list (`GET /me/open-questions`) reads at most. */
+export const ACROSS_PROJECTS_MAX = 100;
+
 /** §11.1 `motivo` of a maintainer's override resume: 1–500 characters after trim. */
 export const OVERRIDE_MOTIVO_MIN_LENGTH = 1;
 export const OVERRIDE_MOTIVO_MAX_LENGTH = 500;

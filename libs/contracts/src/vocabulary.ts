@@ -35,6 +35,13 @@ export const QUESTION_LIST_FILTERS = ['open', 'answered', 'withdrawn', 'all'] as
 export type QuestionListFilter = (typeof QUESTION_LIST_FILTERS)[number];
 
 /**
+ * [openq] issue #18 whose questions a list shows: every one (`all`), those the caller may answer
+ * (`mine`: the caller authored the session), or those they cannot (`others`).
+ */
+export const QUESTION_WHO_FILTERS = ['all', 'mine', 'others'] as const;
+export type QuestionWhoFilter = (typeof QUESTION_WHO_FILTERS)[number];
+
+/**
  * [openq] issue #18 the order of the open list: what blocks most first (the default), or oldest
  * first (§4's order). Answered and withdrawn questions block nothing: their lists stay oldest first.
  */

@@ -12,6 +12,8 @@ export interface DevTokenOptions {
   user: string;
   project: string;
   role: DevTokenRole;
+  /** [openq] roles on further projects, in the same `roles` claim (a person on several projects). */
+  moreRoles?: Readonly<Record<string, DevTokenRole>>;
   /** HS256 key; defaults to the development secret. */
   secret?: string;
   /** Lifetime: seconds, or `30m`, `8h`, `7d`. Default 8h. */
@@ -51,10 +53,13 @@ export function mintDevToken(options: DevTokenOptions): string {
   if (!ID.test(options.project)) throw new Error('--project must be an id matching ^[A-Za-z0-9_-]{1,64}$');
   if (!(DEV_TOKEN_ROLES as readonly string[]).includes(options.role))
     throw new Error(`--role must be one of: ${DEV_TOKEN_ROLES.join(', ')}`);
+  for (const [project, role] of Object.entries(options.moreRoles ?? {}))
+    if (!ID.test(project) || !(DEV_TOKEN_ROLES as readonly string[]).includes(role))
+      throw new Error(`a further role must be one of: ${DEV_TOKEN_ROLES.join(', ')} on a project id`);
   const iat = Math.floor((options.nowMs ?? Date.now()) / 1000);
   const claims = {
     sub: options.user,
-    roles: { [options.project]: options.role },
+    roles: { ...options.moreRoles, [options.project]: options.role },
     iat,
     exp: iat + parseTtl(options.ttl ?? '8h'),
     ...(options.issuer ? { iss: options.issuer } : {}),

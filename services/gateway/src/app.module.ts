@@ -21,6 +21,7 @@ import { OneTapModule } from './one-tap/one-tap.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
+import { MyQuestionsController } from './questions/my-questions.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
@@ -28,6 +29,7 @@ import { StreamModule } from './stream/stream.module';
 /** The UI's routes (JWT + role on the project). */
 const userControllers = [
   OpenQuestionsController,
+  MyQuestionsController,
   ReadinessController,
   GatesController,
   WaitingController,

@@ -1,5 +1,6 @@
 import { ArrayMinSize, IsOptional } from 'class-validator';
 import {
+  ACROSS_PROJECTS_MAX,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
@@ -25,6 +26,7 @@ import {
   IntRange,
   IsCursor,
   IsEntityId,
+  IsEntityIdList,
   IsIdempotencyKey,
   IsOneOf,
   IsToolCallId,
@@ -41,6 +43,7 @@ import {
   authorMatchesOrigin,
 } from '../dto/question-declaration.dto';
 import { UserAnswerFields } from '../dto/user-answer-fields.dto';
+import { QuestionFilterFields } from '../dto/question-filters.dto';
 import { defineCommand } from './command';
 import { ProjectScoped } from './project-scoped.dto';
 import type {
@@ -146,8 +149,9 @@ export class AmendDecisionCommand {
   resposta!: string;
 }
 
-export class ListQuestionsCommand extends ProjectScoped {
-  /** Who asks: decides `canAnswer` / `inertReason` of each item. */
+/** What every list command takes: who asks, the status, the page, the order and the filters. */
+abstract class ListQuestionsFields extends QuestionFilterFields {
+  /** Who asks: decides `canAnswer` / `inertReason` of each item (and `who=mine`). */
   @IsEntityId()
   userId!: string;
 
@@ -168,6 +172,22 @@ export class ListQuestionsCommand extends ProjectScoped {
   @IsOptional()
   @IsUuidList(BLOCKING_QUESTIONS_MAX)
   first?: string[];
+}
+
+export class ListQuestionsCommand extends ListQuestionsFields {
+  @IsEntityId()
+  projectId!: string;
+}
+
+/**
+ * [openq] issue #18 one list over several projects (the gateway's `GET /me/open-questions`: the
+ * projects the caller's token gives a role on). Items carry their `projectId`; the cursor is the
+ * log position, global to the service, so paging works across projects as within one.
+ */
+export class ListQuestionsAcrossCommand extends ListQuestionsFields {
+  @ArrayMinSize(1)
+  @IsEntityIdList(ACROSS_PROJECTS_MAX)
+  projectIds!: string[];
 }
 
 export class CountQuestionsCommand extends ProjectScoped {}
@@ -206,6 +226,10 @@ export const QuestionsCommand = {
   ),
   amend: defineCommand<AmendDecisionCommand, AmendDecisionReply>(Verb.questions.amend, AmendDecisionCommand),
   list: defineCommand<ListQuestionsCommand, QuestionListReply>(Verb.questions.list, ListQuestionsCommand),
+  listAcross: defineCommand<ListQuestionsAcrossCommand, QuestionListReply>(
+    Verb.questions.listAcross,
+    ListQuestionsAcrossCommand,
+  ),
   count: defineCommand<CountQuestionsCommand, QuestionCountReply>(
     Verb.questions.count,
     CountQuestionsCommand,

@@ -107,6 +107,11 @@ export interface QuestionListReply {
   nextCursor: string | null;
   /** [openq] issue #18 the order applied (the gateway's list route); `oldest` when the blocking set was unavailable. */
   sort?: QuestionListSort;
+  /**
+   * [openq] issue #18 how many of the set the other filters leave are the caller's (`mine`) and how
+   * many are not (`others`), whatever `who` says: the inbox's "mine / all / can't answer" counts.
+   */
+  counts?: { mine: number; others: number };
 }
 
 export interface QuestionCountReply {

@@ -12,6 +12,7 @@ export const Verb = {
     withdraw: pair('questions', 'withdraw'),
     amend: pair('questions', 'amend'),
     list: pair('questions', 'list'),
+    listAcross: pair('questions', 'list-across'),
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),
     status: pair('questions', 'status'),

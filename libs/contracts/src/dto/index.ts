@@ -5,3 +5,4 @@ export * from './question-declaration.dto';
 export * from './story-changes.dto';
 export * from './user-answer-fields.dto';
 export * from './override-fields.dto';
+export * from './question-filters.dto';

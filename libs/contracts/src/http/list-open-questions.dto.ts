@@ -6,14 +6,16 @@ import {
   type QuestionListFilter,
   type QuestionListSort,
 } from '../vocabulary';
-import { IntFromString, IntRange, IsCursor, IsOneOf } from '../validators';
+import { QuestionFilterFields } from '../dto/question-filters.dto';
+import { IntFromString, IntRange, IsCursor, IsEntityId, IsOneOf } from '../validators';
 
 /**
- * `GET /projects/:projectId/open-questions?status=&limit=&cursor=&sort=` (query strings).
+ * `GET /projects/:projectId/open-questions?status=&limit=&cursor=&sort=` and the filters of issue
+ * #18 (`who`, `role`, `task`, `story`, `rule`, `q`; query strings).
  * Absent parameters take their defaults; a bad one is 400 `parametro_invalido`
  * (validate with `validateAs(ListOpenQuestionsQuery, query, 'parametro_invalido')`).
  */
-export class ListOpenQuestionsQuery {
+export class ListOpenQuestionsQuery extends QuestionFilterFields {
   @IsOneOf(QUESTION_LIST_FILTERS)
   status: QuestionListFilter = 'open';
 
@@ -28,4 +30,14 @@ export class ListOpenQuestionsQuery {
   /** [openq] issue #18 `blocking` (default: what blocks most first) or `oldest` (§4's order). */
   @IsOneOf(QUESTION_LIST_SORTS)
   sort: QuestionListSort = 'blocking';
+}
+
+/**
+ * [openq] issue #18 `GET /me/open-questions?…the same…&project=`: the caller's questions in every
+ * project where the token gives them a role, or in the one `project` named (which must be one).
+ */
+export class ListMyQuestionsQuery extends ListOpenQuestionsQuery {
+  @IsOptional()
+  @IsEntityId()
+  project?: string;
 }

@@ -9,6 +9,24 @@ export const MIN_ROLE = 'openq:minRole';
 /** The minimum role a user needs on the route's `:projectId` (SPEC §4 table). */
 export const MinRole = (role: Role): ClassDecorator & MethodDecorator => SetMetadata(MIN_ROLE, role);
 
+export const ACROSS_PROJECTS = 'openq:acrossProjects';
+
+/**
+ * [openq] issue #18 a user route that belongs to no one project (`/me/open-questions`,
+ * `/me/stream`): the guard checks the token only; the handler reads the projects its `roles` claim
+ * gives at least the route's `@MinRole` (`CurrentIdentity`) and never looks at any other.
+ */
+export const AcrossProjects = (): ClassDecorator & MethodDecorator => SetMetadata(ACROSS_PROJECTS, true);
+
+export function isAcrossProjects(context: ExecutionContext, reflector: Reflector): boolean {
+  return (
+    reflector.getAllAndOverride<boolean | undefined>(ACROSS_PROJECTS, [
+      context.getHandler(),
+      context.getClass(),
+    ]) === true
+  );
+}
+
 /** Who may call a route: anyone (operability), the engine (`/internal/*`), or a user with a role. */
 export type RouteZone = 'public' | 'internal' | 'user';
 

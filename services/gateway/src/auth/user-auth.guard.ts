@@ -6,10 +6,14 @@ import { isId } from '@openq/contracts';
 import { httpError, Reason } from '../http/http-error';
 import { AUTH_COOKIE, cookieValue, userTokenOf } from './credentials';
 import { JwtRejected, JwtVerifier, KeysUnavailable } from './jwt-verifier';
-import { minRoleOf, zoneOf } from './route-access';
-import { roleAtLeast, type AuthenticatedUser, type Role } from './roles';
+import { isAcrossProjects, minRoleOf, zoneOf } from './route-access';
+import { roleAtLeast, type AuthenticatedUser, type Role, type UserIdentity } from './roles';
 
-export type RequestWithUser = FastifyRequest & { user?: AuthenticatedUser };
+export type RequestWithUser = FastifyRequest & {
+  user?: AuthenticatedUser;
+  /** [openq] issue #18 the caller of an `@AcrossProjects()` route (no project checked). */
+  identity?: UserIdentity;
+};
 
 /**
  * User routes (everything outside `/internal` and not public): a valid JWT (401
@@ -32,13 +36,19 @@ export class UserAuthGuard implements CanActivate {
     if (!minimum) throw new Error(`route ${request.routeOptions?.url ?? request.url} declares no @MinRole`);
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     refuseCrossSiteWrite(request);
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (isAcrossProjects(context, this.reflector)) {
+      request.identity = await authenticateUser(this.verifier, userTokenOf(request.headers));
+      await this.limits.checkUser(request, reply, request.identity.id);
+      return true;
+    }
     request.user = await authorizeUser(
       this.verifier,
       userTokenOf(request.headers),
       params.projectId,
       minimum,
     );
-    await this.limits.checkUser(request, context.switchToHttp().getResponse<FastifyReply>(), request.user.id);
+    await this.limits.checkUser(request, reply, request.user.id);
     return true;
   }
 }
@@ -50,6 +60,17 @@ export async function authorizeUser(
   projectId: string | undefined,
   minimum: Role,
 ): Promise<AuthenticatedUser> {
+  const identity = await authenticateUser(verifier, token);
+  if (!isId(projectId))
+    throw httpError(400, Reason.badParameter, 'projectId must match ^[A-Za-z0-9_-]{1,64}$');
+  const role = identity.roles.get(projectId);
+  if (!role) throw httpError(403, Reason.noRoleOnProject, `you have no role on project ${projectId}`);
+  requireRole(role, minimum, projectId);
+  return { ...identity, projectId, role };
+}
+
+/** Who holds this token: 401 `nao_autenticado` without a valid one, 503 while the keys are unavailable. */
+export async function authenticateUser(verifier: JwtVerifier, token: string | null): Promise<UserIdentity> {
   if (!token)
     throw httpError(
       401,
@@ -66,12 +87,7 @@ export async function authorizeUser(
       throw httpError(503, Reason.serviceUnavailable, 'the token keys are unavailable right now; try again');
     throw error;
   }
-  if (!isId(projectId))
-    throw httpError(400, Reason.badParameter, 'projectId must match ^[A-Za-z0-9_-]{1,64}$');
-  const role = identity.roles.get(projectId);
-  if (!role) throw httpError(403, Reason.noRoleOnProject, `you have no role on project ${projectId}`);
-  requireRole(role, minimum, projectId);
-  return { ...identity, projectId, role };
+  return identity;
 }
 
 /**

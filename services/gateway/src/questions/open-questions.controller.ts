@@ -12,7 +12,6 @@ import {
   QuestionsCommand,
   WithdrawQuestionBody,
   type BlockingQuestionsReply,
-  type OpenQuestionView,
   type QuestionListReply,
 } from '@openq/contracts';
 import { CurrentUser } from '../auth/current-user.decorator';
@@ -24,6 +23,7 @@ import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { RelaysJson, ServicesClient } from '../http/services-client';
 import { acceptSuggestions } from './accept-suggestions';
+import { filtersOf, withBlocking } from './blocking-order';
 
 /** The queue of open questions (SPEC §4): list, count, answer by click; withdraw and amend by click (§11.5). */
 @UserApi('open questions')
@@ -44,7 +44,11 @@ export class OpenQuestionsController {
   @ApiOperation({
     summary:
       'Questions of the project (status open|answered|withdrawn|all, limit 1..50, cursor, sort blocking|oldest): ' +
-      'open ones blocking most first by default, each with what waits on it (blocking); sort=oldest for oldest first',
+      'open ones blocking most first by default, each with what waits on it (blocking); sort=oldest for oldest first. ' +
+      'Filters (issue #18): who=all|mine|others (others: the ones you cannot answer), role=<autor> (repeatable or a ' +
+      'comma list), task=, story=, rule= (afeta), q= full text over pergunta and sugestao (Portuguese and English, ' +
+      'accents ignored, web-search syntax, the last word as a prefix). total counts the filtered set; with a filter, ' +
+      'counts: { mine, others } too. A bad value is 400 parametro_invalido naming the parameter',
   })
   async list(
     @IdParam('projectId') projectId: string,
@@ -53,7 +57,14 @@ export class OpenQuestionsController {
     @CallHeaders() headers: RpcHeaders,
   ): Promise<QuestionListReply> {
     const { status, limit, cursor, sort } = query;
-    const base = { projectId, userId: user.id, status, limit, ...(cursor ? { cursor } : {}) };
+    const base = {
+      projectId,
+      userId: user.id,
+      status,
+      limit,
+      ...(cursor ? { cursor } : {}),
+      ...filtersOf(query),
+    };
     if (status !== 'open' && status !== 'all') {
       return { ...(await this.services.ask(QuestionsCommand.list, base, headers)), sort: 'oldest' };
     }
@@ -66,17 +77,7 @@ export class OpenQuestionsController {
       ranked ? { ...base, first: blocking.items.map((b) => b.questionId) } : base,
       headers,
     );
-    const byId = new Map(blocking?.items.map((b) => [b.questionId, b]));
-    const withBlocking = (q: OpenQuestionView): OpenQuestionView => {
-      if (q.status !== 'open' || blocking === null) return { ...q, blocking: null };
-      const b = byId.get(q.questionId);
-      return { ...q, blocking: b ? { blocks: b.blocks, since: b.since } : { blocks: [], since: null } };
-    };
-    return {
-      ...reply,
-      items: reply.items.map(withBlocking),
-      sort: sort === 'blocking' && status === 'open' && blocking !== null ? 'blocking' : 'oldest',
-    };
+    return withBlocking(reply, blocking, sort === 'blocking' && status === 'open');
   }
 
   @Get('count')

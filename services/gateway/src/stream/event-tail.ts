@@ -51,19 +51,27 @@ export class EventTail {
 
   constructor(private readonly nc: NatsConnection) {}
 
-  /** Starts the tail if needed (fails when OPENQ_EVENTS does not exist yet) and adds the listener. */
-  async subscribe(projectId: string, listener: LiveListener): Promise<TailSubscription> {
+  /**
+   * Starts the tail if needed (fails when OPENQ_EVENTS does not exist yet) and adds the listener
+   * to the events of one project or of several (issue #18: `/me/stream`), from one position.
+   */
+  async subscribe(projectIds: string | readonly string[], listener: LiveListener): Promise<TailSubscription> {
     await this.start();
-    // No await from here on: the position read and the registration happen between two
-    // dispatches, so the listener sees exactly the events after `position`.
-    let set = this.listeners.get(projectId);
-    if (!set) this.listeners.set(projectId, (set = new Set()));
-    set.add(listener);
+    // No await from here on: the position read and the registrations happen between two
+    // dispatches, so the listener sees exactly the events after `position`, of every project.
+    const sets = [...new Set(typeof projectIds === 'string' ? [projectIds] : projectIds)].map((projectId) => {
+      let set = this.listeners.get(projectId);
+      if (!set) this.listeners.set(projectId, (set = new Set()));
+      set.add(listener);
+      return [projectId, set] as const;
+    });
     return {
       position: this.position,
       unsubscribe: () => {
-        set.delete(listener);
-        if (set.size === 0 && this.listeners.get(projectId) === set) this.listeners.delete(projectId);
+        for (const [projectId, set] of sets) {
+          set.delete(listener);
+          if (set.size === 0 && this.listeners.get(projectId) === set) this.listeners.delete(projectId);
+        }
       },
     };
   }

@@ -46,6 +46,9 @@ const resets = metric(
     }),
 );
 
+/** The session label of a stream over several projects (not an id: ids never hold `*`). */
+const ACROSS = '*';
+
 /**
  * The live streams of this process (SPEC §4 `GET /projects/:projectId/stream`): a cap, one
  * shared tail of OPENQ_EVENTS, a catch-up from JetStream for reconnections, and the shared
@@ -79,7 +82,7 @@ export class LiveStreams implements BeforeApplicationShutdown {
    * ordinary HTTP errors; after it, a failure just ends the stream and the browser reconnects.
    */
   async open(
-    projectId: string,
+    projectIds: string | readonly string[],
     userId: string,
     request: FastifyRequest,
     reply: FastifyReply,
@@ -107,7 +110,7 @@ export class LiveStreams implements BeforeApplicationShutdown {
       );
     }
     try {
-      await this.openWithin(projectId, request, reply, tokenExpiresAtMs, share.release);
+      await this.openWithin(projectIds, request, reply, tokenExpiresAtMs, share.release);
     } catch (error) {
       share.release();
       throw error;
@@ -115,20 +118,24 @@ export class LiveStreams implements BeforeApplicationShutdown {
   }
 
   private async openWithin(
-    projectId: string,
+    projectIds: string | readonly string[],
     request: FastifyRequest,
     reply: FastifyReply,
     tokenExpiresAtMs: number | null,
     release: () => void,
   ): Promise<void> {
     const lastEventId = parseLastEventId(request.headers['last-event-id']);
-    const session = new SseSession(reply.raw, projectId, lastEventId, this.settings, (stamp) =>
-      this.sendCount(session, stamp),
+    // [openq] issue #18 a stream over several projects (`/me/stream`) fans in their events in
+    // stream order; it sends no `open_count` (each project has its own) and does not replay what a
+    // reconnecting client missed: `ready` says `reset` and the page reloads its lists.
+    const single = typeof projectIds === 'string' ? projectIds : null;
+    const session = new SseSession(reply.raw, single ?? ACROSS, lastEventId, this.settings, (stamp) =>
+      single === null ? undefined : this.sendCount(session, stamp),
     );
     this.opening++;
     let subscription: TailSubscription;
     try {
-      subscription = await this.tail.subscribe(projectId, (event) => session.deliver(event));
+      subscription = await this.tail.subscribe(projectIds, (event) => session.deliver(event));
     } catch (error) {
       refusedStreams.inc({ reason: 'unavailable' });
       this.logger.warn(`live stream refused: ${String(error)}`);
@@ -164,7 +171,10 @@ export class LiveStreams implements BeforeApplicationShutdown {
   private async catchUp(session: SseSession, lastEventId: number | null, position: number): Promise<void> {
     try {
       let reset = false;
-      if (lastEventId !== null && lastEventId < position) {
+      if (lastEventId !== null && lastEventId < position && session.projectId === ACROSS) {
+        reset = true;
+        resets.inc();
+      } else if (lastEventId !== null && lastEventId < position) {
         const missed = await this.catchUps.run(() =>
           session.isClosed
             ? Promise.resolve({ events: [], complete: true })

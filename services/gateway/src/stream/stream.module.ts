@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import { RpcClient } from '@openq/messaging';
 import { NATS_CONNECTION } from '../messaging/nats.module';
 import { LiveStreams } from './live-streams';
+import { MyStreamController } from './my-stream.controller';
 import { ProjectStreamController } from './project-stream.controller';
 import type { StreamSettings } from './stream.config';
 
@@ -12,7 +13,7 @@ export class StreamModule {
   static forRoot(settings: StreamSettings): DynamicModule {
     return {
       module: StreamModule,
-      controllers: [ProjectStreamController],
+      controllers: [ProjectStreamController, MyStreamController],
       providers: [
         {
           provide: LiveStreams,

@@ -18,6 +18,7 @@ import {
   type CountQuestionsCommand,
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
+  type ListQuestionsAcrossCommand,
   type QuestionRejected,
   type QuestionStatusCommand,
   type QuestionStatusReply,
@@ -33,7 +34,8 @@ import { declareQuestion, type DeclareResult } from './commands/declare-question
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
 import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
-import { countQuestions, listQuestions, readiness } from './queries/list-open-questions.query';
+import { countQuestions, readiness } from './queries/list-open-questions.query';
+import { listFiltered } from './queries/filtered-questions.query';
 import { questionStatuses } from './queries/question-status.query';
 
 @Controller()
@@ -203,7 +205,14 @@ export class QuestionsMessagesController {
 
   @MessagePattern(Commands.questions.list.type)
   list(@Payload() cmd: ListQuestionsCommand) {
-    return listQuestions(this.dataSource.manager, cmd);
+    const { projectId, ...rest } = cmd;
+    return listFiltered(this.dataSource.manager, { ...rest, projectIds: [projectId] });
+  }
+
+  /** [openq] issue #18 one list over the projects the gateway names (the caller's token's). */
+  @MessagePattern(Commands.questions.listAcross.type)
+  listAcross(@Payload() cmd: ListQuestionsAcrossCommand) {
+    return listFiltered(this.dataSource.manager, cmd);
   }
 
   @MessagePattern(Commands.questions.count.type)

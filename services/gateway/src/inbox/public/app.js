@@ -15,6 +15,8 @@ import { Shortcuts } from './keys.js';
 import { useNarrow } from './mobile.js';
 import { LANGUAGES, language, onLanguageChange, setLanguage, t } from './i18n.js';
 import { NotifyToggle, useInboxSignals } from './signals.js';
+import { AllProjectsInbox } from './all-projects.js';
+import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -52,13 +54,14 @@ function pickProject(roles) {
   const ids = Object.keys(roles).sort();
   const fromUrl = new URLSearchParams(location.search).get('project');
   if (fromUrl && roles[fromUrl]) return fromUrl;
+  if (fromUrl === ALL_PROJECTS && ids.length > 1) return ALL_PROJECTS;
   let stored = null;
   try {
     stored = localStorage.getItem(STORED_PROJECT);
   } catch {
     stored = null;
   }
-  if (stored && roles[stored]) return stored;
+  if (stored && (roles[stored] || (stored === ALL_PROJECTS && ids.length > 1))) return stored;
   return ids[0] ?? null;
 }
 
@@ -85,6 +88,7 @@ function Topbar({ me, projectId, onProject, live }) {
       html`<div class="picker">
         <label for="project-picker">${t('app.project')}</label>
         <select id="project-picker" value=${projectId} onChange=${(e) => onProject(e.currentTarget.value)}>
+          ${ids.length > 1 && html`<option value=${ALL_PROJECTS}>${t('allProjects.option')}</option>`}
           ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id])}</option>`)}
         </select>
       </div>`
@@ -104,9 +108,51 @@ function pickSort() {
   return new URLSearchParams(location.search).get('sort') === 'oldest' ? 'oldest' : 'blocking';
 }
 
-function Inbox({ me, onSignedOut }) {
+/** The project's inbox, or (issue #18) the one across every project of the person. */
+function InboxRoot({ me, onSignedOut }) {
   const [projectId, setProjectId] = useState(() => pickProject(me.roles));
   const [sort, setSort] = useState(pickSort);
+
+  const chooseProject = (id) => {
+    setProjectId(id);
+    try {
+      localStorage.setItem(STORED_PROJECT, id);
+    } catch {
+      // private mode: the URL still remembers
+    }
+    const url = new URL(location.href);
+    url.searchParams.set('project', id);
+    window.history.replaceState(null, '', url);
+  };
+
+  // A deep link keeps the order: ?sort=oldest (blocking most first is the default, not written).
+  const chooseSort = (next) => {
+    setSort(next);
+    const url = new URL(location.href);
+    if (next === 'oldest') url.searchParams.set('sort', 'oldest');
+    else url.searchParams.delete('sort');
+    window.history.replaceState(null, '', url);
+  };
+
+  if (projectId === ALL_PROJECTS)
+    return html`<${AllProjectsInbox}
+      topbar=${(live) => html`<${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />`}
+      sort=${sort}
+      onSort=${chooseSort}
+      onSignedOut=${onSignedOut}
+    />`;
+  return html`<${Inbox}
+    me=${me}
+    onSignedOut=${onSignedOut}
+    projectId=${projectId}
+    chooseProject=${chooseProject}
+    sort=${sort}
+    chooseSort=${chooseSort}
+  />`;
+}
+
+function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) {
+  const [filters, setFilters] = useUrlFilters();
   const [announcement, setAnnouncement] = useState('');
   const [queueNote, setQueueNote] = useState(null);
   const now = useNow();
@@ -115,9 +161,15 @@ function Inbox({ me, onSignedOut }) {
   const role = projectId ? me.roles[projectId] : null;
   const narrow = useNarrow();
 
+  const filterQuery = filtersQuery(filters);
   const queue = usePagedList(
-    projectId ? projectPath(projectId, `/open-questions?status=open&sort=${sort}`) : '',
-    `${projectId}|${sort}`,
+    projectId
+      ? projectPath(
+          projectId,
+          `/open-questions?status=open&sort=${sort}${filterQuery ? `&${filterQuery}` : ''}`,
+        )
+      : '',
+    `${projectId}|${sort}|${filterQuery}`,
   );
   const answered = usePagedList(
     projectId ? projectPath(projectId, '/open-questions?status=answered') : '',
@@ -200,27 +252,6 @@ function Inbox({ me, onSignedOut }) {
     if ([queue.error, answered.error, count.error, waiting.error].some((e) => e?.status === 401))
       onSignedOut();
   }, [queue.error, answered.error, count.error, waiting.error]);
-
-  const chooseProject = (id) => {
-    setProjectId(id);
-    try {
-      localStorage.setItem(STORED_PROJECT, id);
-    } catch {
-      // private mode: the URL still remembers
-    }
-    const url = new URL(location.href);
-    url.searchParams.set('project', id);
-    window.history.replaceState(null, '', url);
-  };
-
-  // A deep link keeps the order: ?sort=oldest (blocking most first is the default, not written).
-  const chooseSort = (next) => {
-    setSort(next);
-    const url = new URL(location.href);
-    if (next === 'oldest') url.searchParams.set('sort', 'oldest');
-    else url.searchParams.delete('sort');
-    window.history.replaceState(null, '', url);
-  };
 
   const goToQueue = (event) => {
     event?.preventDefault();
@@ -336,7 +367,7 @@ function Inbox({ me, onSignedOut }) {
         />
         <${OpenQueue}
           list=${queue}
-          count=${count.data?.open}
+          count=${isFiltered(filters) ? queue.total : count.data?.open}
           projectId=${projectId}
           now=${now}
           onAnswered=${onAnswered}
@@ -345,6 +376,14 @@ function Inbox({ me, onSignedOut }) {
           sort=${sort}
           onSort=${chooseSort}
           effects=${effects.map(say)}
+          filterBar=${html`<${FilterBar}
+            filters=${filters}
+            onChange=${setFilters}
+            counts=${queue.counts}
+            total=${queue.total}
+            loading=${queue.loading}
+          />`}
+          emptyNote=${isFiltered(filters) ? t('filters.noMatch') : undefined}
         />
       </div>
       <div class="column secondary">
@@ -414,7 +453,7 @@ function App() {
       <p class="error" role="alert">${sentenceFor(me.error)}</p>
       <p><button type="button" class="primary" onClick=${load}>${t('ui.tryAgain')}</button></p>
     </main>`;
-  return html`<${Inbox} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
+  return html`<${InboxRoot} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
 }
 
 render(html`<${App} />`, root);

@@ -72,6 +72,7 @@ export function usePagedList(path, key) {
         setState({
           items,
           total: reply.total,
+          counts: reply.counts ?? null,
           nextCursor: reply.nextCursor,
           error: null,
           loading: false,
@@ -94,6 +95,7 @@ export function usePagedList(path, key) {
           ...s,
           items: [...s.items, ...reply.items],
           total: reply.total,
+          counts: reply.counts ?? null,
           nextCursor: reply.nextCursor,
           error: null,
           more: false,

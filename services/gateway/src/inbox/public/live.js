@@ -46,7 +46,8 @@ export function useLiveStream(projectId, onEvent) {
     let timer = null;
     let failures = 0;
     const connect = () => {
-      source = new EventSource(projectPath(projectId, '/stream'));
+      // Issue #18 `*`: every project of the person (all-projects.js).
+      source = new EventSource(projectId === '*' ? '/me/stream' : projectPath(projectId, '/stream'));
       setStatus(failures ? 'reconnecting' : 'connecting');
       for (const type of TYPES) {
         source.addEventListener(type, (event) => {

@@ -93,7 +93,7 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
 }
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
-export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position }) {
+export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject }) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -152,6 +152,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
   >
     <${SelectBox} q=${q} />
     <p class="meta">
+      ${showProject && html`<span class="project-tag" data-project=${q.projectId}>${q.projectId}</span>`}
       <span class="agent">${agentName(q.autor)}</span>
       <span> ${t('queue.card.asked')} </span>
       <time datetime=${q.declaredAt} title=${fullDate(q.declaredAt)}>${ago(q.declaredAt, now)}</time>
@@ -261,6 +262,9 @@ export function OpenQueue({
   sort,
   onSort,
   effects,
+  showProject,
+  filterBar,
+  emptyNote,
 }) {
   const reasons = inertReasons(list.items);
   const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
@@ -273,6 +277,7 @@ export function OpenQueue({
       </h2>
       <${SortSwitch} sort=${sort} onSort=${onSort} />
     </div>
+    ${filterBar}
     ${reasons.map(
       ([reason, covered], i) =>
         html`<p class="inert-note" id=${`inert-${i}`}>
@@ -292,14 +297,15 @@ export function OpenQueue({
       list.loading && !list.items.length && !list.error
         ? html`<p class="empty" role="status">${t('queue.loading')}</p>`
         : !list.items.length && !list.error
-          ? html`<p class="empty">${t('queue.empty')}</p>`
+          ? html`<p class="empty">${emptyNote ?? t('queue.empty')}</p>`
           : html`<ol class="cards">
               ${list.items.map(
                 (q, i) =>
                   html`<li key=${q.questionId}>
                     <${QuestionCard}
                       q=${q}
-                      projectId=${projectId}
+                      projectId=${showProject ? q.projectId : projectId}
+                      showProject=${showProject}
                       now=${now}
                       reasonId=${reasonId(q)}
                       onAnswered=${onAnswered}

@@ -19,7 +19,7 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text, search::text FROM question_view ORDER BY question_id`,
   );
   const counts = await ds.query(
     `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,

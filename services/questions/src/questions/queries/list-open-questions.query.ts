@@ -16,7 +16,7 @@ import {
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
 
-interface ViewRow {
+export interface ViewRow {
   project_id: string;
   declared_position: string;
   declared: QuestionDeclared;
@@ -197,7 +197,7 @@ export async function readiness(
   };
 }
 
-function toView(row: ViewRow, userId: string): OpenQuestionView {
+export function toView(row: ViewRow, userId: string): OpenQuestionView {
   const question = {
     projectId: row.project_id,
     declared: row.declared,
