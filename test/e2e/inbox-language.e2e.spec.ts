@@ -122,7 +122,7 @@ async function declare(pergunta: string, extra: Record<string, unknown> = {}): P
 async function seed(): Promise<void> {
   const stack = harness.stack;
   const ana = stack.token('ana', P, 'viewer');
-  await declare('A rota GET /:codigo aceita códigos em minúsculas?');
+  await declare('A rota /:codigo aceita códigos em minúsculas?');
   await declare('Qual moeda as faturas usam?', { sessionAuthorId: 'bruno', autor: 'po', sugestao: null });
   const viaChat = await declare('Mostrar os preços com imposto?', { autor: 'arquiteto', sugestao: null });
   const byClick = await declare('Arredondar para centavos?', { autor: 'dev_lead' });
@@ -202,7 +202,7 @@ describe('the inbox in the person’s language', () => {
     // Errors and forms say their words too: an empty answer, an empty withdrawal, the amend form,
     // the readiness check.
     const card = page.locator('.queue .card', {
-      hasText: 'A rota GET /:codigo aceita códigos em minúsculas?',
+      hasText: 'A rota /:codigo aceita códigos em minúsculas?',
     });
     await card.getByRole('button', { name: 'Responder', exact: true }).click();
     expect(await card.getByRole('alert').innerText()).toBe(
