@@ -20,6 +20,7 @@ import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
+import { DelegationsController } from './questions/delegations.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
@@ -27,6 +28,7 @@ import { StreamModule } from './stream/stream.module';
 /** The UI's routes (JWT + role on the project). */
 const userControllers = [
   OpenQuestionsController,
+  DelegationsController,
   ReadinessController,
   GatesController,
   WaitingController,

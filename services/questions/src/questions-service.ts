@@ -13,12 +13,14 @@ import { QuestionsModule } from './questions/questions.module';
 import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-answer-keys';
 import { QuestionWithdrawn1764490000000 } from './questions/migrations/1764490000000-question-withdrawn';
 import { DecisionSuperseded1764495000000 } from './questions/migrations/1764495000000-decision-superseded';
+import { DelegationLog1764500000000 } from './questions/migrations/1764500000000-delegation-log';
 
 export const QUESTIONS_MIGRATIONS = [
   QuestionLog1764470100000,
   AnswerKeys1764470500000,
   QuestionWithdrawn1764490000000,
   DecisionSuperseded1764495000000,
+  DelegationLog1764500000000,
 ];
 
 /** At most this many `project` series for the oldest open question (the projects waiting longest). */

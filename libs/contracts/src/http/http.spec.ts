@@ -10,6 +10,7 @@ import { ListOpenQuestionsQuery } from './list-open-questions.dto';
 import { StoryCorrectionBody } from './story-correction.dto';
 import { GateHistoryQuery } from './gate-history.dto';
 import { ResumeGateBody } from './resume-gate.dto';
+import { GrantDelegationBody } from './grant-delegation.dto';
 import { absentMeansEmpty } from '../validation';
 
 describe('HTTP examples', () => {
@@ -27,6 +28,7 @@ describe('HTTP examples', () => {
     ['GateHistoryQuery', GateHistoryQuery, httpExamples.gateHistoryQuery],
     ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
     ['AmendDecisionBody', AmendDecisionBody, httpExamples.amendDecisionBody],
+    ['GrantDelegationBody', GrantDelegationBody, httpExamples.grantDelegationBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });

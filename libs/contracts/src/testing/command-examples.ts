@@ -39,6 +39,14 @@ export const commandExamples: CommandExamples = deepFreeze({
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
     status: { projectId: I.projectId, questionIds: [I.questionId] },
+    delegationGrant: {
+      projectId: I.projectId,
+      userId: I.sessionAuthorId,
+      to: I.delegateId,
+      until: '2026-12-31T18:00:00.000Z',
+    },
+    delegationRevoke: { projectId: I.projectId, userId: I.sessionAuthorId, grantId: I.grantId },
+    delegationList: { projectId: I.projectId, userId: I.sessionAuthorId },
   },
   gates: {
     list: { projectId: I.projectId, taskId: I.taskId },
@@ -91,4 +99,5 @@ export const httpExamples = deepFreeze({
   repoFreezeBody: { motivo: 'Release week' },
   withdrawQuestionBody: { motivo: 'Archived codes are out of scope for this release' },
   amendDecisionBody: { resposta: '404 for archived codes: they were never public' },
+  grantDelegationBody: { to: I.delegateId, until: '2026-12-31T18:00:00.000Z' },
 });

@@ -5,6 +5,7 @@ import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-l
 import { AnswerKeys1764470500000 } from '../migrations/1764470500000-answer-keys';
 import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
 import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
+import { DelegationLog1764500000000 } from '../migrations/1764500000000-delegation-log';
 
 /**
  * For an integration spec: a throwaway database with the question log's schema (the answer keys, withdrawals and amendments too), opened before
@@ -26,6 +27,7 @@ export function useQuestionsDatabase(
         AnswerKeys1764470500000,
         QuestionWithdrawn1764490000000,
         DecisionSuperseded1764495000000,
+        DelegationLog1764500000000,
       ],
       ...options,
     });
