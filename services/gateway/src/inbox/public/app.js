@@ -10,6 +10,7 @@ import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './pane
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel, gateName } from './gates.js';
+import { DelegationPanel } from './delegation.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -315,6 +316,7 @@ function Inbox({ me, onSignedOut }) {
         />
         <${HistoryPanel} list=${answered} now=${now} projectId=${projectId} onAmended=${onAmended} />
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
+        <${DelegationPanel} projectId=${projectId} me=${me} onChanged=${() => refresh(['queue'])} />
       </div>
     </main>
     <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;

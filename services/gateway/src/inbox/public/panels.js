@@ -6,6 +6,7 @@ import { api, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
 import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui.js';
 import { gateName, OverrideResume } from './gates.js';
+import { AnsweredFor, answeredByDelegate } from './delegation.js';
 
 const html = htm.bind(h);
 
@@ -284,8 +285,12 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
                     q.amendment
                       ? html`<${Amendment} q=${q} now=${now} />`
                       : html`<p class="meta">
-                    Answered by <strong>${q.respondidaPor}</strong>
-                    ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ' by click'}
+                    ${
+                      answeredByDelegate(q)
+                        ? html`<${AnsweredFor} q=${q} />`
+                        : html`Answered by <strong>${q.respondidaPor}</strong>
+                            ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ' by click'}`
+                    }
                     <span class="sep" aria-hidden="true">·</span>
                     <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
                   </p>`

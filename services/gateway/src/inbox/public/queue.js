@@ -2,6 +2,7 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { AnsweringFor } from './delegation.js';
 import { api, newIdempotencyKey, projectPath } from './api.js';
 import { agentName, ago, fullDate, plural, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
@@ -160,6 +161,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       q.blocking?.blocks.length > 0 &&
       html`<p class="blocks"><strong>Blocks:</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
     }
+    <${AnsweringFor} q=${q} />
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
     <${Affects} affects=${q.afeta} />
     <fieldset
@@ -202,6 +204,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     ${error && html`<p class="error" role="alert" id=${errorId}>${sentenceFor(error)}</p>`}
     ${
       q.canAnswer &&
+      !q.answeringAs &&
       html`<${WithdrawControl} q=${q} projectId=${projectId} onWithdrawn=${onAnswered} position=${position} />`
     }
   </article>`;
