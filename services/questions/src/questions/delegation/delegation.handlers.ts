@@ -8,7 +8,7 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import { delegationStatus, type Delegation } from './delegation';
+import { delegationStatus, newestGrantFirst, type Delegation } from './delegation';
 import { DelegationLog, delegationTransaction } from './delegation-log';
 
 /** §11.6 a grant as the lists show it, as of `now`. */
@@ -76,8 +76,8 @@ export async function listDelegations(
   userId: string,
   now = new Date(),
 ): Promise<DelegationListReply> {
-  const grants = (await new DelegationLog(dataSource.manager).loadOf(projectId, userId)).sort((a, b) =>
-    b.granted.grantedAt.localeCompare(a.granted.grantedAt),
+  const grants = (await new DelegationLog(dataSource.manager).loadOf(projectId, userId)).sort(
+    newestGrantFirst,
   );
   return {
     given: grants.filter((g) => g.granted.from === userId).map((g) => delegationView(g, now)),

@@ -152,8 +152,15 @@ export type Standing =
   | { kind: 'revoked' | 'expired'; grant: DelegationGranted }
   | { kind: 'none' };
 
+/** Newest grant first; grants of one instant by id, descending (UUID v7: still time order). */
+export function newestGrantFirst(a: Delegation, b: Delegation): number {
+  const byTime = Date.parse(b.granted.grantedAt) - Date.parse(a.granted.grantedAt);
+  if (byTime !== 0) return byTime;
+  return a.granted.grantId === b.granted.grantId ? 0 : a.granted.grantId < b.granted.grantId ? 1 : -1;
+}
+
 export function standingOf(grants: readonly Delegation[], now: Date): Standing {
-  const newestFirst = [...grants].sort((a, b) => b.granted.grantedAt.localeCompare(a.granted.grantedAt));
+  const newestFirst = [...grants].sort(newestGrantFirst);
   const live = newestFirst.find((g) => delegationStatus(g, now) === 'active');
   if (live) return { kind: 'live', grant: live.granted };
   const newest = newestFirst[0];
