@@ -75,12 +75,22 @@ describe('delegating answers in the inbox', () => {
     expect(await answered(ana).innerText()).toBe('Answered by dani for ana');
     await ana.screenshot('inbox-delegation-answered-for');
 
-    // Revoked: the panel empties; dani's next card is inert again (after a reload: grants are not streamed).
+    // Revoked: the panel empties. Grants are not streamed: dani's page still offers the card, her
+    // click is refused, said above the queue, and the reloaded card is inert.
     await grant.getByRole('button', { name: 'Revoke' }).click();
     await panel.getByText('No active delegation.').waitFor();
-    await dani.inbox(harness.stack.baseUrl, P);
-    await card(second).waitFor();
-    expect(await card(second).getByTestId('answering-as').count()).toBe(0);
+    await card(second).getByLabel('Your answer').fill('One more sprint');
+    await card(second).getByRole('button', { name: 'Answer' }).click();
+    await dani.page
+      .getByText('The session author revoked your delegation to answer for them.')
+      .first()
+      .waitFor();
+    await card(second).getByTestId('answering-as').waitFor({ state: 'detached' });
     expect(await card(second).getByLabel('Your answer').isDisabled()).toBe(true);
+    await dani.page.locator('section.delegation .grants.received').waitFor({ state: 'detached' });
+    await dani.screenshot('inbox-delegation-revoked');
+    // The refused click's 403 is on purpose; nothing else may have gone wrong.
+    expect(dani.problems).toEqual([expect.stringContaining('403 (Forbidden)')]);
+    dani.problems.length = 0;
   });
 });

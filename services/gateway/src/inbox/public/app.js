@@ -116,6 +116,7 @@ function Inbox({ me, onSignedOut }) {
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
   const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
   const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
+  const delegations = useResource(() => api(projectPath(projectId, '/delegations')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: () => {
@@ -127,6 +128,7 @@ function Inbox({ me, onSignedOut }) {
     waiting: waiting.reload,
     gateHistory: gateHistory.reload,
     pipeline: pipeline.reload,
+    delegations: delegations.reload,
   };
 
   // Bursts of events reload each list once.
@@ -229,7 +231,8 @@ function Inbox({ me, onSignedOut }) {
           : `“${question.pergunta}”: ${sentenceFor(gone)}`,
     );
     setAnnouncement(gone ? sentenceFor(gone) : `${byMe ? 'Withdrawn' : 'Answered'}: ${question.pergunta}`);
-    refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
+    // §11.6 a refused delegate's click: the grant changed since the page loaded.
+    refresh(['queue', 'history', 'readiness', 'count', 'waiting', ...(gone ? ['delegations'] : [])]);
   }, []);
 
   // After an answer the card leaves: focus goes to the card that took its place (else the title).
@@ -316,7 +319,12 @@ function Inbox({ me, onSignedOut }) {
         />
         <${HistoryPanel} list=${answered} now=${now} projectId=${projectId} onAmended=${onAmended} />
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
-        <${DelegationPanel} projectId=${projectId} me=${me} onChanged=${() => refresh(['queue'])} />
+        <${DelegationPanel}
+          list=${delegations}
+          projectId=${projectId}
+          me=${me}
+          onChanged=${() => refresh(['queue'])}
+        />
       </div>
     </main>
     <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;

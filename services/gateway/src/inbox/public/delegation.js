@@ -5,7 +5,6 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { useResource } from './hooks.js';
 import { language, t } from './i18n.js';
 import { sentenceFor } from './messages.js';
 import { ErrorLine } from './ui.js';
@@ -69,9 +68,11 @@ function Grant({ g, onRevoke, busy }) {
   </li>`;
 }
 
-/** The panel: grant (user id, until a date), my active grants with revoke, and those I received. */
-export function DelegationPanel({ projectId, me, onChanged }) {
-  const list = useResource(() => api(projectPath(projectId, '/delegations')), projectId);
+/**
+ * The panel: grant (user id, until a date), my active grants with revoke, and those I received.
+ * `list` is the page's `GET …/delegations` resource (the page reloads it when a click is refused).
+ */
+export function DelegationPanel({ list, projectId, me, onChanged }) {
   const [to, setTo] = useState('');
   const [day, setDay] = useState('');
   const [busy, setBusy] = useState(false);

@@ -91,6 +91,19 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
   />`;
 }
 
+/**
+ * Refusals after which the card cannot be answered from here: the question left the queue, or
+ * (§11.6) the delegation it was answered under was revoked or expired (the queue reloads and the
+ * card turns inert).
+ */
+const GONE = [
+  'pergunta_ja_respondida',
+  'pergunta_nao_encontrada',
+  'pergunta_retirada',
+  'delegacao_revogada',
+  'delegacao_expirada',
+];
+
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
 export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position }) {
   const [draft, setDraft] = useState('');
@@ -119,8 +132,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     } catch (e) {
       setBusy(false);
       setError(e);
-      if (['pergunta_ja_respondida', 'pergunta_nao_encontrada', 'pergunta_retirada'].includes(e.reason))
-        onAnswered({ question: q, reply: null, position, gone: e });
+      if (GONE.includes(e.reason)) onAnswered({ question: q, reply: null, position, gone: e });
       else input.current?.focus();
     }
   };
