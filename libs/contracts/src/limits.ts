@@ -94,3 +94,5 @@ export const WITHDRAW_MOTIVO_MAX_LENGTH = 500;
 
 /** [openq] issue #18 questions in one "accept suggestions" request: 1 to 50. */
 export const ACCEPT_SUGGESTIONS_MAX = 50;
+/** [openq] §11.6 a delegation grant lasts at most this many days (`until` ≤ now + this). */
+export const DELEGATION_MAX_DAYS = 90;

@@ -22,6 +22,7 @@ import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
 import { MyQuestionsController } from './questions/my-questions.controller';
+import { DelegationsController } from './questions/delegations.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
@@ -30,6 +31,7 @@ import { StreamModule } from './stream/stream.module';
 const userControllers = [
   OpenQuestionsController,
   MyQuestionsController,
+  DelegationsController,
   ReadinessController,
   GatesController,
   WaitingController,

@@ -14,6 +14,7 @@ import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-an
 import { QuestionWithdrawn1764490000000 } from './questions/migrations/1764490000000-question-withdrawn';
 import { DecisionSuperseded1764495000000 } from './questions/migrations/1764495000000-decision-superseded';
 import { QuestionSearch1764500000000 } from './questions/migrations/1764500000000-question-search';
+import { DelegationLog1764510000000 } from './questions/migrations/1764510000000-delegation-log';
 
 export const QUESTIONS_MIGRATIONS = [
   QuestionLog1764470100000,
@@ -21,6 +22,7 @@ export const QUESTIONS_MIGRATIONS = [
   QuestionWithdrawn1764490000000,
   DecisionSuperseded1764495000000,
   QuestionSearch1764500000000,
+  DelegationLog1764510000000,
 ];
 
 /** At most this many `project` series for the oldest open question (the projects waiting longest). */

@@ -7,6 +7,8 @@ export interface DecisionView {
   pergunta: string;
   resposta: string;
   respondidaPor: string;
+  /** §11.6 present only when someone else clicked the answer for `respondidaPor` (their delegate). */
+  answeredBy?: string;
   viaAgente: AskerRole | null;
   decidedAt: string;
 }

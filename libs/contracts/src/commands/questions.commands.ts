@@ -29,6 +29,7 @@ import {
   IsEntityIdList,
   IsIdempotencyKey,
   IsOneOf,
+  IsTimestamp,
   IsToolCallId,
   IsUuidList,
   IsUuidString,
@@ -56,6 +57,9 @@ import type {
   ReadinessReply,
   WithdrawQuestionReply,
   AmendDecisionReply,
+  DelegationListReply,
+  DelegationView,
+  GrantDelegationReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -207,6 +211,37 @@ export class QuestionStatusCommand extends ProjectScoped {
   questionIds!: string[];
 }
 
+/**
+ * §11.6 `userId` (the JWT `sub`) lets `to` answer their questions in the project until `until`.
+ * The shape is checked here; the decider checks the rest (`to` ≠ `userId`, `until` ahead and
+ * within `DELEGATION_MAX_DAYS`: 400 `delegacao_invalida` with the field).
+ */
+export class GrantDelegationCommand extends ProjectScoped {
+  @IsEntityId()
+  userId!: string;
+
+  @IsEntityId()
+  to!: string;
+
+  @IsTimestamp()
+  until!: string;
+}
+
+/** §11.6 the grantor (`userId`, the JWT `sub`) revokes a grant. */
+export class RevokeDelegationCommand extends ProjectScoped {
+  @IsEntityId()
+  userId!: string;
+
+  @IsUuidString()
+  grantId!: string;
+}
+
+/** §11.6 the grants from and to `userId` in the project, active and past. */
+export class ListDelegationsCommand extends ProjectScoped {
+  @IsEntityId()
+  userId!: string;
+}
+
 export const QuestionsCommand = {
   declare: defineCommand<DeclareQuestionCommand, DeclareQuestionReply>(
     Verb.questions.declare,
@@ -238,5 +273,17 @@ export const QuestionsCommand = {
   status: defineCommand<QuestionStatusCommand, QuestionStatusReply>(
     Verb.questions.status,
     QuestionStatusCommand,
+  ),
+  delegationGrant: defineCommand<GrantDelegationCommand, GrantDelegationReply>(
+    Verb.questions.delegationGrant,
+    GrantDelegationCommand,
+  ),
+  delegationRevoke: defineCommand<RevokeDelegationCommand, DelegationView>(
+    Verb.questions.delegationRevoke,
+    RevokeDelegationCommand,
+  ),
+  delegationList: defineCommand<ListDelegationsCommand, DelegationListReply>(
+    Verb.questions.delegationList,
+    ListDelegationsCommand,
   ),
 } as const;

@@ -19,6 +19,9 @@ export interface OpenQuestionView extends QuestionDeclared {
   aceitouSugestao: boolean | null;
   decisionEventId: string | null;
   respondidaPor: string | null;
+  /** §11.6 who clicked the answer: the session author, or their delegate (`grantId` then set); `null` for an agent's answer. */
+  answeredBy?: string | null;
+  grantId?: string | null;
   viaAgente: AskerRole | null;
   /** §11.2 the recording agent's chat session (audit trail); `null` for a click, an open question, or none given. */
   agentSessionId: string | null;
@@ -42,11 +45,45 @@ export interface OpenQuestionView extends QuestionDeclared {
   /** Why the control is inert, in words for a person; `null` when `canAnswer`. */
   inertReason: string | null;
   /**
+   * §11.6 for a delegate on an open question of their grantor: `canAnswer` is true, and these say
+   * for whom (`respondidaPor` the answer will carry), under which grant, until when. Absent otherwise.
+   */
+  answeringAs?: { userId: string; grantId: string; until: string } | null;
+  /**
    * [openq] issue #18 what waits on this open question and since when (from the gates service;
    * the gateway adds it to the list's items): `null` in the questions service's own reply, and
    * when the gates service did not answer; `{ blocks: [] }` for a question that blocks nothing.
    */
   blocking?: { blocks: BlockedWork[]; since: string | null } | null;
+}
+
+/** §11.6 a grant as `GET /projects/:projectId/delegations` lists it. */
+export interface DelegationView {
+  grantId: string;
+  projectId: string;
+  from: string;
+  to: string;
+  until: string;
+  grantedAt: string;
+  /** `active` while neither revoked nor past `until` (as of the reply). */
+  status: 'active' | 'expired' | 'revoked';
+  revokedAt: string | null;
+  revokedBy: string | null;
+}
+
+/** §11.6 the reply to a grant: its id (201). */
+export interface GrantDelegationReply {
+  grantId: string;
+  from: string;
+  to: string;
+  until: string;
+  grantedAt: string;
+}
+
+/** §11.6 the grants from the caller (`given`) and to the caller (`received`), newest first. */
+export interface DelegationListReply {
+  given: DelegationView[];
+  received: DelegationView[];
 }
 
 export interface DeclareQuestionReply {

@@ -16,6 +16,9 @@ export const Verb = {
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),
     status: pair('questions', 'status'),
+    delegationGrant: pair('questions', 'delegation-grant'),
+    delegationRevoke: pair('questions', 'delegation-revoke'),
+    delegationList: pair('questions', 'delegation-list'),
   },
   gates: {
     list: pair('gates', 'list'),

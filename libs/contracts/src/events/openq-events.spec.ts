@@ -18,9 +18,13 @@ describe('openq events', () => {
     expect(validate(type, clone(openqEventExamples[type]))).toMatchObject({ ok: true });
   });
 
+  /** `projectId` travels in the envelope, never in `data` — except where SPEC §11.6 names it in `data`. */
+  const PROJECT_IN_DATA: readonly OpenqEventType[] = ['delegation.granted', 'delegation.revoked'];
+
   it.each(OPENQ_EVENT_TYPES)('refuses an unknown field on %s', (type) => {
-    expect(failingField(validate(type, { ...clone(openqEventExamples[type]), projectId: 'p1' }))).toBe(
-      'projectId',
+    const unknown = PROJECT_IN_DATA.includes(type) ? 'reviewer' : 'projectId';
+    expect(failingField(validate(type, { ...clone(openqEventExamples[type]), [unknown]: 'p1' }))).toBe(
+      unknown,
     );
   });
 });

@@ -22,6 +22,8 @@ import {
 import {
   DecisionRecordedDto,
   DecisionSupersededDto,
+  DelegationGrantedDto,
+  DelegationRevokedDto,
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
@@ -83,6 +85,18 @@ export const OPENQ_EVENT_TABLE = {
     consumers: [],
     engine:
       'SPEC §11.5: a gate that resumed on the superseded decision is not parked again; the engine may re-judge with the new one',
+  }),
+  DelegationGranted: eventRow<P.DelegationGranted>()({
+    type: 'delegation.granted',
+    dto: DelegationGrantedDto,
+    publisher: 'questions',
+    consumers: [],
+  }),
+  DelegationRevoked: eventRow<P.DelegationRevoked>()({
+    type: 'delegation.revoked',
+    dto: DelegationRevokedDto,
+    publisher: 'questions',
+    consumers: [],
   }),
   GateVerdictRecorded: eventRow<P.GateVerdictRecorded>()({
     type: 'gate.verdict_recorded',

@@ -47,6 +47,14 @@ export interface QuestionAnswered {
    * absent for a click and for an agent that gave none (events written before it existed lack it too).
    */
   agentSessionId?: string | null;
+  /**
+   * §11.6 who clicked: the session author for their own click, their delegate for a delegate's
+   * (then `grantId` says under which grant). Absent for an agent's answer (`viaAgente` says it) and
+   * for answers recorded before delegation existed.
+   */
+  answeredBy?: string | null;
+  /** §11.6 the `delegation.granted` under which a delegate answered; absent otherwise. */
+  grantId?: string | null;
   answeredAt: string;
 }
 
@@ -84,7 +92,34 @@ export interface DecisionRecorded {
   viaAgente: AskerRole | null;
   /** §11.2 as in `QuestionAnswered`: the recording agent's chat session, when it gave one. */
   agentSessionId?: string | null;
+  /** §11.6 as in `QuestionAnswered`: who clicked (`actor` stays the session author, for whom). */
+  answeredBy?: string | null;
+  /** §11.6 as in `QuestionAnswered`: the grant a delegate answered under. */
+  grantId?: string | null;
   decidedAt: string;
+}
+
+/**
+ * §11.6 `from` lets `to` answer, by click, the questions `from` may answer in the project (those
+ * of sessions `from` led), until `until`. Granted by `from` only, for at most
+ * `DELEGATION_MAX_DAYS`. `projectId` is in `data` too (SPEC §11.6 names it), as in the envelope.
+ */
+export interface DelegationGranted {
+  grantId: string;
+  projectId: string;
+  from: string;
+  to: string;
+  until: string;
+  /** [openq] when it was granted. */
+  grantedAt: string;
+}
+
+/** §11.6 the grant no longer lets its delegate answer (revoked by its grantor). */
+export interface DelegationRevoked {
+  grantId: string;
+  projectId: string;
+  by: string;
+  revokedAt: string;
 }
 
 /**

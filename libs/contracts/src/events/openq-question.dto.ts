@@ -39,6 +39,8 @@ import { StoryChangesDto } from '../dto/story-changes.dto';
 import type {
   DecisionRecorded,
   DecisionSuperseded,
+  DelegationGranted,
+  DelegationRevoked,
   QuestionAnswered,
   QuestionRejected,
   QuestionWithdrawn,
@@ -90,6 +92,15 @@ export class QuestionAnsweredDto implements QuestionAnswered {
   @IsOptional()
   @IsEntityId()
   agentSessionId?: string | null;
+
+  /** §11.6 optional: absent for an agent's answer and for answers before delegation. */
+  @IsOptional()
+  @IsEntityId()
+  answeredBy?: string | null;
+
+  @IsOptional()
+  @IsUuidString()
+  grantId?: string | null;
 
   @IsTimestamp()
   answeredAt!: string;
@@ -148,6 +159,14 @@ export class DecisionRecordedDto implements DecisionRecorded {
   @IsEntityId()
   agentSessionId?: string | null;
 
+  @IsOptional()
+  @IsEntityId()
+  answeredBy?: string | null;
+
+  @IsOptional()
+  @IsUuidString()
+  grantId?: string | null;
+
   @IsTimestamp()
   decidedAt!: string;
 }
@@ -196,4 +215,38 @@ export class DecisionSupersededDto implements DecisionSuperseded {
 
   @IsTimestamp()
   supersededAt!: string;
+}
+
+export class DelegationGrantedDto implements DelegationGranted {
+  @IsUuidString()
+  grantId!: string;
+
+  @IsEntityId()
+  projectId!: string;
+
+  @IsEntityId()
+  from!: string;
+
+  @IsEntityId()
+  to!: string;
+
+  @IsTimestamp()
+  until!: string;
+
+  @IsTimestamp()
+  grantedAt!: string;
+}
+
+export class DelegationRevokedDto implements DelegationRevoked {
+  @IsUuidString()
+  grantId!: string;
+
+  @IsEntityId()
+  projectId!: string;
+
+  @IsEntityId()
+  by!: string;
+
+  @IsTimestamp()
+  revokedAt!: string;
 }

@@ -11,6 +11,7 @@ import { ListOpenQuestionsQuery } from './list-open-questions.dto';
 import { StoryCorrectionBody } from './story-correction.dto';
 import { GateHistoryQuery } from './gate-history.dto';
 import { ResumeGateBody } from './resume-gate.dto';
+import { GrantDelegationBody } from './grant-delegation.dto';
 import { absentMeansEmpty } from '../validation';
 
 describe('HTTP examples', () => {
@@ -29,6 +30,7 @@ describe('HTTP examples', () => {
     ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
     ['AmendDecisionBody', AmendDecisionBody, httpExamples.amendDecisionBody],
     ['AcceptSuggestionsBody', AcceptSuggestionsBody, httpExamples.acceptSuggestionsBody],
+    ['GrantDelegationBody', GrantDelegationBody, httpExamples.grantDelegationBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });

@@ -48,6 +48,14 @@ export const commandExamples: CommandExamples = deepFreeze({
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
     status: { projectId: I.projectId, questionIds: [I.questionId] },
+    delegationGrant: {
+      projectId: I.projectId,
+      userId: I.sessionAuthorId,
+      to: I.delegateId,
+      until: '2026-12-31T18:00:00.000Z',
+    },
+    delegationRevoke: { projectId: I.projectId, userId: I.sessionAuthorId, grantId: I.grantId },
+    delegationList: { projectId: I.projectId, userId: I.sessionAuthorId },
   },
   gates: {
     list: { projectId: I.projectId, taskId: I.taskId },
@@ -104,4 +112,5 @@ export const httpExamples = deepFreeze({
   acceptSuggestionsBody: {
     questionIds: ['0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b', '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6c'],
   },
+  grantDelegationBody: { to: I.delegateId, until: '2026-12-31T18:00:00.000Z' },
 });

@@ -149,6 +149,20 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     by: I.sessionAuthorId,
     supersededAt: I.at,
   },
+  'delegation.granted': {
+    grantId: I.grantId,
+    projectId: I.projectId,
+    from: I.sessionAuthorId,
+    to: I.delegateId,
+    until: '2026-12-31T18:00:00.000Z',
+    grantedAt: I.at,
+  },
+  'delegation.revoked': {
+    grantId: I.grantId,
+    projectId: I.projectId,
+    by: I.sessionAuthorId,
+    revokedAt: I.at,
+  },
   'gate.verdict_recorded': {
     taskId: I.taskId,
     gate: 'qa',

@@ -5,6 +5,8 @@ export const EXAMPLE_IDS = {
   sessionId: 'sess-criativo-1',
   sessionAuthorId: 'user-author',
   otherUserId: 'user-other',
+  delegateId: 'user-delegate',
+  grantId: '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a7e',
   taskId: 'TASK-101',
   otherTaskId: 'TASK-100',
   storyId: 'STORY-7',

@@ -15,6 +15,8 @@ export interface CandidateDecision {
   pergunta: string;
   resposta: string;
   respondidaPor: string;
+  /** §11.6 who clicked the answer (the author or their delegate); null for an agent's, or unknown. */
+  answeredBy?: string | null;
   viaAgente: AskerRole | null;
   /** ISO-8601 instant. */
   decidedAt: string;
@@ -28,6 +30,8 @@ export interface DecisionView {
   pergunta: string;
   resposta: string;
   respondidaPor: string;
+  /** §11.6 present only when someone else answered for `respondidaPor` (their delegate). */
+  answeredBy?: string;
   viaAgente: AskerRole | null;
   decidedAt: string;
 }
@@ -92,6 +96,18 @@ export function latestPerQuestion<
 }
 
 function toView(decision: CandidateDecision): DecisionView {
-  const { decisionEventId, questionId, pergunta, resposta, respondidaPor, viaAgente, decidedAt } = decision;
-  return { decisionEventId, questionId, pergunta, resposta, respondidaPor, viaAgente, decidedAt };
+  const { decisionEventId, questionId, pergunta, resposta, respondidaPor, answeredBy, viaAgente, decidedAt } =
+    decision;
+  // §11.6 who answered for whom, said only when it was not the person themselves.
+  const delegate = answeredBy && answeredBy !== respondidaPor ? { answeredBy } : {};
+  return {
+    decisionEventId,
+    questionId,
+    pergunta,
+    resposta,
+    respondidaPor,
+    ...delegate,
+    viaAgente,
+    decidedAt,
+  };
 }

@@ -3,6 +3,7 @@ import { ContextReplayCheckpoint1764470400000 } from './1764470400000-context-re
 import { ContextDecisionAgentSession1764470650000 } from './1764470650000-decision-agent-session';
 import { ContextStoryArchivedVersion1764475300000 } from './1764475300000-context-story-archived-version';
 import { ContextQuestionWithdrawn1764490000000 } from './1764490000000-context-question-withdrawn';
+import { ContextDecisionAnsweredBy1764500000000 } from './1764500000000-decision-answered-by';
 
 export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [
   ContextReadModels1764470300000,
@@ -10,4 +11,5 @@ export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [
   ContextDecisionAgentSession1764470650000,
   ContextStoryArchivedVersion1764475300000,
   ContextQuestionWithdrawn1764490000000,
+  ContextDecisionAnsweredBy1764500000000,
 ];

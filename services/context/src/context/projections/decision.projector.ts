@@ -3,8 +3,8 @@ import type { DecisionRecorded } from '@openq/contracts';
 
 /**
  * `decision.recorded` into the decision index: the record is self-contained (context = the
- * pergunta, choice = the resposta, consequences = the afeta, actor = who answered, and the
- * recording agent's session when there was one), so the index needs no join with the question.
+ * pergunta, choice = the resposta, consequences = the afeta, actor = who answered, §11.6 who
+ * clicked for them (`answeredBy`), and the recording agent's session when there was one), so the index needs no join with the question.
  * Records never change: a second delivery inserts nothing.
  */
 export async function projectDecisionRecorded(
@@ -15,8 +15,8 @@ export async function projectDecisionRecorded(
   const { consequences } = decision;
   await manager.query(
     `INSERT INTO context_decision (decision_event_id, project_id, question_id, pergunta, resposta, respondida_por,
-                                   via_agente, decided_at, tarefas, historias, regras, agent_session_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12)
+                                   via_agente, decided_at, tarefas, historias, regras, agent_session_id, answered_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13)
      ON CONFLICT (decision_event_id) DO NOTHING`,
     [
       decision.decisionEventId,
@@ -31,6 +31,7 @@ export async function projectDecisionRecorded(
       JSON.stringify(consequences.historias),
       JSON.stringify(consequences.regras),
       decision.agentSessionId ?? null,
+      decision.answeredBy ?? null,
     ],
   );
 }

@@ -44,6 +44,7 @@ interface DecisionRow {
   pergunta: string;
   resposta: string;
   respondida_por: string;
+  answered_by: string | null;
   via_agente: AskerRole | null;
   decided_at: string;
   tarefas: string[];
@@ -64,7 +65,7 @@ async function linkableDecisions(
   regras: readonly string[],
 ): Promise<CandidateDecision[]> {
   const rows: DecisionRow[] = await manager.query(
-    `SELECT decision_event_id, question_id, pergunta, resposta, respondida_por, via_agente, decided_at,
+    `SELECT decision_event_id, question_id, pergunta, resposta, respondida_por, answered_by, via_agente, decided_at,
             tarefas, historias, regras
        FROM context_decision
       WHERE project_id = $1 AND question_id IN (
@@ -78,6 +79,7 @@ async function linkableDecisions(
     pergunta: row.pergunta,
     resposta: row.resposta,
     respondidaPor: row.respondida_por,
+    answeredBy: row.answered_by,
     viaAgente: row.via_agente,
     decidedAt: row.decided_at,
     affects: { tarefas: row.tarefas, historias: row.historias, regras: row.regras },

@@ -17,6 +17,7 @@ import { LANGUAGES, language, onLanguageChange, setLanguage, t } from './i18n.js
 import { NotifyToggle, useInboxSignals } from './signals.js';
 import { AllProjectsInbox } from './all-projects.js';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
+import { DelegationPanel } from './delegation.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -184,6 +185,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
   const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
   const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
   const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
+  const delegations = useResource(() => api(projectPath(projectId, '/delegations')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: () => {
@@ -195,6 +197,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
     waiting: waiting.reload,
     gateHistory: gateHistory.reload,
     pipeline: pipeline.reload,
+    delegations: delegations.reload,
   };
 
   // Bursts of events reload each list once.
@@ -289,7 +292,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
         ? () => sentenceFor(gone)
         : () => t(byMe ? 'app.withdrawnQuestion' : 'app.answeredQuestion', { pergunta }),
     );
-    refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
+    // §11.6 a refused delegate's click: the grant changed since the page loaded.
+    refresh(['queue', 'history', 'readiness', 'count', 'waiting', ...(gone ? ['delegations'] : [])]);
   }, []);
 
   // After an answer the card leaves: focus goes to the card that took its place (else the title).
@@ -398,6 +402,12 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
         />
         <${HistoryPanel} list=${answered} now=${now} projectId=${projectId} onAmended=${onAmended} />
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
+        <${DelegationPanel}
+          list=${delegations}
+          projectId=${projectId}
+          me=${me}
+          onChanged=${() => refresh(['queue'])}
+        />
       </div>
     </main>
     <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;

@@ -7,6 +7,7 @@ import { formatNumber, t } from './i18n.js';
 import { agentName, ago, fullDate, roleWithArticle, sentenceFor } from './messages.js';
 import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui.js';
 import { gateName, OverrideResume } from './gates.js';
+import { AnsweredFor, answeredByDelegate } from './delegation.js';
 
 const html = htm.bind(h);
 
@@ -282,8 +283,12 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
                     q.amendment
                       ? html`<${Amendment} q=${q} now=${now} />`
                       : html`<p class="meta">
-                    ${t('panels.history.answeredBy')} <strong>${q.respondidaPor}</strong>
-                    ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ` ${t('panels.history.byClick')}`}
+                    ${
+                      answeredByDelegate(q)
+                        ? html`<${AnsweredFor} q=${q} />`
+                        : html`${t('panels.history.answeredBy')} <strong>${q.respondidaPor}</strong>
+                            ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ` ${t('panels.history.byClick')}`}`
+                    }
                     <span class="sep" aria-hidden="true">·</span>
                     <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
                   </p>`

@@ -2,6 +2,7 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { AnsweringFor } from './delegation.js';
 import { api, newIdempotencyKey, projectPath } from './api.js';
 import { formatNumber, language, t } from './i18n.js';
 import { agentName, ago, fullDate, sentenceFor, waited } from './messages.js';
@@ -92,6 +93,19 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
   />`;
 }
 
+/**
+ * Refusals after which the card cannot be answered from here: the question left the queue, or
+ * (§11.6) the delegation it was answered under was revoked or expired (the queue reloads and the
+ * card turns inert).
+ */
+const GONE = [
+  'pergunta_ja_respondida',
+  'pergunta_nao_encontrada',
+  'pergunta_retirada',
+  'delegacao_revogada',
+  'delegacao_expirada',
+];
+
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
 export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject }) {
   const [draft, setDraft] = useState('');
@@ -120,8 +134,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     } catch (e) {
       setBusy(false);
       setError(e);
-      if (['pergunta_ja_respondida', 'pergunta_nao_encontrada', 'pergunta_retirada'].includes(e.reason))
-        onAnswered({ question: q, reply: null, position, gone: e });
+      if (GONE.includes(e.reason)) onAnswered({ question: q, reply: null, position, gone: e });
       else input.current?.focus();
     }
   };
@@ -164,6 +177,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       q.blocking?.blocks.length > 0 &&
       html`<p class="blocks"><strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
     }
+    <${AnsweringFor} q=${q} />
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
     <${Affects} affects=${q.afeta} />
     <${CardDetails} q=${q} />
@@ -207,6 +221,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     ${error && html`<p class="error" role="alert" id=${errorId}>${sentenceFor(error)}</p>`}
     ${
       q.canAnswer &&
+      !q.answeringAs &&
       html`<${WithdrawControl} q=${q} projectId=${projectId} onWithdrawn=${onAnswered} position=${position} />`
     }
   </article>`;

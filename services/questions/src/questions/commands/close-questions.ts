@@ -13,6 +13,7 @@ import {
   type WithdrawOutcome,
 } from '../domain/question';
 import { QuestionLog } from '../question-log';
+import { DelegationLog, pairKey, type DelegationPair } from '../delegation/delegation-log';
 import { questionTransaction } from '../question-transaction';
 import {
   answerFingerprint,
@@ -105,7 +106,9 @@ export async function closeQuestions<R extends ClosingRequest>(
     manager,
     requests.flatMap((r) => keyOf(r) ?? []),
   );
-  const batch = questionTransaction(manager, requests[0]!.outbox, log).batch(await log.loadMany(questionIds));
+  const loaded = await log.loadMany(questionIds);
+  const grants = await grantsForDelegates(manager, requests, loaded);
+  const batch = questionTransaction(manager, requests[0]!.outbox, log).batch(loaded);
   const remember: (AnswerKey & { questionId: string; fingerprint: string })[] = [];
   const out: ClosingDecision[] = [];
   for (const request of requests as readonly ClosingRequest[]) {
@@ -145,9 +148,14 @@ export async function closeQuestions<R extends ClosingRequest>(
         continue;
       }
     }
+    const author = before?.declared.sessionAuthorId;
+    const delegated =
+      command.by === 'user' && author !== undefined && command.userId !== author
+        ? { ...command, grants: grants.get(pairKey({ projectId, from: author, to: command.userId })) ?? [] }
+        : command;
     const entry = batch.decide(
       questionId,
-      { type: 'answer', projectId, decisionEventId: newId(), answer: command },
+      { type: 'answer', projectId, decisionEventId: newId(), answer: delegated },
       now,
       outbox,
     );
@@ -165,6 +173,30 @@ export async function closeQuestions<R extends ClosingRequest>(
   await batch.commit();
   await rememberAnswerKeys(manager, remember);
   return out as DecisionOf<R>[];
+}
+
+/**
+ * §11.6 the delegation grants the group's clicks by someone other than the session author may
+ * answer under: for each (project, author, clicker), locked (a revocation of one of them waits
+ * for this transaction, or this one for it) and then read from the delegation log, one
+ * statement each. Nothing for a group with no such click.
+ */
+async function grantsForDelegates(
+  manager: EntityManager,
+  requests: readonly ClosingRequest[],
+  questions: ReadonlyMap<string, { declared: { sessionAuthorId: string } } | null>,
+) {
+  const pairs: DelegationPair[] = [];
+  for (const r of requests) {
+    if (!('command' in r) || r.command.by !== 'user') continue;
+    const author = questions.get(r.questionId)?.declared.sessionAuthorId;
+    if (author !== undefined && author !== r.command.userId)
+      pairs.push({ projectId: r.projectId, from: author, to: r.command.userId });
+  }
+  if (pairs.length === 0) return new Map();
+  const delegations = new DelegationLog(manager);
+  await delegations.lockPairs(pairs);
+  return delegations.loadBetween(pairs);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type WithdrawCommand,
   withdrawOutcome,
 } from './question';
+import type { Delegation } from '../delegation/delegation';
 
 const T0 = Date.parse('2026-11-30T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
@@ -186,7 +187,7 @@ describe('answer', () => {
     given(events).when(command).then({ reason });
   });
 
-  it('records a click: respondidaPor is the author, no agent, and the decision mirrors the question', () => {
+  it('records a click: respondidaPor is the author, who clicked (answeredBy), no agent, and the decision mirrors the question', () => {
     given([declared()])
       .when(click('ana', { resposta: '  No  ' }))
       .then([
@@ -199,6 +200,7 @@ describe('answer', () => {
             decisionEventId: 'd1',
             respondidaPor: 'ana',
             viaAgente: null,
+            answeredBy: 'ana',
             answeredAt: now.toISOString(),
           },
           occurredAt: now,
@@ -213,6 +215,7 @@ describe('answer', () => {
             consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
             questionId: 'q1',
             viaAgente: null,
+            answeredBy: 'ana',
             decidedAt: now.toISOString(),
           },
           occurredAt: now,
@@ -493,5 +496,90 @@ describe('status and answerability', () => {
       canAnswer: false,
       inertReason: 'Already answered.',
     });
+  });
+});
+
+describe('§11.6 a delegate answers for the session author', () => {
+  /** ana lets bia answer for her in p1 until step `until` (granted at step 0), maybe revoked at step 5. */
+  const grant = (
+    over: { until?: number; revokedAt?: number; projectId?: string; from?: string; to?: string } = {},
+  ): Delegation => ({
+    granted: {
+      grantId: 'g1',
+      projectId: over.projectId ?? 'p1',
+      from: over.from ?? 'ana',
+      to: over.to ?? 'bia',
+      until: at(over.until ?? 1000).toISOString(),
+      grantedAt: at(0).toISOString(),
+    },
+    revoked:
+      over.revokedAt === undefined
+        ? null
+        : { grantId: 'g1', projectId: 'p1', by: 'ana', revokedAt: at(over.revokedAt).toISOString() },
+  });
+  const delegateClick = (grants: Delegation[], userId = 'bia') =>
+    answer({ by: 'user', userId, resposta: 'No', grants });
+
+  it('records both: respondidaPor the author, answeredBy the delegate, and the grant, in the answer and the decision', () => {
+    const { events } = given([declared()]).when(delegateClick([grant()]));
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({ respondidaPor: 'ana', answeredBy: 'bia', grantId: 'g1', viaAgente: null }),
+      expect.objectContaining({ actor: { kind: 'user', id: 'ana' }, answeredBy: 'bia', grantId: 'g1' }),
+    ]);
+  });
+
+  it.each([
+    ['a revoked grant', [grant({ revokedAt: 5 })], 'delegacao_revogada'],
+    ['an expired grant', [grant({ until: 50 })], 'delegacao_expirada'],
+    ['no grant', [], 'so_o_autor_da_sessao'],
+    ['a grant of another project', [grant({ projectId: 'p2' })], 'so_o_autor_da_sessao'],
+    ['a grant from someone else', [grant({ from: 'caio' })], 'so_o_autor_da_sessao'],
+    ['a grant to someone else', [grant({ to: 'caio' })], 'so_o_autor_da_sessao'],
+  ] as const)('refuses with %s: 403 %s', (_name, grants, reason) => {
+    given([declared()])
+      .when(delegateClick([...grants]))
+      .then({ statusCode: 403, reason });
+  });
+
+  it('a grant that ends exactly now no longer counts (until is exclusive)', () => {
+    given([declared()])
+      .when(delegateClick([grant({ until: 100 })]), 100)
+      .then({ reason: 'delegacao_expirada' });
+  });
+
+  it('a live grant wins over an older revoked one; a delegate still meets the 409 of an answered question', () => {
+    const revoked = grant({ revokedAt: 5 });
+    const live: Delegation = {
+      granted: { ...grant().granted, grantId: 'g2', grantedAt: at(10).toISOString() },
+      revoked: null,
+    };
+    expect(given([declared()]).when(delegateClick([revoked, live])).events[0]?.data).toMatchObject({
+      grantId: 'g2',
+    });
+    given(answeredHistory())
+      .when(delegateClick([live]))
+      .then({ reason: 'pergunta_ja_respondida' });
+  });
+
+  it('the session author click carries no grant, whatever grants it is handed', () => {
+    const { events } = given([declared()]).when(
+      answer({ by: 'user', userId: 'ana', resposta: 'No', grants: [grant()] }),
+    );
+    expect(events[0]?.data).toMatchObject({ answeredBy: 'ana' });
+    expect(events[0]?.data).not.toHaveProperty('grantId');
+  });
+
+  it('answerability: a live grant lets the delegate answer as the author; others stay inert', () => {
+    const q = given([declared()]).state!;
+    expect(answerability(q, 'bia', [grant()], now)).toEqual({
+      canAnswer: true,
+      inertReason: null,
+      answeringAs: { userId: 'ana', grantId: 'g1', until: at(1000).toISOString() },
+    });
+    expect(answerability(q, 'bia', [grant({ revokedAt: 5 })], now)).toMatchObject({
+      canAnswer: false,
+      inertReason: expect.stringContaining('Only ana'),
+    });
+    expect(answerability(q, 'caio', [grant()], now).canAnswer).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import {
   type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
+import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
 
 /**
  * A question folded from its log: declared once, then answered or withdrawn at most once (never
@@ -89,9 +90,20 @@ export interface DeclareInput {
   toolCallId?: string | null;
 }
 
-/** The two doors of ADR 0214 §3 and ADR 0258: a click by a user, or an agent recording a chat answer. */
+/**
+ * The two doors of ADR 0214 §3 and ADR 0258: a click by a user, or an agent recording a chat answer.
+ * §11.6 a click by someone other than the session author carries `grants`: the delegation grants
+ * from the session author to the clicker in the project, folded from the delegation log in the
+ * answer's own transaction (under the pair's lock, so a revocation cannot slip in between).
+ */
 export type AnswerCommand =
-  | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
+  | {
+      by: 'user';
+      userId: string;
+      resposta?: string;
+      aceitarSugestao?: true;
+      grants?: readonly Delegation[];
+    }
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
 /** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
@@ -123,6 +135,31 @@ const NOT_THE_AUTHOR = (verb: string): Refusal =>
 
 const ALREADY_ANSWERED = (): Refusal =>
   refusal(409, 'pergunta_ja_respondida', 'this question has already been answered');
+
+/** §11.6 the clicker's grant from the session author was revoked. */
+const DELEGATION_REVOKED = (): Refusal =>
+  refusal(403, 'delegacao_revogada', 'the session author revoked your delegation to answer for them');
+
+/** §11.6 the clicker's grant from the session author is past its `until`. */
+const DELEGATION_EXPIRED = (): Refusal =>
+  refusal(403, 'delegacao_expirada', 'your delegation to answer for the session author has expired');
+
+/**
+ * §11.6 what a clicker's grants from the session author say at `now`: only the grants of this
+ * project, from this author, to this clicker count, whatever the caller handed over.
+ */
+function standingFor(question: Question, userId: string, grants: readonly Delegation[], now: Date): Standing {
+  const { sessionAuthorId } = question.declared;
+  return standingOf(
+    grants.filter(
+      (g) =>
+        g.granted.projectId === question.projectId &&
+        g.granted.from === sessionAuthorId &&
+        g.granted.to === userId,
+    ),
+    now,
+  );
+}
 
 /** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
 const WITHDRAWN = (): Refusal =>
@@ -161,10 +198,13 @@ function decideDeclare(
 
 /**
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
- * project is the same 404), 403 not the session author, 409 already answered, 409 withdrawn
+ * project is the same 404), 403 not the session author — unless (§11.6) the author has a live
+ * grant to the clicker (else 403 `delegacao_revogada` / `delegacao_expirada` for the newest grant,
+ * `so_o_autor_da_sessao` with none) — 409 already answered, 409 withdrawn
  * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already answered (not an
  * error: no events, the first answer stands), 409 withdrawn (nothing was recorded, so the agent
- * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session author.
+ * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
+ * author; a click also says who clicked (`answeredBy`) and, for a delegate, the grant (`grantId`).
  */
 function decideAnswer(
   { projectId, decisionEventId, answer: command }: Extract<QuestionCommand, { type: 'answer' }>,
@@ -173,7 +213,14 @@ function decideAnswer(
 ): Decision<QuestionEvent> {
   if (!question || question.projectId !== projectId) return NOT_FOUND();
   const { declared } = question;
-  if (command.by === 'user' && command.userId !== declared.sessionAuthorId) return NOT_THE_AUTHOR('answer');
+  let grantId: string | null = null;
+  if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
+    const standing = standingFor(question, command.userId, command.grants ?? [], now);
+    if (standing.kind === 'none') return NOT_THE_AUTHOR('answer');
+    if (standing.kind === 'revoked') return DELEGATION_REVOKED();
+    if (standing.kind === 'expired') return DELEGATION_EXPIRED();
+    grantId = standing.grant.grantId;
+  }
   if (question.answered) {
     if (command.by === 'agent') return [];
     return ALREADY_ANSWERED();
@@ -191,6 +238,9 @@ function decideAnswer(
   // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
   const session =
     command.by === 'agent' && command.agentSessionId ? { agentSessionId: command.agentSessionId } : {};
+  // §11.6 who clicked, and under which grant for a delegate; an agent's answer has neither.
+  const clicker =
+    command.by === 'user' ? { answeredBy: command.userId, ...(grantId ? { grantId } : {}) } : {};
   const at = now.toISOString();
   const answered: QuestionAnswered = {
     questionId: declared.questionId,
@@ -200,6 +250,7 @@ function decideAnswer(
     respondidaPor: declared.sessionAuthorId,
     viaAgente: viaAgent,
     ...session,
+    ...clicker,
     answeredAt: at,
   };
   const decision: DecisionRecorded = {
@@ -211,6 +262,7 @@ function decideAnswer(
     questionId: declared.questionId,
     viaAgente: viaAgent,
     ...session,
+    ...clicker,
     decidedAt: at,
   };
   return [
@@ -386,15 +438,30 @@ export function canAmend(question: Question, userId: string): boolean {
 export function answerability(
   question: Question,
   userId: string,
-): { canAnswer: boolean; inertReason: string | null } {
+  grants: readonly Delegation[] = [],
+  now?: Date,
+): { canAnswer: boolean; inertReason: string | null; answeringAs?: AnsweringAs } {
   if (question.answered) return { canAnswer: false, inertReason: 'Already answered.' };
   if (question.withdrawn)
     return { canAnswer: false, inertReason: 'Withdrawn: it no longer needs an answer.' };
   if (userId !== question.declared.sessionAuthorId) {
+    // §11.6 a live grant from the session author lets this person answer for them.
+    const standing = now ? standingFor(question, userId, grants, now) : null;
+    if (standing?.kind === 'live') {
+      const { from, grantId, until } = standing.grant;
+      return { canAnswer: true, inertReason: null, answeringAs: { userId: from, grantId, until } };
+    }
     return {
       canAnswer: false,
       inertReason: `Only ${question.declared.sessionAuthorId}, who led the session where this question was born, can answer it.`,
     };
   }
   return { canAnswer: true, inertReason: null };
+}
+
+/** §11.6 for whom a delegate answers, under which grant, until when. */
+export interface AnsweringAs {
+  userId: string;
+  grantId: string;
+  until: string;
 }

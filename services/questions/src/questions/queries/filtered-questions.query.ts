@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import type { Delegation } from '../delegation/delegation';
+import { DelegationLog } from '../delegation/delegation-log';
 import {
   isFiltered,
   refusal,
@@ -103,8 +105,15 @@ export async function listFiltered(
   const page = items.slice(0, q.limit);
   const last = page[page.length - 1];
   const counts = { mine: rows[0]?.mine_count ?? 0, others: rows[0]?.others_count ?? 0 };
+  // §11.6 a delegate may answer for the author: the grants to the caller, per project on the page.
+  const grants = new Map<string, Delegation[]>();
+  if (q.status !== 'answered' && q.status !== 'withdrawn') {
+    for (const projectId of new Set(page.map((row) => row.project_id))) {
+      grants.set(projectId, await new DelegationLog(manager).loadTo(projectId, q.userId));
+    }
+  }
   return {
-    items: page.map((row) => toView(row, q.userId)),
+    items: page.map((row) => toView(row, q.userId, grants.get(row.project_id) ?? [])),
     total: q.who === 'mine' ? counts.mine : q.who === 'others' ? counts.others : counts.mine + counts.others,
     limit: q.limit,
     nextCursor:

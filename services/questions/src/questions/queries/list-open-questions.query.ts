@@ -15,6 +15,21 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
+import type { Delegation } from '../delegation/delegation';
+import { DelegationLog } from '../delegation/delegation-log';
+
+/**
+ * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
+ * lists that show open questions need them (one more statement, by the `delegation_log_to` index).
+ */
+function grantsTo(
+  manager: EntityManager,
+  q: { projectId: string; userId: string; status: QuestionListFilter },
+): Promise<Delegation[]> {
+  return q.status === 'open' || q.status === 'all'
+    ? new DelegationLog(manager).loadTo(q.projectId, q.userId)
+    : Promise.resolve([]);
+}
 
 export interface ViewRow {
   project_id: string;
@@ -74,13 +89,14 @@ export async function listQuestions(
   })[] = await manager.query(listStatement(q.status), [q.projectId, after, q.limit + 1]);
   const items = rows.filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null);
   const page = items.slice(0, q.limit);
+  const grants = await grantsTo(manager, q);
   const counts = {
     open: rows[0]?.open_count ?? 0,
     answered: rows[0]?.answered_count ?? 0,
     withdrawn: rows[0]?.withdrawn_count ?? 0,
   };
   return {
-    items: page.map((row) => toView(row, q.userId)),
+    items: page.map((row) => toView(row, q.userId, grants)),
     total: totalOf(counts, q.status),
     limit: q.limit,
     nextCursor: items.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
@@ -154,8 +170,9 @@ async function listRanked(
     .slice(0, q.limit + 1);
   const page = items.slice(0, q.limit);
   const last = page[page.length - 1];
+  const grants = await grantsTo(manager, { ...q, status: 'open' });
   return {
-    items: page.map((row) => toView(row, q.userId)),
+    items: page.map((row) => toView(row, q.userId, grants)),
     total: rows[0]?.open_count ?? 0,
     limit: q.limit,
     nextCursor: items.length > q.limit && last ? encodeCursor(last.declared_position, last.rank!) : null,
@@ -197,7 +214,12 @@ export async function readiness(
   };
 }
 
-export function toView(row: ViewRow, userId: string): OpenQuestionView {
+export function toView(
+  row: ViewRow,
+  userId: string,
+  grants: readonly Delegation[] = [],
+  now = new Date(),
+): OpenQuestionView {
   const question = {
     projectId: row.project_id,
     declared: row.declared,
@@ -209,7 +231,7 @@ export function toView(row: ViewRow, userId: string): OpenQuestionView {
   const w = row.withdrawn;
   // §11.5 the newest decision stands: the session author's amendment over the agent's answer.
   const m = row.amended;
-  const { canAnswer, inertReason } = answerability(question, userId);
+  const { canAnswer, inertReason, answeringAs } = answerability(question, userId, grants, now);
   // Object.assign, not `{ ...row.declared, …, ...answerability() }`: the same object, but V8 builds
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
   // them — it was most of the CPU of a list request (docs/performance.md, scenario 4).
@@ -220,6 +242,9 @@ export function toView(row: ViewRow, userId: string): OpenQuestionView {
     aceitouSugestao: m ? false : (a?.aceitouSugestao ?? null),
     decisionEventId: m ? m.decisionEventId : (a?.decisionEventId ?? null),
     respondidaPor: a?.respondidaPor ?? null,
+    // §11.6 who clicked (the author's delegate, or the author) and under which grant.
+    answeredBy: a?.answeredBy ?? null,
+    grantId: a?.grantId ?? null,
     viaAgente: m ? null : (a?.viaAgente ?? null),
     agentSessionId: m ? null : (a?.agentSessionId ?? null),
     answeredAt: a?.answeredAt ?? null,
@@ -237,5 +262,6 @@ export function toView(row: ViewRow, userId: string): OpenQuestionView {
     canAnswer,
     canAmend: canAmend(question, userId),
     inertReason,
+    answeringAs: answeringAs ?? null,
   });
 }

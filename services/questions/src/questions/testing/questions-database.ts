@@ -6,6 +6,7 @@ import { AnswerKeys1764470500000 } from '../migrations/1764470500000-answer-keys
 import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
 import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
 import { QuestionSearch1764500000000 } from '../migrations/1764500000000-question-search';
+import { DelegationLog1764510000000 } from '../migrations/1764510000000-delegation-log';
 
 /**
  * For an integration spec: a throwaway database with the question log's schema (the answer keys, withdrawals and amendments too), opened before
@@ -28,6 +29,7 @@ export function useQuestionsDatabase(
         QuestionWithdrawn1764490000000,
         DecisionSuperseded1764495000000,
         QuestionSearch1764500000000,
+        DelegationLog1764510000000,
       ],
       ...options,
     });

@@ -1,0 +1,96 @@
+import { useInboxStack } from '../support/inbox-harness';
+
+/**
+ * SPEC §11.6 / issue #17 in the web inbox, in real headless Chromium against the whole stack: the
+ * session author delegates her answers to a colleague from the "Delegate my answers" panel; the
+ * delegate's card says for whom they answer, the delegate answers, and the answered card says
+ * "Answered by <delegate> for <author>" (on both pages). Revoked, the grant leaves the panel and
+ * the delegate's next card is inert again.
+ */
+const harness = useInboxStack();
+
+let calls = 0;
+async function declare(project: string, pergunta: string): Promise<string> {
+  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
+    service: true,
+    body: {
+      sessionId: 's-deleg',
+      sessionAuthorId: 'ana',
+      autor: 'po',
+      pergunta,
+      sugestao: null,
+      afeta: { regras: [], historias: [], tarefas: ['T-9'] },
+      toolCallId: `delegation-${++calls}`,
+    },
+  });
+  expect(r.status).toBe(201);
+  return r.body.questionId as string;
+}
+
+/** `YYYY-MM-DD` of the day `days` from today, UTC (the browsers run in UTC). */
+const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+describe('delegating answers in the inbox', () => {
+  it('ana delegates to dani; dani answers for her; both see who answered for whom; revoked, it stops', async () => {
+    const P = 'inbox-delegation';
+    const first = await declare(P, 'Ship the beta to 10% or 50% of users?');
+    const second = await declare(P, 'Keep the legacy export for one more sprint?');
+
+    const ana = await harness.person('ana', P, 'viewer');
+    const panel = ana.page.locator('section.delegation');
+    await panel.getByText('No active delegation.').waitFor();
+    // Nothing filled: said, nothing sent.
+    await panel.getByRole('button', { name: 'Delegate' }).click();
+    await panel.getByRole('alert').getByText('Write the user id and choose the date.').waitFor();
+    await panel.getByLabel('User id').fill('dani');
+    await panel.getByLabel('Until (end of the day)').fill(dayFromToday(7));
+    await panel.getByRole('button', { name: 'Delegate' }).click();
+    const grant = panel.locator('.grants.given .grant');
+    await grant.waitFor();
+    expect((await grant.innerText()).replace(/\s+/g, ' ')).toMatch(/^dani, until .+ Revoke$/);
+    await ana.screenshot('inbox-delegation-granted');
+
+    const dani = await harness.person('dani', P, 'viewer');
+    const card = (id: string) => dani.page.locator(`.queue .card[data-question-id="${id}"]`);
+    await card(first).waitFor();
+    expect(await card(first).getByTestId('answering-as').innerText()).toMatch(
+      /^You answer for ana \(until .+\)$/,
+    );
+    // The delegate answers, but does not withdraw for the author.
+    expect(await card(first).getByRole('button', { name: 'Withdraw…' }).count()).toBe(0);
+    await dani.page
+      .locator('section.delegation .grants.received')
+      .getByText(/^ana, until /)
+      .waitFor();
+    await dani.screenshot('inbox-delegation-delegate-card');
+    await card(first).getByLabel('Your answer').fill('10% first');
+    await card(first).getByRole('button', { name: 'Answer' }).click();
+    await card(first).waitFor({ state: 'detached' });
+
+    const answered = (b: typeof ana) =>
+      b.page.locator(`.history .decision[data-question-id="${first}"] [data-testid="answered-for"]`);
+    expect(await answered(dani).innerText()).toBe('Answered by dani for ana');
+    // Ana's page hears the answer on the live stream.
+    await answered(ana).waitFor();
+    expect(await answered(ana).innerText()).toBe('Answered by dani for ana');
+    await ana.screenshot('inbox-delegation-answered-for');
+
+    // Revoked: the panel empties. Grants are not streamed: dani's page still offers the card, her
+    // click is refused, said above the queue, and the reloaded card is inert.
+    await grant.getByRole('button', { name: 'Revoke' }).click();
+    await panel.getByText('No active delegation.').waitFor();
+    await card(second).getByLabel('Your answer').fill('One more sprint');
+    await card(second).getByRole('button', { name: 'Answer' }).click();
+    await dani.page
+      .getByText('The session author revoked your delegation to answer for them.')
+      .first()
+      .waitFor();
+    await card(second).getByTestId('answering-as').waitFor({ state: 'detached' });
+    expect(await card(second).getByLabel('Your answer').isDisabled()).toBe(true);
+    await dani.page.locator('section.delegation .grants.received').waitFor({ state: 'detached' });
+    await dani.screenshot('inbox-delegation-revoked');
+    // The refused click's 403 is on purpose; nothing else may have gone wrong.
+    expect(dani.problems).toEqual([expect.stringContaining('403 (Forbidden)')]);
+    dani.problems.length = 0;
+  });
+});
