@@ -127,7 +127,8 @@ describe('render-asyncapi', () => {
     }
     expect(doc.operations['gates.send.openq.questions.declare']).toBeDefined();
     expect(doc.operations['context.send.openq.questions.status']).toBeDefined();
-    expect(doc.operations['gateway.send.openq.questions.status']).toBeUndefined();
+    // §11.6 the one-tap confirm page reads a question's status through the gateway too.
+    expect(doc.operations['gateway.send.openq.questions.status']).toBeDefined();
     const ok = doc.components.messages['openq.gates.list.reply']!.payload as { oneOf: JsonSchema[] };
     expect(prop(ok.oneOf[0]!, 'data')).toMatchObject({ 'x-ts-type': 'GateView[]' });
     expect(Object.keys(okReply(1))).toEqual(ok.oneOf[0]!.required);

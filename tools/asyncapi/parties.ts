@@ -87,8 +87,11 @@ export const OTHER_REQUESTERS: Readonly<Record<string, readonly Party[]>> = {
   [Commands.questions.status.type]: ['gates', 'context'],
 };
 
-/** Requests the gateway never sends: between services only. */
-export const SERVICE_ONLY_REQUESTS: ReadonlySet<string> = new Set([Commands.questions.status.type]);
+/**
+ * Requests the gateway never sends: between services only. None today: the one-tap confirm page
+ * (§11.6) reads a question's status too.
+ */
+export const SERVICE_ONLY_REQUESTS: ReadonlySet<string> = new Set<string>();
 
 export function requestersOf(subject: string): Party[] {
   const gateway: Party[] = SERVICE_ONLY_REQUESTS.has(subject) ? [] : ['gateway'];
