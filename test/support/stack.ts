@@ -25,6 +25,8 @@ export interface StackOptions {
   gateway?: boolean;
   /** Extra environment (e.g. GATE_PARK_AFTER_S=2). */
   env?: Record<string, string>;
+  /** Pooled PostgreSQL connections per service (default 10). */
+  poolSize?: Partial<Record<ServiceName, number>>;
 }
 
 /**
@@ -65,7 +67,11 @@ export class Stack {
     const stack = new Stack(nats, db, nc, config);
     const starters = { questions: startQuestions, gates: startGates, context: startContext };
     for (const name of options.services ?? ['questions', 'gates', 'context']) {
-      stack.services.set(name, await starters[name](config, { embedded: true }));
+      const poolSize = options.poolSize?.[name];
+      stack.services.set(
+        name,
+        await starters[name](config, { embedded: true, ...(poolSize ? { poolSize } : {}) }),
+      );
     }
     if (options.gateway !== false) {
       stack.gateway = await startGateway(config, { exitOnFailure: false, handleSignals: false });

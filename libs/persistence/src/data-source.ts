@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, MigrationExecutor, type MixedList, type EntitySchema } from 'typeorm';
 import { assertIdentifier, databaseNameOf, redactUrl, withDatabase } from './database-url';
 import { isTransientDbError } from './db-errors';
 import { DeadLetterRecord } from './records/dead-letter.record';
@@ -72,7 +72,10 @@ async function migrate(dataSource: DataSource, schema: string): Promise<void> {
   await runner.connect();
   try {
     await runner.query(`SELECT pg_advisory_lock(hashtext($1))`, [`openq-migrations:${schema}`]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    // On the connection that holds the lock: a pool of one connection can start too.
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
     await runner
       .query(`SELECT pg_advisory_unlock(hashtext($1))`, [`openq-migrations:${schema}`])

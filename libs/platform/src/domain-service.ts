@@ -43,6 +43,8 @@ export interface DomainServiceOptions {
   httpPort?: number;
   /** Tests: throw instead of exiting, and leave signals alone. */
   embedded?: boolean;
+  /** Pooled PostgreSQL connections (default 10); tests shrink it to show nothing holds one for long. */
+  poolSize?: number;
 }
 
 export interface DomainService {
@@ -103,6 +105,7 @@ export async function startDomainService(options: DomainServiceOptions): Promise
       schema: options.schema ?? name,
       entities: options.entities,
       migrations: options.migrations,
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
     });
   } catch (error) {
     await nc?.close().catch(() => undefined);

@@ -6,7 +6,7 @@ import { CONTEXT_MIGRATIONS } from './context/migrations';
 /** Starts the context service: stories, the decision index, dev kickoff, QA cut, turn context. */
 export function startContext(
   config: OpenqConfig = loadConfig(process.env, { authSecrets: false }),
-  overrides: { httpPort?: number; embedded?: boolean } = {},
+  overrides: { httpPort?: number; embedded?: boolean; poolSize?: number } = {},
 ): Promise<DomainService> {
   return startDomainService({
     name: 'context',

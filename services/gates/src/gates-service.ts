@@ -51,7 +51,7 @@ export const GATES_GAUGES: ServiceGauge[] = [
 /** Starts the gates service: QA/secops gate cycles and the analyst pipeline profile (ADR-0053). */
 export function startGates(
   config: OpenqConfig = loadConfig(process.env, { authSecrets: false }),
-  overrides: { httpPort?: number; embedded?: boolean } = {},
+  overrides: { httpPort?: number; embedded?: boolean; poolSize?: number } = {},
 ): Promise<DomainService> {
   return startDomainService({
     name: 'gates',

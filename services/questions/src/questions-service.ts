@@ -60,7 +60,7 @@ export const QUESTIONS_GAUGES: ServiceGauge[] = [
 /** Starts the questions service: the question log, its projection, declare/answer/list. */
 export function startQuestions(
   config: OpenqConfig = loadConfig(process.env, { authSecrets: false }),
-  overrides: { httpPort?: number; embedded?: boolean } = {},
+  overrides: { httpPort?: number; embedded?: boolean; poolSize?: number } = {},
 ): Promise<DomainService> {
   return startDomainService({
     name: 'questions',

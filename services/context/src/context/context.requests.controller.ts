@@ -17,7 +17,7 @@ import {
 } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
 import { archiveStory } from './commands/archive-story/archive-story.handler';
-import { correctStory } from './commands/correct-story/correct-story.handler';
+import { citedQuestionBefore, correctStory } from './commands/correct-story/correct-story.handler';
 import { buildDevContext, buildQaCut, buildTurnContext } from './domain';
 import { QuestionOwner } from './question-owner';
 import { openQuestionsForTurn } from './queries/open-questions.query';
@@ -57,9 +57,16 @@ export class ContextRequestsController {
   }
 
   @MessagePattern(Commands.context.correctStory.type)
-  correctStory(@Payload() cmd: CorrectStoryCommand): Promise<CorrectStoryReply | Refusal> {
+  async correctStory(@Payload() cmd: CorrectStoryCommand): Promise<CorrectStoryReply | Refusal> {
+    // Before the transaction: the owner may be asked (§11.2), and nothing is held while it answers.
+    const cited = await citedQuestionBefore(
+      this.dataSource.manager,
+      this.owner,
+      cmd.projectId,
+      cmd.questionId,
+    );
     return withOutbox(this.dataSource, {}, (manager, outbox) =>
-      correctStory(manager, outbox, cmd, new Date(), this.owner),
+      correctStory(manager, outbox, cmd, new Date(), cited),
     );
   }
 

@@ -5,6 +5,7 @@ import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import type { QuestionDeclarer } from '../question-declarer';
+import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
@@ -49,8 +50,14 @@ function declarerHeldBy(release: Promise<void>) {
   const owner = {
     statusOf: () => Promise.reject(new Error('no question is cited: nothing to ask')),
   };
-  return { questions: { declarer, owner }, called: called.promise };
+  return { declarer, owner, called: called.promise };
 }
+
+/** The round's question, as `prepareVerdict` declared it before the verdict's transaction. */
+const declaredBefore = {
+  declared: new DeclaredBefore({ ids: { 'r1:rules': Q } }),
+  owner: { statusOf: () => Promise.reject(new Error('no question is cited: nothing to ask')) },
+};
 
 const verdict = (taskId: string): AgentQaVerdictDto => ({
   roundId: 'r1',
@@ -104,12 +111,16 @@ beforeEach(async () => {
 describe("a verdict linking a question and that question's answer, at the same time", () => {
   it('the answer lands while the question is being declared: the cycle never parks', async () => {
     const release = deferred();
-    const { questions, called } = declarerHeldBy(release.promise);
-    const verdictDone = inTx((_m, tx) => recordVerdict(tx, verdict('T1'), questions, ctx()));
-    await called; // the verdict holds the cycle and waits on the questions service
+    const { declarer, owner, called } = declarerHeldBy(release.promise);
+    // Declared before the verdict's transaction: nothing is locked while the questions service works.
+    const prepared = prepareVerdict(ds.manager, verdict('T1'), { declarer, owner }, ctx());
+    await called;
     await inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
     release.resolve();
-    await verdictDone;
+    const { declared } = await prepared;
+    expect(declared).toEqual({ ids: { 'r1:rules': Q } });
+    const questions = { declared: new DeclaredBefore(declared), owner };
+    await inTx((_m, tx) => recordVerdict(tx, verdict('T1'), questions, ctx()));
     expect(await published('T1')).toEqual(['gate.verdict_recorded', 'gate.resumed']);
     expect(await stateOf('T1')).toBe('running');
   });
@@ -117,9 +128,8 @@ describe("a verdict linking a question and that question's answer, at the same t
   it('the answer lands after the link, before the verdict commits: it waits, then resumes the cycle', async () => {
     const linked = deferred();
     const commit = deferred();
-    const { questions } = declarerHeldBy(Promise.resolve());
     const verdictDone = inTx(async (_m, tx) => {
-      await recordVerdict(tx, verdict('T2'), questions, ctx());
+      await recordVerdict(tx, verdict('T2'), declaredBefore, ctx());
       linked.resolve();
       await commit.promise;
     });

@@ -17,7 +17,6 @@ import {
   type ListGatesCommand,
   type QuestionAnsweredDto,
   type QuestionWithdrawnDto,
-  type QuestionStatusItem,
   type Refusal,
   type ResumeGateCommand,
   type WaitingGatesCommand,
@@ -36,9 +35,12 @@ import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { QuestionDeclarer } from '../question-declarer';
 import { AskedBefore, QuestionOwner } from './commands/record-verdict/question-owner';
-import { AnsweredQuestions } from './store/answered-questions';
-import { citationsToCheck } from './domain/gate-cycle';
-import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
+import {
+  DeclaredBefore,
+  prepareVerdict,
+  type PreparedVerdict,
+} from './commands/record-verdict/prepare-verdict';
+import { recordVerdict, type VerdictContext } from './commands/record-verdict/record-verdict.handler';
 import { resumeGate } from './commands/resume-gate/resume-gate.handler';
 import { GateTransaction } from './gate-transaction';
 import { gateHistory, listGates, waitingGates } from './queries/list-gates.query';
@@ -80,37 +82,48 @@ export class GatesMessagesController {
 
   /**
    * Before the verdict's transaction: the owner is asked about the questions a parking round
-   * cites that this service has not heard answered (§11.1, §11.2), so no pooled connection and
-   * no row lock waits on the call (up to its timeout).
+   * cites that this service has not heard answered (§11.1, §11.2), and the round's new questions
+   * are declared (idempotently), so no pooled connection and no row lock waits on a call (up to
+   * its timeout).
    */
   @EventPattern(AgentEvent.QaVerdict, BEFORE_TRANSACTION)
-  async askBeforeVerdict(
+  askBeforeVerdict(
     @Payload() data: AgentQaVerdictDto,
     @Ctx() ctx: JetStreamPrepareContext,
-  ): Promise<QuestionStatusItem[]> {
+  ): Promise<PreparedVerdict> {
     const { projectId, correlationId } = ctx.envelope;
-    const cited = citationsToCheck(null, data.roundId, data.verdicts);
-    if (cited.length === 0) return [];
-    const heard = await new AnsweredQuestions(this.dataSource.manager).decisionsOf(projectId, cited);
-    return this.owner.statusOf(
-      projectId,
-      cited.filter((id) => !(id in heard)),
-      correlationId,
+    return prepareVerdict(
+      this.dataSource.manager,
+      data,
+      { declarer: this.declarer, owner: this.owner },
+      this.verdictContext(projectId, correlationId),
     );
   }
 
   @EventPattern(AgentEvent.QaVerdict)
   async onVerdict(@Payload() data: AgentQaVerdictDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    const { manager, outbox, envelope, prepared } = ctx.event;
-    const asked = (prepared as QuestionStatusItem[] | undefined) ?? [];
-    const questions = { declarer: this.declarer, owner: new AskedBefore(asked, this.owner) };
-    const outcome = await recordVerdict(new GateTransaction(manager, outbox), data, questions, {
-      projectId: envelope.projectId,
-      correlationId: envelope.correlationId,
+    const { manager, outbox, envelope } = ctx.event;
+    const prepared = ctx.event.prepared as PreparedVerdict | undefined;
+    const questions = {
+      declared: new DeclaredBefore(prepared?.declared ?? null),
+      owner: new AskedBefore(prepared?.asked ?? [], this.owner),
+    };
+    const outcome = await recordVerdict(
+      new GateTransaction(manager, outbox),
+      data,
+      questions,
+      this.verdictContext(envelope.projectId, envelope.correlationId),
+    );
+    await this.setAside(ctx, outcome);
+  }
+
+  private verdictContext(projectId: string, correlationId: string): VerdictContext {
+    return {
+      projectId,
+      correlationId,
       defaultMaxCorrections: this.config.gates.maxCorrections,
       now: new Date(),
-    });
-    await this.setAside(ctx, outcome);
+    };
   }
 
   @EventPattern(OpenqEvent.QuestionAnswered)

@@ -12,7 +12,7 @@ import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
-import type { QuestionBatch, QuestionDeclarer } from '../question-declarer';
+import { DeclaredBefore } from './commands/record-verdict/prepare-verdict';
 import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
@@ -35,12 +35,8 @@ let owner: QuestionOwner;
 const committed = new Map<string, QuestionStatusItem>();
 const asked: string[][] = [];
 
-const declarer = {
-  declare: (_projectId: string, batch: QuestionBatch) =>
-    batch.questions.length === 0
-      ? Promise.resolve([])
-      : Promise.reject(new Error('these rounds declare no new question')),
-} as unknown as QuestionDeclarer;
+/** These rounds declare no new question (`prepareVerdict` declared none). */
+const declared = new DeclaredBefore(null);
 
 function answerAsOwner(): Subscription {
   const { service, type } = Commands.questions.status;
@@ -112,7 +108,7 @@ const record = (verdict: AgentQaVerdictDto) =>
     recordVerdict(
       tx,
       verdict,
-      { declarer, owner },
+      { declared, owner },
       { projectId: P, correlationId: 'c', defaultMaxCorrections: 3, now: new Date() },
     ),
   );

@@ -61,6 +61,18 @@ export class GateCycleStore {
     return this.selectForUpdate(key);
   }
 
+  /**
+   * Reads a cycle without locking it: what it was a moment ago, for work done before a
+   * transaction (a verdict's calls to another service); the transaction then locks it again.
+   */
+  async load(key: CycleKey): Promise<GateCycle | null> {
+    const rows: CycleRow[] = await this.manager.query(
+      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3`,
+      [key.projectId, key.taskId, key.gate],
+    );
+    return rows[0] ? revive(rows[0].cycle) : null;
+  }
+
   /** The cycles of the project whose park waits on this question, locked (in key order). */
   async lockWaitingOn(projectId: string, questionId: string): Promise<GateCycle[]> {
     const rows: CycleRow[] = await this.manager.query(

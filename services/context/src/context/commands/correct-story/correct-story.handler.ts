@@ -25,15 +25,15 @@ import { findStory } from '../../queries/story-row';
  * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, let the
  * domain decide, then persist the corrected content and queue `story.corrected` in the same
  * transaction. The content's version becomes the correction's own (`now`, its event id), so an
- * older `agent.story.upserted` delivered afterwards leaves it alone. The cited question is read
- * from this service's read model, and from its owner whenever that model would refuse (§11.2).
+ * older `agent.story.upserted` delivered afterwards leaves it alone. The cited question comes
+ * from `citedQuestionBefore`, looked up before the transaction (no call while the story is locked).
  */
 export async function correctStory(
   manager: EntityManager,
   outbox: OutboxWriter,
   cmd: CorrectStoryCommand,
   now: Date,
-  owner: QuestionStatusSource,
+  cited: CitedQuestion | null,
 ): Promise<CorrectStoryReply | Refusal> {
   const actor = correctionActor(cmd.actor);
   if (isRefusal(actor)) return actor;
@@ -44,7 +44,7 @@ export async function correctStory(
     {
       story,
       taskStatuses: story ? await taskStatuses(manager, cmd.projectId, story.storyId, story.taskIds) : [],
-      citedQuestion: questionId ? await citedQuestion(manager, owner, cmd.projectId, questionId) : null,
+      citedQuestion: questionId ? cited : null,
     },
   );
   if (isRefusal(decision)) return decision;
@@ -62,13 +62,18 @@ export async function correctStory(
  * §11.2 read-your-writes: the read model is enough when it shows the question answered (an answer
  * is never taken back); unknown or still open here may only mean that `question.declared` /
  * `question.answered` has not arrived yet, so the owner's log decides before anything is refused.
+ * Called before the correction's transaction, with a manager outside any transaction: the owner's
+ * reply (up to the RPC timeout) keeps no pooled connection and no story lock waiting. What it says
+ * stays true under the lock: an answer is never taken back, and an answer committed after the
+ * call is one the caller could not have been told of when it sent the correction.
  */
-async function citedQuestion(
+export async function citedQuestionBefore(
   manager: EntityManager,
   owner: QuestionStatusSource,
   projectId: string,
-  questionId: string,
+  questionId: string | null | undefined,
 ): Promise<CitedQuestion | null> {
+  if (!questionId) return null;
   const local = await findCitedQuestion(manager, projectId, questionId);
   if (local?.answered) return local;
   return owner.citedQuestion(projectId, questionId);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Commands, type QuestionStatusItem } from '@openq/contracts';
+import type { CitedQuestion } from '../../domain/gate-cycle';
 import { RpcClient } from '@openq/messaging';
 import { CORRELATION_HEADER, NATS } from '@openq/platform';
 
@@ -66,4 +67,12 @@ export class AskedBefore implements QuestionStatusSource {
     const missing = questionIds.filter((id) => !this.byId.has(id));
     return [...known, ...(await this.owner.statusOf(projectId, missing, correlationId))];
   }
+}
+
+/** What the owner's status of a cited question means for the round (§11.1, §11.5). */
+export function citedQuestion(item: QuestionStatusItem): CitedQuestion {
+  if (item.status === 'answered' && item.decisionEventId)
+    return { status: 'answered', decisionEventId: item.decisionEventId };
+  if (item.status === 'withdrawn') return { status: 'withdrawn' };
+  return item.status === 'absent' ? { status: 'absent' } : { status: 'open' };
 }

@@ -1,10 +1,4 @@
-import {
-  fold,
-  isRefusal,
-  type AgentQaVerdictDto,
-  type QuestionStatusItem,
-  type Refusal,
-} from '@openq/contracts';
+import { fold, isRefusal, type AgentQaVerdictDto, type Refusal } from '@openq/contracts';
 import type { Decided } from '@openq/messaging';
 import type { GateTransaction } from '../../gate-transaction';
 import {
@@ -17,10 +11,10 @@ import {
   type CitedQuestion,
   type GateCycle,
   type GateEvent,
+  type QuestionRequest,
 } from '../../domain/gate-cycle';
-import type { QuestionDeclarer } from '../../../question-declarer';
-import { declareQaQuestions } from './qa-question-declarer';
-import type { QuestionStatusSource } from './question-owner';
+import type { DeclaredQuestions } from './prepare-verdict';
+import { citedQuestion, type QuestionStatusSource } from './question-owner';
 
 export interface VerdictContext {
   projectId: string;
@@ -34,23 +28,22 @@ export interface VerdictContext {
  * (§11.1): an answer this service heard of is enough; any other is asked of the questions
  * service, whose log is the truth (§11.2: it may have committed a question or an answer whose
  * event has not reached us yet). A question not in the project refuses the round
- * (`gate.verdict_rejected`). Then the round is decided, in memory; a `needs_user_decision`
- * round records its new questions through the questions service, links them (with the
- * existing `openQuestionId`s) and parks, unless every one of them is already answered or
- * withdrawn (§11.5). Only
- * then is anything written, so a refused question leaves the cycle as it was. The same round
- * again changes nothing (`roundId`), and declares nothing twice (its questions' `toolCallId`s
- * are stable).
+ * (`gate.verdict_rejected`). Then the round is decided, in memory, on the locked cycle; a
+ * `needs_user_decision` round links its new questions (declared in the questions service before
+ * this transaction, `prepareVerdict`: no call is made while the cycle is locked) and the
+ * existing `openQuestionId`s, and parks, unless every one of them is already answered or
+ * withdrawn (§11.5). Only then is anything written, so a refused question leaves the cycle as it
+ * was. The same round again changes nothing (`roundId`), and declares nothing twice (its
+ * questions' `toolCallId`s are stable).
  */
 export async function recordVerdict(
   tx: GateTransaction,
   verdict: AgentQaVerdictDto,
-  questions: { declarer: QuestionDeclarer; owner: QuestionStatusSource },
+  questions: { declared: DeclaredQuestions; owner: QuestionStatusSource },
   ctx: VerdictContext,
 ): Promise<Decided<GateCycle | null, GateEvent> | Refusal> {
   const { projectId, now } = ctx;
-  const { declarer } = questions;
-  const { roundId, taskId, gate, sessionId, sessionAuthorId, maxCorrections, verdicts } = verdict;
+  const { roundId, taskId, gate, verdicts } = verdict;
   // Existing questions are locked before the cycle, as an answer to one of them locks them:
   // the answer and the link then never miss each other, and never wait on each other in a circle.
   await tx.answers.lock(projectId, citedQuestionIds(verdicts));
@@ -63,35 +56,13 @@ export async function recordVerdict(
     ctx.correlationId,
   );
 
-  const round = decide(
-    {
-      type: 'recordRound',
-      data: {
-        projectId,
-        taskId,
-        gate,
-        sessionAuthorId,
-        maxCorrections,
-        defaultMaxCorrections: ctx.defaultMaxCorrections,
-        roundId,
-        verdicts,
-        citations,
-      },
-    },
-    state,
-    now,
-  );
-  if (isRefusal(round)) return round;
-  const afterRound = fold(gateCycle, round, state);
-  const request = afterRound?.pendingQuestionRequest;
-  if (!afterRound || request?.roundId !== roundId) return tx.commit(state, round);
+  const decided = decideRound(state, verdict, citations, ctx);
+  if (isRefusal(decided)) return decided;
+  const { round, afterRound, request } = decided;
+  if (!afterRound || !request) return tx.commit(state, round);
 
-  const declared = await declareQaQuestions(
-    declarer,
-    projectId,
-    { taskId, gate, sessionId, correlationId: ctx.correlationId },
-    request,
-  );
+  // Declared before the transaction (`prepareVerdict`): nothing here waits on another service.
+  const declared = questions.declared.idsOf(request);
   if (isRefusal(declared)) return declared;
   // New questions: nobody waits on them yet, so locking them after the cycle cannot deadlock.
   await tx.answers.lock(projectId, declared);
@@ -113,6 +84,43 @@ export async function recordVerdict(
   );
   if (isRefusal(link)) return link;
   return tx.commit(state, [...round, ...link]);
+}
+
+/**
+ * The round decided on `state`, in memory: its events, the cycle after them, and the questions
+ * it asks for when it parks (null otherwise, and for a round already recorded). The verdict's
+ * transaction decides on the locked cycle; `prepareVerdict` on the cycle read before it, to know
+ * which questions to declare.
+ */
+export function decideRound(
+  state: GateCycle | null,
+  verdict: AgentQaVerdictDto,
+  citations: Readonly<Record<string, CitedQuestion>>,
+  ctx: Pick<VerdictContext, 'projectId' | 'defaultMaxCorrections' | 'now'>,
+): { round: GateEvent[]; afterRound: GateCycle | null; request: QuestionRequest | null } | Refusal {
+  const { roundId, taskId, gate, sessionAuthorId, maxCorrections, verdicts } = verdict;
+  const round = decide(
+    {
+      type: 'recordRound',
+      data: {
+        projectId: ctx.projectId,
+        taskId,
+        gate,
+        sessionAuthorId,
+        maxCorrections,
+        defaultMaxCorrections: ctx.defaultMaxCorrections,
+        roundId,
+        verdicts,
+        citations,
+      },
+    },
+    state,
+    ctx.now,
+  );
+  if (isRefusal(round)) return round;
+  const afterRound = fold(gateCycle, round, state);
+  const pending = afterRound?.pendingQuestionRequest;
+  return { round, afterRound, request: pending?.roundId === roundId ? pending : null };
 }
 
 /**
@@ -138,11 +146,4 @@ async function lookUpCitations(
     citations[item.questionId] = citedQuestion(item);
   }
   return citations;
-}
-
-function citedQuestion(item: QuestionStatusItem): CitedQuestion {
-  if (item.status === 'answered' && item.decisionEventId)
-    return { status: 'answered', decisionEventId: item.decisionEventId };
-  if (item.status === 'withdrawn') return { status: 'withdrawn' };
-  return item.status === 'absent' ? { status: 'absent' } : { status: 'open' };
 }
