@@ -63,6 +63,33 @@ export const ROUTES: Route[] = [
     authorOnly: [403, 'so_o_autor_da_sessao'],
   },
   {
+    name: 'accept suggestions (bulk)',
+    method: 'POST',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/open-questions/accept-suggestions`,
+    // Each item goes through the click's rules and is refused or answered in the 200 body.
+    body: { questionIds: ['0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b'] },
+    allowed: [200],
+  },
+  {
+    name: 'delegations (list)',
+    method: 'GET',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/delegations`,
+    allowed: [200],
+  },
+  {
+    name: 'grant delegation',
+    method: 'POST',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/delegations`,
+    body: { to: 'delegate-of-acl', until: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+    allowed: [201],
+  },
+  {
     name: 'readiness',
     method: 'GET',
     zone: 'user',
