@@ -8,3 +8,4 @@ export * from './resume-gate.dto';
 export * from './gate-history.dto';
 export * from './withdraw-question.dto';
 export * from './amend-decision.dto';
+export * from './notification-channels.dto';
