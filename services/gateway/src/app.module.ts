@@ -17,6 +17,7 @@ import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
+import { NotificationsController } from './notifications/notifications.controller';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
@@ -35,6 +36,7 @@ const userControllers = [
   PipelineController,
   GateHistoryController,
   StoryArchiveController,
+  NotificationsController,
 ];
 
 /** The engine's routes under `/internal` (service token). */

@@ -77,6 +77,7 @@ export class DeliverySender {
         this.kick();
       } else {
         this.timer = setTimeout(() => this.kick(), this.options.pollMs);
+        this.timer.unref();
       }
     });
   }
