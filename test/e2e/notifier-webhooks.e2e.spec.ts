@@ -267,3 +267,22 @@ describe('the generic webhook', () => {
     ).toEqual(['gate_parked', 'gate_resumed', 'question_declared']);
   });
 });
+
+describe('metrics', () => {
+  it('counts sent, failed and dead-lettered notifications per channel, and declared → notified', async () => {
+    const address = stack.service('notifier').app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const value = (series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.split(' ')[1]) : NaN;
+    };
+    // ana, bia, caio's redelivery and the gate's three: at least 6 sent; bia's two 500s and caio's 400
+    expect(value('openq_notifications_sent_total{channel="webhook"}')).toBeGreaterThanOrEqual(6);
+    expect(value('openq_notifications_failed_total{channel="webhook"}')).toBeGreaterThanOrEqual(3);
+    expect(value('openq_notifications_dead_lettered_total{channel="webhook"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      value('openq_notifications_declared_to_notified_seconds_count{channel="webhook"}'),
+    ).toBeGreaterThanOrEqual(4);
+  });
+});
