@@ -40,7 +40,14 @@ export class DeliverySender {
     private readonly dataSource: DataSource,
     private readonly senders: ChannelSenders,
     private readonly options: DeliverySenderOptions,
-  ) {}
+  ) {
+    // Every channel's series from the start (at 0), so rates and alerts see the first one.
+    for (const channel of ['email', 'slack', 'webhook'] as const) {
+      notifierMetrics.sent().inc({ channel }, 0);
+      notifierMetrics.failed().inc({ channel }, 0);
+      notifierMetrics.deadLettered().inc({ channel }, 0);
+    }
+  }
 
   /** The lease of a claimed delivery: longer than a send may take. */
   get leaseMs(): number {
