@@ -23,7 +23,13 @@ const KNOWN_VARIABLES = new Set([
   'OPENQ_SERVICE',
   'NODE_OPTIONS',
 ]);
-const SECRETS = ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN', 'POSTGRES_PASSWORD', 'GRAFANA_ADMIN_PASSWORD'];
+const SECRETS = [
+  'OPENQ_JWT_SECRET',
+  'OPENQ_SERVICE_TOKEN',
+  'OPENQ_LINK_SECRET',
+  'POSTGRES_PASSWORD',
+  'GRAFANA_ADMIN_PASSWORD',
+];
 
 function namedVolumeAt(service: Doc, target: string): string | undefined {
   for (const v of (service.volumes as string[]) ?? []) {
@@ -85,9 +91,10 @@ describe('deploy/compose.yaml', () => {
       /^\$\{GRAFANA_ADMIN_PASSWORD:\?/,
     );
     const env = services.gateway!.environment as Record<string, string>;
-    for (const secret of ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN'])
+    for (const secret of ['OPENQ_JWT_SECRET', 'OPENQ_SERVICE_TOKEN', 'OPENQ_LINK_SECRET'])
       expect(env[secret]).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
     expect(env.OPENQ_SERVICE_TOKEN_PREVIOUS).toBe('${OPENQ_SERVICE_TOKEN_PREVIOUS:-}');
+    expect(env.OPENQ_LINK_SECRET_PREVIOUS).toBe('${OPENQ_LINK_SECRET_PREVIOUS:-}');
     for (const name of ['questions', 'gates', 'context'])
       expect(Object.keys(services[name]!.environment)).not.toContain('OPENQ_JWT_SECRET');
   });

@@ -29,6 +29,8 @@ const SECRET_VARIABLES = [
   'OPENQ_JWT_SECRET',
   'OPENQ_SERVICE_TOKEN',
   'OPENQ_SERVICE_TOKEN_PREVIOUS',
+  'OPENQ_LINK_SECRET',
+  'OPENQ_LINK_SECRET_PREVIOUS',
 ];
 /** What the processes read besides OpenqEnv (gateway-only settings, the runtime's own). */
 const OTHER_VARIABLES = [...Object.keys(new GatewayEnv()), 'NODE_OPTIONS', 'OPENQ_SERVICE'];

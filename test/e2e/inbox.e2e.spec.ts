@@ -268,6 +268,12 @@ describe('keyboard only', () => {
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Blocks most' });
     await ana.page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Oldest' });
+    // A card Ana can answer with a suggestion starts with its "Select" box (multi-select accept)
+    // and its details, then its actions.
+    await ana.page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'INPUT', id: `sel-${first}`, card: first });
+    await ana.page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'SUMMARY', text: 'Details', card: first });
     await ana.page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Accept suggestion', card: first });
     await ana.page.keyboard.press('Tab');
@@ -287,7 +293,7 @@ describe('keyboard only', () => {
       second,
     );
     await ana.page.keyboard.press('Tab');
-    expect(await focused()).toMatchObject({ text: 'Accept suggestion', card: second });
+    expect(await focused()).toMatchObject({ tag: 'INPUT', id: `sel-${second}`, card: second });
   });
 });
 

@@ -60,10 +60,15 @@ export class UserBrowser {
     private readonly profile: string,
   ) {}
 
+  /**
+   * `locale` is the browser's language (`navigator.languages`, `Accept-Language`): English unless a
+   * test asks for another, so that the specs asserting English words stay stable (issue #18).
+   */
   static async open(
     baseUrl: string,
     token: string | null,
     viewport = { width: 1360, height: 900 },
+    locale = 'en-US',
   ): Promise<UserBrowser> {
     await chromiumReady();
     const profile = mkdtempSync(join(tmpdir(), 'openq-chromium-'));
@@ -72,7 +77,7 @@ export class UserBrowser {
       headless: true,
       args: ARGS,
       viewport,
-      locale: 'en-US',
+      locale,
       timezoneId: 'UTC',
     });
     if (token) {

@@ -3,13 +3,24 @@ import { Stack } from './stack';
 
 export type InboxRole = 'viewer' | 'developer' | 'maintainer';
 
+/** The browser's language (default `en-US`) and window size. */
+export interface BrowserOptions {
+  locale?: string;
+  viewport?: { width: number; height: number };
+}
+
 export interface InboxHarness {
   /** The stack the suite runs against (set once `beforeAll` ran). */
   readonly stack: Stack;
   /** A browser whose cookie holds `user`'s token on `project` (none for `null`), closed after the test. */
-  open(user: string | null, project: string, role?: InboxRole): Promise<UserBrowser>;
+  open(
+    user: string | null,
+    project: string,
+    role?: InboxRole,
+    browser?: BrowserOptions,
+  ): Promise<UserBrowser>;
   /** `open`, then the inbox of `project`, once its live stream is connected. */
-  person(user: string, project: string, role?: InboxRole): Promise<UserBrowser>;
+  person(user: string, project: string, role?: InboxRole, browser?: BrowserOptions): Promise<UserBrowser>;
 }
 
 /**
@@ -38,16 +49,18 @@ export function useInboxStack(): InboxHarness {
       if (!stack) throw new Error('the stack starts in beforeAll');
       return stack;
     },
-    async open(user, project, role = 'developer') {
+    async open(user, project, role = 'developer', browser = {}) {
       const b = await UserBrowser.open(
         harness.stack.baseUrl,
         user === null ? null : harness.stack.token(user, project, role),
+        browser.viewport,
+        browser.locale,
       );
       browsers.push(b);
       return b;
     },
-    async person(user, project, role = 'developer') {
-      const b = await harness.open(user, project, role);
+    async person(user, project, role = 'developer', browser = {}) {
+      const b = await harness.open(user, project, role, browser);
       await b.inbox(harness.stack.baseUrl, project);
       await b.page.locator('.live-live').waitFor();
       return b;

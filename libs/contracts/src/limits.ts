@@ -85,3 +85,6 @@ export const FREEZE_MOTIVO_MAX_LENGTH = 500;
 /** §11.5 `motivo` of a withdrawn question (why it no longer needs the user): 1–500 characters after trim. */
 export const WITHDRAW_MOTIVO_MIN_LENGTH = 1;
 export const WITHDRAW_MOTIVO_MAX_LENGTH = 500;
+
+/** [openq] issue #18 questions in one "accept suggestions" request: 1 to 50. */
+export const ACCEPT_SUGGESTIONS_MAX = 50;

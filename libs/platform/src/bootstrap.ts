@@ -26,6 +26,8 @@ export interface RunServiceOptions {
   host?: string;
   logLevel?: string;
   bodyLimitBytes?: number;
+  /** Longest path parameter (Fastify's default 100); longer → 414. The gateway's link tokens need more. */
+  maxParamLength?: number;
   shutdownTimeoutMs?: number;
   /** Runs after the app is created and before it listens (global pipes, OpenAPI, …). */
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
@@ -56,6 +58,7 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
 async function startService(options: RunServiceOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
     genReqId: (req: IncomingMessage) => correlationIdOf(req),
     logger: false,
     return503OnClosing: true,

@@ -1,12 +1,13 @@
 import { loadConfig, MIN_PRODUCTION_SECRET_LENGTH } from './config';
 import { ConfigError } from './env';
-import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
+import { DEV_JWT_SECRET, DEV_LINK_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
 
 const strong = (c: string) => c.repeat(MIN_PRODUCTION_SECRET_LENGTH);
 const production = {
   NODE_ENV: 'production',
   OPENQ_JWT_SECRET: strong('j'),
   OPENQ_SERVICE_TOKEN: strong('s'),
+  OPENQ_LINK_SECRET: strong('l'),
 };
 
 function refusal(env: NodeJS.ProcessEnv, options?: Parameters<typeof loadConfig>[1]): ConfigError {
@@ -142,6 +143,18 @@ describe('loadConfig', () => {
         { OPENQ_SERVICE_TOKEN_PREVIOUS: DEV_SERVICE_TOKEN },
         /OPENQ_SERVICE_TOKEN_PREVIOUS/,
       ],
+      [
+        'no one-tap link secret',
+        { OPENQ_LINK_SECRET: undefined },
+        /OPENQ_LINK_SECRET is empty or the development default/,
+      ],
+      ['the dev link secret spelled out', { OPENQ_LINK_SECRET: DEV_LINK_SECRET }, /OPENQ_LINK_SECRET/],
+      ['a short link secret', { OPENQ_LINK_SECRET: 'short' }, /OPENQ_LINK_SECRET is shorter than 32/],
+      [
+        'the dev link secret as previous',
+        { OPENQ_LINK_SECRET_PREVIOUS: DEV_LINK_SECRET },
+        /OPENQ_LINK_SECRET_PREVIOUS/,
+      ],
     ])('refuses %s', (_what, override, pattern) => {
       const error = refusal({ ...production, ...override });
       expect(error.message).toMatch(pattern);
@@ -155,6 +168,23 @@ describe('loadConfig', () => {
         OPENQ_JWKS: '/etc/openq/jwks.json',
       });
       expect(config.auth.jwks).toBe('/etc/openq/jwks.json');
+    });
+
+    it('one-tap links: secrets current then previous, 72 h, the public URL without a trailing slash', () => {
+      const config = loadConfig({
+        ...production,
+        OPENQ_LINK_SECRET_PREVIOUS: strong('m'),
+        OPENQ_PUBLIC_URL: 'https://openq.example.com/',
+      });
+      expect(config.links).toEqual({
+        secrets: [strong('l'), strong('m')],
+        ttlS: 259_200,
+        publicUrl: 'https://openq.example.com',
+      });
+      expect(() => loadConfig({ ...production, OPENQ_PUBLIC_URL: 'openq.example.com' })).toThrow(
+        /OPENQ_PUBLIC_URL must be an http\(s\):\/\/ URL/,
+      );
+      expect(() => loadConfig({ ...production, OPENQ_LINK_TTL_S: '10' })).toThrow(/OPENQ_LINK_TTL_S/);
     });
 
     it('does not ask secrets of a process that holds none', () => {

@@ -1,6 +1,7 @@
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { MAX_CORRECTIONS_MAX, MAX_CORRECTIONS_MIN } from '@openq/contracts';
-import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
+import { DEV_JWT_SECRET, DEV_LINK_SECRET, DEV_SERVICE_TOKEN } from './dev-defaults';
+import { DEFAULT_LINK_TTL_S } from './one-tap-links';
 import { ConfigError, EnvBool, EnvInt, EnvList, parseEnv } from './env';
 import { SERVICE_PORTS } from './ports';
 
@@ -97,6 +98,22 @@ export class OpenqEnv {
   @IsString()
   OPENQ_SERVICE_TOKEN_PREVIOUS: string | undefined = undefined;
 
+  /** [openq] issue #17 signs one-tap links (HS256); `_PREVIOUS` still verifies during a rotation. */
+  @IsString()
+  OPENQ_LINK_SECRET: string = DEV_LINK_SECRET;
+
+  @IsOptional()
+  @IsString()
+  OPENQ_LINK_SECRET_PREVIOUS: string | undefined = undefined;
+
+  /** How long a one-tap link lives (seconds): 5 minutes .. 30 days, 72 h by default. */
+  @EnvInt(300, 30 * 86_400, '$property must be a whole number of seconds (300..2592000)')
+  OPENQ_LINK_TTL_S: number = DEFAULT_LINK_TTL_S;
+
+  /** Where people reach the gateway (absolute links in e-mails and chat messages). */
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: '$property must be an http(s):// URL' })
+  OPENQ_PUBLIC_URL: string = `http://localhost:${SERVICE_PORTS.gateway.port}`;
+
   @EnvInt(MAX_CORRECTIONS_MIN, MAX_CORRECTIONS_MAX)
   GATE_MAX_CORRECTIONS: number = 3;
   @seconds() GATE_STALE_AFTER_S: number = 900;
@@ -133,6 +150,8 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'OPENQ_JWT_SECRET',
   'OPENQ_SERVICE_TOKEN',
   'OPENQ_SERVICE_TOKEN_PREVIOUS',
+  'OPENQ_LINK_SECRET',
+  'OPENQ_LINK_SECRET_PREVIOUS',
   'DATABASE_URL',
   'NATS_URL',
 ]);
@@ -162,6 +181,8 @@ export interface OpenqConfig {
     /** The current token first, then the previous one during a rotation. */
     serviceTokens: string[];
   };
+  /** [openq] issue #17 one-tap links: the current secret first, then the previous one. */
+  links: { secrets: string[]; ttlS: number; publicUrl: string };
   gates: { maxCorrections: number; staleAfterS: number; parkAfterS: number; sweepIntervalS: number };
   pipeline: {
     analystQuestionsGateEnabled: boolean;
@@ -226,6 +247,11 @@ function toConfig(e: OpenqEnv): OpenqConfig {
         ...(e.OPENQ_SERVICE_TOKEN_PREVIOUS ? [e.OPENQ_SERVICE_TOKEN_PREVIOUS] : []),
       ],
     },
+    links: {
+      secrets: [e.OPENQ_LINK_SECRET, ...(e.OPENQ_LINK_SECRET_PREVIOUS ? [e.OPENQ_LINK_SECRET_PREVIOUS] : [])],
+      ttlS: e.OPENQ_LINK_TTL_S,
+      publicUrl: e.OPENQ_PUBLIC_URL.replace(/\/+$/, ''),
+    },
     gates: {
       maxCorrections: e.GATE_MAX_CORRECTIONS,
       staleAfterS: e.GATE_STALE_AFTER_S,
@@ -250,6 +276,18 @@ function assertProductionSecrets(config: OpenqConfig): void {
   }
   weakSecret('OPENQ_SERVICE_TOKEN', current ?? '', DEV_SERVICE_TOKEN);
   if (previous !== undefined) weakSecret('OPENQ_SERVICE_TOKEN_PREVIOUS', previous, DEV_SERVICE_TOKEN);
+  assertProductionLinkSecrets(config);
+}
+
+/**
+ * [openq] issue #17 in production a one-tap link secret must be real: a process that mints links
+ * (the notifier) calls this even when it holds no other auth secret.
+ */
+export function assertProductionLinkSecrets(config: Pick<OpenqConfig, 'production' | 'links'>): void {
+  if (!config.production) return;
+  const [current, previous] = config.links.secrets;
+  weakSecret('OPENQ_LINK_SECRET', current ?? '', DEV_LINK_SECRET);
+  if (previous !== undefined) weakSecret('OPENQ_LINK_SECRET_PREVIOUS', previous, DEV_LINK_SECRET);
 }
 
 function weakSecret(name: string, value: string, devDefault: string, hint = ''): void {

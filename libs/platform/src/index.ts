@@ -16,3 +16,4 @@ export * from './ports';
 export * from './service-gauges';
 export * from './tracing';
 export * from './dev-token';
+export * from './one-tap-links';

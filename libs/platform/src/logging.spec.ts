@@ -1,8 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino, { type LoggerOptions } from 'pino';
+import pinoHttp from 'pino-http';
 import { runInScope } from '@openq/messaging';
-import { pinoHttpOptions } from './logging';
+import { pinoHttpOptions, redactUrl } from './logging';
 
 describe('pinoHttpOptions', () => {
   const options = pinoHttpOptions({ service: 'gateway', level: 'info' });
@@ -86,5 +88,33 @@ describe('pinoHttpOptions', () => {
     expect(genReqId({ headers: { 'x-correlation-id': 'bad id\n' } } as unknown as IncomingMessage)).toMatch(
       /^[0-9a-f-]{36}$/,
     );
+  });
+
+  it('never logs the token of a one-tap link: /l/<token> is logged as /l/[redacted]', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJwIjoiZGVtbyJ9.c2lnbmF0dXJlLW9mLXRoZS1saW5r';
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pinoHttp({ ...options, level: 'info' }, sink);
+    const server = createServer((req, res) => {
+      logger(req, res);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of [`/l/${token}`, `/l/${token}?x=1`, '/projects/p1/open-questions'])
+        expect((await fetch(`${base}${path}`, { method: 'POST' })).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const urls = lines.map((l) => (JSON.parse(l) as { req: { url: string } }).req.url);
+    expect(urls).toEqual(['/l/[redacted]', '/l/[redacted]?x=1', '/projects/p1/open-questions']);
+    expect(lines.join('\n')).not.toContain(token);
+    expect(redactUrl('/links/abc')).toBe('/links/abc');
   });
 });

@@ -22,6 +22,25 @@ export const REDACTED_PATHS: readonly string[] = [
   '*.serviceToken',
 ];
 
+/**
+ * [openq] issue #17 paths whose last segment is a credential: a one-tap link (`/l/<token>`).
+ * The token never reaches a log line; the rest of the path does.
+ */
+const CREDENTIAL_PATHS = /^(\/l\/)[^/?#]+/;
+
+/** `url` with a credential path segment replaced by `[redacted]` (and its query kept). */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : url.replace(CREDENTIAL_PATHS, '$1[redacted]');
+}
+
+/** pino-http hands the standard request serializer's output on: its `url`, redacted. */
+function redactRequest(req: { url?: string; params?: unknown }): unknown {
+  req.url = redactUrl(req.url);
+  if (req.params && typeof req.params === 'object' && 'token' in req.params)
+    req.params = { ...req.params, token: '[redacted]' };
+  return req;
+}
+
 /** Operability endpoints are polled constantly; their successful requests are not logged. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -62,6 +81,7 @@ export function pinoHttpOptions(options: LoggingOptions): PinoHttpOptions<Incomi
     formatters: { level: (label: string) => ({ level: label }) },
     mixin: messageScopeFields,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    serializers: { req: redactRequest },
     genReqId: (req) => correlationIdOf(req),
     customProps: (req) => ({ correlationId: correlationIdOf(req) }),
     customLogLevel: (_req, res, error) => {

@@ -18,6 +18,7 @@ import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
 import { NotificationsController } from './notifications/notifications.controller';
+import { OneTapModule } from './one-tap/one-tap.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
 import { OpenQuestionsController } from './questions/open-questions.controller';
@@ -69,6 +70,8 @@ export class AppModule {
         // The live stream (SSE) and the web inbox page (+ /me, and /dev/login outside production).
         StreamModule.forRoot(loadStreamSettings()),
         InboxModule.forRoot(config),
+        // [openq] issue #17 one-tap links from notifications: GET /l/:token confirms, POST answers.
+        OneTapModule.forRoot(config),
       ],
       controllers: [...userControllers, ...internalControllers, ...publicControllers],
       providers: [{ provide: APP_PIPE, useClass: ContractValidationPipe }],

@@ -19,6 +19,8 @@ export function startGateway(
     host: config.host,
     logLevel: config.logLevel,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    // [openq] issue #17 a one-tap link token (`/l/:token`, a compact JWS) is ~330 characters.
+    maxParamLength: 1024,
     configure: async (app) => {
       const fastify = app.getHttpAdapter().getInstance();
       await installAdmission(fastify, config.admission);

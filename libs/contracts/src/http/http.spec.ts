@@ -2,6 +2,7 @@ import { validateAs } from '../validation';
 import { RESPOSTA_MAX_LENGTH } from '../limits';
 import { clone, failingField, httpExamples } from '../testing/examples';
 import { AgentAnswerBody } from './agent-answer.dto';
+import { AcceptSuggestionsBody } from './accept-suggestions.dto';
 import { AmendDecisionBody } from './amend-decision.dto';
 import { AnswerQuestionBody } from './answer-question.dto';
 import { PipelineQueueQuery, ReadinessParams, RepoFreezeBody, TurnContextQuery } from './context-queries.dto';
@@ -27,6 +28,7 @@ describe('HTTP examples', () => {
     ['GateHistoryQuery', GateHistoryQuery, httpExamples.gateHistoryQuery],
     ['RepoFreezeBody', RepoFreezeBody, httpExamples.repoFreezeBody],
     ['AmendDecisionBody', AmendDecisionBody, httpExamples.amendDecisionBody],
+    ['AcceptSuggestionsBody', AcceptSuggestionsBody, httpExamples.acceptSuggestionsBody],
   ] as const)('%s accepts its example', (_name, cls, example) => {
     expect(validateAs(cls as new () => object, clone(example))).toMatchObject({ ok: true });
   });
@@ -191,5 +193,31 @@ describe('RepoFreezeBody (§11.3): a freeze says why', () => {
     ['an unknown field', { motivo: 'x', by: 'someone-else' }, 'by'],
   ])('refuses %s', (_name, body, field) => {
     expect(check(body)).toBe(field);
+  });
+});
+
+describe('AcceptSuggestionsBody (issue #18): 1 to 50 distinct question UUIDs', () => {
+  const id = (n: number) => `0190a3b8-7c1d-7e2f-8a3b-${n.toString(16).padStart(12, '0')}`;
+  const check = (body: unknown) => failingField(validateAs(AcceptSuggestionsBody, body));
+
+  it('takes 1 and 50', () => {
+    expect(validateAs(AcceptSuggestionsBody, { questionIds: [id(1)] })).toMatchObject({ ok: true });
+    const fifty = Array.from({ length: 50 }, (_, i) => id(i));
+    expect(validateAs(AcceptSuggestionsBody, { questionIds: fifty })).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['no questionIds', {}],
+    ['an empty list', { questionIds: [] }],
+    ['51 ids', { questionIds: Array.from({ length: 51 }, (_, i) => id(i)) }],
+    ['an id that is not a UUID', { questionIds: [id(1), 'T-101'] }],
+    ['the same id twice', { questionIds: [id(1), id(1)] }],
+    ['a list that is not a list', { questionIds: id(1) }],
+  ])('refuses %s', (_name, body) => {
+    expect(check(body)).toBe('questionIds');
+  });
+
+  it('refuses an unknown field', () => {
+    expect(check({ questionIds: [id(1)], resposta: 'yes' })).toBe('resposta');
   });
 });

@@ -9,3 +9,4 @@ export * from './gate-history.dto';
 export * from './withdraw-question.dto';
 export * from './amend-decision.dto';
 export * from './notification-channels.dto';
+export * from './accept-suggestions.dto';

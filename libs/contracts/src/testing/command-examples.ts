@@ -109,4 +109,7 @@ export const httpExamples = deepFreeze({
   repoFreezeBody: { motivo: 'Release week' },
   withdrawQuestionBody: { motivo: 'Archived codes are out of scope for this release' },
   amendDecisionBody: { resposta: '404 for archived codes: they were never public' },
+  acceptSuggestionsBody: {
+    questionIds: ['0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b', '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6c'],
+  },
 });

@@ -8,6 +8,7 @@ import { JwtVerifier } from '../auth/jwt-verifier';
 import { httpError, Reason } from '../http/http-error';
 import { identify, type Identification } from './identify';
 import { InboxAssets, type Asset } from './inbox-assets';
+import { PAGE_LANGUAGES, pageLanguage, type PageLanguage } from './page-language';
 import { appPage, pageHeaders, signInPage, type AppPage } from './pages';
 
 export const INBOX_OPTIONS = Symbol('INBOX_OPTIONS');
@@ -25,7 +26,8 @@ export interface InboxOptions {
 @ApiTags('inbox')
 @Controller()
 export class InboxController {
-  private readonly page: AppPage;
+  /** The app's shell in each language (its import map and hashes are the same). */
+  private readonly pages: ReadonlyMap<PageLanguage, AppPage>;
   private verifier: JwtVerifier | null = null;
 
   constructor(
@@ -33,18 +35,22 @@ export class InboxController {
     private readonly moduleRef: ModuleRef,
     @Inject(INBOX_OPTIONS) private readonly options: InboxOptions,
   ) {
-    this.page = appPage(assets, options);
+    this.pages = new Map(PAGE_LANGUAGES.map((lang) => [lang, appPage(assets, options, lang)]));
   }
 
   @Get()
   @ApiExcludeEndpoint()
   async index(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const who = await this.identify(request);
+    const lang = pageLanguage(request.headers);
+    // The words follow the person's language: a cache in between must keep them apart.
+    void reply.header('vary', 'accept-language, cookie');
     if (who.ok) {
-      await reply.headers(pageHeaders(this.page.scriptHashes)).send(this.page.html);
+      const page = this.pages.get(lang)!;
+      await reply.headers(pageHeaders(page.scriptHashes)).send(page.html);
       return;
     }
-    await reply.headers(pageHeaders()).send(signInPage(this.assets, who.problem, this.options));
+    await reply.headers(pageHeaders()).send(signInPage(this.assets, who.problem, this.options, lang));
   }
 
   @Get('me')

@@ -22,6 +22,7 @@ async function start(env: Record<string, string>): Promise<[NestFastifyApplicati
     NATS_URL: nats.url,
     OPENQ_JWT_SECRET: SECRET,
     OPENQ_SERVICE_TOKEN: 's'.repeat(40),
+    OPENQ_LINK_SECRET: 'l'.repeat(40),
     HOST: '127.0.0.1',
     ...env,
   });

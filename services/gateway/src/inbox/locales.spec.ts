@@ -57,4 +57,21 @@ describe('the inbox dictionaries (public/locale-*.js)', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('hold a group for every key the page builds (t(`group.${…}`)), and a sentence for every reason code', () => {
+    const english = base(languages.find((l) => l.file === 'locale-en.js')!.keys);
+    const missing: string[] = [];
+    for (const file of readdirSync(PUBLIC).filter((f) => f.endsWith('.js') && !f.startsWith('locale-'))) {
+      const text = readFileSync(join(PUBLIC, file), 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*`([^`$]+)\$\{/g)) {
+        if (![...english].some((k) => k.startsWith(m[1]!))) missing.push(`${file}: ${m[1]}…`);
+      }
+    }
+    const messages = readFileSync(join(PUBLIC, 'messages.js'), 'utf8');
+    const reasons = /const REASONS = new Set\(\[([^\]]+)\]\)/.exec(messages)![1]!.match(/'[^']+'/g)!;
+    expect(reasons.length).toBeGreaterThan(20);
+    for (const r of reasons)
+      if (!english.has(`messages.reasons.${r.slice(1, -1)}`)) missing.push(`messages.js: reason ${r}`);
+    expect(missing).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ROLES, type Role } from '../auth/roles';
 import type { InboxAssets } from './inbox-assets';
+import { PAGE_WORDS, type PageLanguage } from './page-language';
 
 /** Text → HTML text or attribute value. */
 export function escapeHtml(value: string): string {
@@ -29,9 +30,9 @@ export function pageHeaders(scriptHashes: string[] = []): Record<string, string>
   };
 }
 
-function layout(title: string, head: string, body: string, bodyClass = ''): string {
+function layout(lang: PageLanguage, title: string, head: string, body: string, bodyClass = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,8 +52,16 @@ export interface AppPage {
   scriptHashes: string[];
 }
 
-/** The inbox: a shell the Preact app fills in; modules preloaded so they load in parallel. */
-export function appPage(assets: InboxAssets, options: { devLogin: boolean }): AppPage {
+/**
+ * The inbox: a shell the Preact app fills in; modules preloaded so they load in parallel. Its
+ * boot and noscript lines are in `lang` (the app then speaks the language public/i18n.js picks).
+ */
+export function appPage(
+  assets: InboxAssets,
+  options: { devLogin: boolean },
+  lang: PageLanguage = 'en',
+): AppPage {
+  const words = PAGE_WORDS[lang];
   // Every page module is mapped to its hashed URL, so that relative imports between them are
   // cached for good too; the HTML itself is never cached.
   const imports: Record<string, string> = { ...assets.importMap };
@@ -64,12 +73,13 @@ export function appPage(assets: InboxAssets, options: { devLogin: boolean }): Ap
     .join('\n');
   const head = `<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('inbox.css')}">
+<link rel="stylesheet" href="${assets.url('hands.css')}">
 <script type="importmap">${importMap}</script>
 ${preload}
 <script type="module" src="${assets.url('app.js')}"></script>`;
-  const body = `<div id="app" data-dev-login="${options.devLogin}"><p class="boot" role="status">Loading your inbox…</p></div>
-<noscript><p class="boot">The inbox needs JavaScript to show your questions.</p></noscript>`;
-  return { html: layout('openq — Inbox', head, body), scriptHashes: [hash] };
+  const body = `<div id="app" data-dev-login="${options.devLogin}"><p class="boot" role="status">${escapeHtml(words.loading)}</p></div>
+<noscript><p class="boot">${escapeHtml(words.noscript)}</p></noscript>`;
+  return { html: layout(lang, words.appTitle, head, body), scriptHashes: [hash] };
 }
 
 /** Icon and styles of the pages without the app. */
@@ -78,26 +88,25 @@ function plainHead(assets: InboxAssets): string {
 <link rel="stylesheet" href="${assets.url('inbox.css')}">`;
 }
 
-const WHY: Readonly<Record<string, string>> = {
-  missing: 'You are not signed in.',
-  rejected: 'Your sign-in is no longer valid (it may have expired).',
-  keys_unavailable:
-    'Your sign-in cannot be checked right now (the key server is not answering). Try again in a moment.',
-};
-
-/** `/` without a valid token. */
-export function signInPage(assets: InboxAssets, problem: string, options: { devLogin: boolean }): string {
+/** `/` without a valid token, in `lang`. */
+export function signInPage(
+  assets: InboxAssets,
+  problem: string,
+  options: { devLogin: boolean },
+  lang: PageLanguage = 'en',
+): string {
+  const words = PAGE_WORDS[lang];
+  const why = words.why[problem as keyof typeof words.why] ?? words.why.missing;
   const action = options.devLogin
-    ? `<p><a class="button primary" href="/dev/login">Sign in (development)</a></p>
-<p class="muted">Development sign-in mints a token for any user, project and role. It does not exist in production.</p>`
-    : `<p>Open openq from your team's sign-in page. Programs can send a token in the
-<code>Authorization: Bearer …</code> header or the <code>openq_token</code> cookie.</p>`;
+    ? `<p><a class="button primary" href="/dev/login">${escapeHtml(words.devSignIn)}</a></p>
+<p class="muted">${escapeHtml(words.devSignInNote)}</p>`
+    : `<p>${words.teamSignInHtml}</p>`;
   const body = `<main class="signin" aria-labelledby="signin-title">
-<h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> Sign in to openq</h1>
-<p>${escapeHtml(WHY[problem] ?? WHY.missing!)} Your inbox of open questions needs to know who you are.</p>
+<h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> ${escapeHtml(words.signInTitle)}</h1>
+<p>${escapeHtml(why)} ${escapeHtml(words.needsToKnow)}</p>
 ${action}
 </main>`;
-  return layout('Sign in — openq', plainHead(assets), body, 'plain');
+  return layout(lang, words.signInPageTitle, plainHead(assets), body, 'plain');
 }
 
 export interface DevLoginForm {
@@ -107,7 +116,7 @@ export interface DevLoginForm {
   error: string | null;
 }
 
-/** `GET /dev/login`: who to be, on which project, with which role. */
+/** `GET /dev/login`: who to be, on which project, with which role (English: a developer's page, never production). */
 export function devLoginPage(assets: InboxAssets, form: DevLoginForm): string {
   const options = ROLES.map(
     (r) => `<option value="${r}"${r === form.role ? ' selected' : ''}>${r}</option>`,
@@ -132,5 +141,5 @@ ${error}
 <p class="muted">Ids use letters, digits, <code>_</code> and <code>-</code>. One-click link:
 <code>/dev/login?user=ana&amp;project=demo&amp;role=developer</code></p>
 </main>`;
-  return layout('Development sign-in — openq', plainHead(assets), body, 'plain');
+  return layout('en', 'Development sign-in — openq', plainHead(assets), body, 'plain');
 }

@@ -1,6 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation } from '@nestjs/swagger';
 import {
+  AcceptSuggestionsBody,
+  ACCEPT_SUGGESTIONS_MAX,
+  type AcceptSuggestionsReply,
   AmendDecisionBody,
   AnswerQuestionBody,
   GatesCommand,
@@ -20,6 +23,7 @@ import { httpError, Reason } from '../http/http-error';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { RelaysJson, ServicesClient } from '../http/services-client';
+import { acceptSuggestions } from './accept-suggestions';
 
 /** The queue of open questions (SPEC §4): list, count, answer by click; withdraw and amend by click (§11.5). */
 @UserApi('open questions')
@@ -111,6 +115,62 @@ export class OpenQuestionsController {
     return this.services.ask(
       QuestionsCommand.answer,
       { projectId, questionId, userId: user.id, ...body, ...(idempotencyKey ? { idempotencyKey } : {}) },
+      headers,
+    );
+  }
+
+  @Post('accept-suggestions')
+  @HttpCode(200)
+  @MinRole('viewer')
+  @ApiOperation({
+    summary:
+      '[openq] issue #18 accept the suggestion of several questions at once: { questionIds } (1–50 distinct UUIDs; ' +
+      '400 corpo_invalido). Each goes through the same answer as a click on "Accept suggestion" (only the session ' +
+      'author; sem_sugestao; pergunta_retirada; …). 200 { results: [{ questionId, status: answered | already_answered ' +
+      '| refused, reason?, message?, decisionEventId? }] } in the order asked: a partial success is a 200 that says so.',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['questionIds'],
+      additionalProperties: false,
+      properties: {
+        questionIds: {
+          type: 'array',
+          minItems: 1,
+          maxItems: ACCEPT_SUGGESTIONS_MAX,
+          uniqueItems: true,
+          items: { type: 'string', format: 'uuid' },
+        },
+      },
+    },
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      '[openq] 1–128 visible ASCII characters. Each question gets its own key derived from this one and its id, ' +
+      'so the same batch sent again answers nothing twice: an item already recorded by the first try comes back ' +
+      '`answered` with the same decisionEventId. Without a key, a retry sees those items as already_answered.',
+  })
+  accept(
+    @IdParam('projectId') projectId: string,
+    @Body() body: AcceptSuggestionsBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<AcceptSuggestionsReply> {
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) {
+      throw httpError(400, Reason.badParameter, 'Idempotency-Key must be 1 to 128 visible ASCII characters');
+    }
+    return acceptSuggestions(
+      this.services,
+      {
+        projectId,
+        userId: user.id,
+        questionIds: body.questionIds,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      },
       headers,
     );
   }

@@ -10,6 +10,11 @@ import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './pane
 import { PipelinePanel } from './pipeline.js';
 import { OpenQueue } from './queue.js';
 import { GateHistoryPanel, gateName } from './gates.js';
+import { BulkAccept } from './hands.js';
+import { Shortcuts } from './keys.js';
+import { useNarrow } from './mobile.js';
+import { LANGUAGES, language, onLanguageChange, setLanguage, t } from './i18n.js';
+import { NotifyToggle, useInboxSignals } from './signals.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -37,12 +42,11 @@ const REFRESH = {
   'pipeline.task_unpaused': ['queue'],
 };
 
-const LIVE_LABELS = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  offline: 'Live updates paused',
-};
+/**
+ * A sentence kept for later (an announcement, a note, an effect) is a function that says it: it
+ * is said again in the new language when the person switches.
+ */
+const say = (words) => (typeof words === 'function' ? words() : words);
 
 function pickProject(roles) {
   const ids = Object.keys(roles).sort();
@@ -58,27 +62,39 @@ function pickProject(roles) {
   return ids[0] ?? null;
 }
 
+/** The languages in their own names; the choice re-renders the page in place and is remembered. */
+function LanguageSwitch({ compact = false }) {
+  return html`<div class="picker language">
+    <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}>${t('language.label')}</label>
+    <select id="language-picker" value=${language()} onChange=${(e) => setLanguage(e.currentTarget.value)}>
+      ${LANGUAGES.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
+    </select>
+  </div>`;
+}
+
 function Topbar({ me, projectId, onProject, live }) {
   const ids = Object.keys(me.roles).sort();
   return html`<header class="topbar">
     <div class="brand">
       <span class="logo" aria-hidden="true">oq</span>
       <span class="brand-name">openq</span>
-      <span class="brand-sub">Inbox</span>
+      <span class="brand-sub">${t('app.inbox')}</span>
     </div>
     ${
       ids.length > 0 &&
       html`<div class="picker">
-        <label for="project-picker">Project</label>
+        <label for="project-picker">${t('app.project')}</label>
         <select id="project-picker" value=${projectId} onChange=${(e) => onProject(e.currentTarget.value)}>
           ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id])}</option>`)}
         </select>
       </div>`
     }
     <div class="topbar-end">
-      ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${LIVE_LABELS[live]}</span>`}
-      <span class="who">Signed in as <strong>${me.sub}</strong></span>
-      ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">Switch user</a><a class="quiet" href="/dev/logout">Sign out</a>`}
+      <${NotifyToggle} />
+      ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
+      <${LanguageSwitch} compact=${true} />
+      <span class="who">${t('app.signedInAs')} <strong>${me.sub}</strong></span>
+      ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">${t('app.switchUser')}</a><a class="quiet" href="/dev/logout">${t('app.signOut')}</a>`}
     </div>
   </header>`;
 }
@@ -97,6 +113,7 @@ function Inbox({ me, onSignedOut }) {
   const queueHeading = useRef(null);
   const focusAfter = useRef(null);
   const role = projectId ? me.roles[projectId] : null;
+  const narrow = useNarrow();
 
   const queue = usePagedList(
     projectId ? projectPath(projectId, `/open-questions?status=open&sort=${sort}`) : '',
@@ -148,24 +165,33 @@ function Inbox({ me, onSignedOut }) {
   const recentResumes = useRef([]);
   const [effects, setEffects] = useState([]);
   const tellEffect = (sentence) => {
-    setEffects((list) => [...list.filter((s) => s !== sentence), sentence].slice(-3));
-    setAnnouncement(sentence);
+    // The same effect twice is said once (compared in the words of now).
+    setEffects((list) => [...list.filter((s) => s() !== sentence()), sentence].slice(-3));
+    setAnnouncement(() => sentence);
   };
+  const resumedOn = (gate, taskId) => () => t('app.gateResumed', { gate: gateName(gate), taskId });
 
+  const signals = useInboxSignals(me, queue.items);
   const live = useLiveStream(projectId, (type, data) => {
+    signals.onEvent(type, data);
     if (type === 'open_count') return count.set({ open: data.open });
     if (type === 'closed') {
       api('/me').catch((e) => e.status === 401 && onSignedOut());
       return;
     }
-    if (type === 'question.declared') setAnnouncement(`New question from ${agentName(data.data.autor)}.`);
+    if (type === 'question.declared') {
+      const autor = data.data.autor;
+      setAnnouncement(() => () => t('app.newQuestion', { agent: agentName(autor) }));
+    }
     if (type === 'gate.resumed') {
       recentResumes.current = [...recentResumes.current, data.data].slice(-20);
       if (data.data.questionIds?.some((id) => settled.current.questions.has(id)))
-        tellEffect(`${gateName(data.data.gate)} on ${data.data.taskId} resumed.`);
+        tellEffect(resumedOn(data.data.gate, data.data.taskId));
     }
-    if (type === 'pipeline.analyst_relaunch' && settled.current.tasks.has(data.data.taskId))
-      tellEffect(`Analyst relaunched for ${data.data.taskId}.`);
+    if (type === 'pipeline.analyst_relaunch' && settled.current.tasks.has(data.data.taskId)) {
+      const taskId = data.data.taskId;
+      tellEffect(() => t('app.analystRelaunched', { taskId }));
+    }
     if (REFRESH[type]) refresh(REFRESH[type]);
   });
 
@@ -217,17 +243,21 @@ function Inbox({ me, onSignedOut }) {
       settled.current.questions.add(question.questionId);
       for (const b of question.blocking?.blocks ?? []) settled.current.tasks.add(b.taskId);
       for (const r of recentResumes.current)
-        if (r.questionIds?.includes(question.questionId))
-          tellEffect(`${gateName(r.gate)} on ${r.taskId} resumed.`);
+        if (r.questionIds?.includes(question.questionId)) tellEffect(resumedOn(r.gate, r.taskId));
     }
-    setQueueNote(
+    const pergunta = question.pergunta;
+    setQueueNote(() =>
       !gone
         ? null
         : gone.reason === 'pergunta_ja_respondida'
-          ? `“${question.pergunta}” was already answered elsewhere; it has left the queue.`
-          : `“${question.pergunta}”: ${sentenceFor(gone)}`,
+          ? () => t('app.answeredElsewhere', { pergunta })
+          : () => t('app.questionGone', { pergunta, why: sentenceFor(gone) }),
     );
-    setAnnouncement(gone ? sentenceFor(gone) : `${byMe ? 'Withdrawn' : 'Answered'}: ${question.pergunta}`);
+    setAnnouncement(() =>
+      gone
+        ? () => sentenceFor(gone)
+        : () => t(byMe ? 'app.withdrawnQuestion' : 'app.answeredQuestion', { pergunta }),
+    );
     refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
   }, []);
 
@@ -241,19 +271,20 @@ function Inbox({ me, onSignedOut }) {
   }, [queue.items, queue.loading]);
 
   const onResumed = (cycle, how = {}) => {
-    const without = how.override ? ' without the answer; its questions stay open' : '';
-    setAnnouncement(`${cycle.gate === 'qa' ? 'QA' : 'SecOps'} gate of ${cycle.taskId} resumed${without}.`);
+    const key = how.override ? 'app.gateResumedWithoutAnswer' : 'app.gateResumedByHand';
+    setAnnouncement(() => () => t(key, { gate: gateName(cycle.gate), taskId: cycle.taskId }));
     refresh(['waiting', 'gateHistory']);
   };
 
   // §11.5 an amendment replaces the standing decision in the history; the gate that resumed stays resumed.
   const onAmended = ({ question, gone }) => {
-    setAnnouncement(gone ? sentenceFor(gone) : `Decision replaced: ${question.pergunta}`);
+    const pergunta = question.pergunta;
+    setAnnouncement(() => (gone ? () => sentenceFor(gone) : () => t('app.decisionReplaced', { pergunta })));
     refresh(['history']);
   };
 
   const onPipelineChanged = (sentence) => {
-    setAnnouncement(sentence);
+    setAnnouncement(() => sentence);
     refresh(['pipeline']);
   };
 
@@ -270,18 +301,39 @@ function Inbox({ me, onSignedOut }) {
     return html`<${Topbar} me=${me} projectId=${null} onProject=${chooseProject} live=${null} />
       <main class="layout single">
         <section class="panel">
-          <h1 class="page-title">No project yet</h1>
-          <p>Your sign-in gives you no role on any project. Ask a project owner to add you.</p>
+          <h1 class="page-title">${t('app.noProject.title')}</h1>
+          <p>${t('app.noProject.text')}</p>
         </section>
       </main>`;
   }
 
-  return html`<a class="skip" href="#open-questions" onClick=${goToQueue}>Skip to open questions</a>
+  // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
+  const waitingPanel = html`<${WaitingPanel}
+    waiting=${waiting}
+    role=${role}
+    projectId=${projectId}
+    questionsById=${questionsById}
+    now=${now}
+    onGoToQuestion=${goToQuestion}
+    onResumed=${onResumed}
+  />`;
+
+  return html`<a class="skip" href="#open-questions" onClick=${goToQueue}>${t('app.skipToQueue')}</a>
     <${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />
     <main class="layout" id="main">
-      <h1 class="visually-hidden">Inbox of project ${projectId}</h1>
+      <h1 class="visually-hidden">${t('app.inboxOf', { projectId })}</h1>
       <div class="column primary">
+        ${narrow && waitingPanel}
         <${ReadinessBar} readiness=${readiness} projectId=${projectId} onGoToQueue=${goToQueue} />
+        <${Shortcuts} />
+        <${BulkAccept}
+          projectId=${projectId}
+          items=${queue.items}
+          onDone=${(summary) => {
+            setAnnouncement(summary);
+            refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
+          }}
+        />
         <${OpenQueue}
           list=${queue}
           count=${count.data?.open}
@@ -289,22 +341,14 @@ function Inbox({ me, onSignedOut }) {
           now=${now}
           onAnswered=${onAnswered}
           headingRef=${queueHeading}
-          note=${queueNote}
+          note=${say(queueNote)}
           sort=${sort}
           onSort=${chooseSort}
-          effects=${effects}
+          effects=${effects.map(say)}
         />
       </div>
       <div class="column secondary">
-        <${WaitingPanel}
-          waiting=${waiting}
-          role=${role}
-          projectId=${projectId}
-          questionsById=${questionsById}
-          now=${now}
-          onGoToQuestion=${goToQuestion}
-          onResumed=${onResumed}
-        />
+        ${!narrow && waitingPanel}
         <${GateHistoryPanel} history=${gateHistory} now=${now} />
         <${PipelinePanel}
           pipeline=${pipeline}
@@ -317,26 +361,37 @@ function Inbox({ me, onSignedOut }) {
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
       </div>
     </main>
-    <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;
+    <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
 }
 
 function SignedOut() {
   return html`<main class="signin" aria-labelledby="signin-title">
-    <h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> Sign in to openq</h1>
-    <p>
-      You are not signed in, or your sign-in has expired. Your inbox of open questions needs to know who you
-      are.
-    </p>
+    <h1 id="signin-title"><span class="logo" aria-hidden="true">oq</span> ${t('app.signedOut.title')}</h1>
+    <p>${t('app.signedOut.text')}</p>
     ${
       DEV_LOGIN
-        ? html`<p><a class="button primary" href="/dev/login">Sign in (development)</a></p>`
-        : html`<p>Open openq again from your team's sign-in page.</p>`
+        ? html`<p><a class="button primary" href="/dev/login">${t('app.signedOut.devSignIn')}</a></p>`
+        : html`<p>${t('app.signedOut.teamSignIn')}</p>`
     }
+    <${LanguageSwitch} />
   </main>`;
 }
 
 function App() {
   const [me, setMe] = useState({ status: 'loading' });
+  // A new language re-renders the whole page in place: every component asks t() again.
+  const [, setShownLanguage] = useState(language());
+  useEffect(
+    () =>
+      onLanguageChange((code) => {
+        document.title = t('app.title');
+        setShownLanguage(code);
+      }),
+    [],
+  );
+  useEffect(() => {
+    document.title = t('app.title');
+  }, []);
   const load = async () => {
     try {
       setMe({ status: 'ok', ...(await api('/me')) });
@@ -351,13 +406,13 @@ function App() {
     document.body.classList.toggle('plain', me.status !== 'ok');
   }, [me.status]);
 
-  if (me.status === 'loading') return html`<p class="boot" role="status">Loading your inbox…</p>`;
+  if (me.status === 'loading') return html`<p class="boot" role="status">${t('app.loading')}</p>`;
   if (me.status === 'signed-out') return html`<${SignedOut} />`;
   if (me.status === 'error')
     return html`<main class="signin">
-      <h1>openq is not answering</h1>
+      <h1>${t('app.notAnswering')}</h1>
       <p class="error" role="alert">${sentenceFor(me.error)}</p>
-      <p><button type="button" class="primary" onClick=${load}>Try again</button></p>
+      <p><button type="button" class="primary" onClick=${load}>${t('ui.tryAgain')}</button></p>
     </main>`;
   return html`<${Inbox} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
 }

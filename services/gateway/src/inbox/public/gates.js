@@ -3,13 +3,16 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { ago, fullDate, plural, sentenceFor } from './messages.js';
+import { formatNumber, t } from './i18n.js';
+import { ago, fullDate, sentenceFor } from './messages.js';
 import { ErrorLine, MAX_REASON } from './ui.js';
 
 const html = htm.bind(h);
 
-const GATE_NAMES = { qa: 'QA gate', secops: 'SecOps gate' };
-export const gateName = (gate) => GATE_NAMES[gate] ?? `${gate} gate`;
+const GATES = ['qa', 'secops'];
+/** `qa` → "QA gate" / "gate de QA"; a kind the page does not know yet keeps its code. */
+export const gateName = (gate) =>
+  GATES.includes(gate) ? t(`gates.names.${gate}`) : t('gates.names.other', { gate });
 
 /**
  * "Resume without the answer" on a gate parked on a decision: a maintainer (or owner) writes
@@ -60,12 +63,12 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
         aria-describedby=${allowed ? undefined : reasonId}
         onClick=${show}
       >
-        Resume without the answer…
+        ${t('gates.override.opener')}
       </button>
     </div>`;
   }
-  return html`<form class="override open" onSubmit=${submit} aria-label=${`Resume ${cycle.taskId} without the answer`}>
-    <label for=${id}>Why resume without the answer? <span class="muted">(required — shown in the gate's history)</span></label>
+  return html`<form class="override open" onSubmit=${submit} aria-label=${t('gates.override.formLabel', { taskId: cycle.taskId })}>
+    <label for=${id}>${t('gates.override.why')} <span class="muted">${t('gates.override.whyHint')}</span></label>
     <textarea
       id=${id}
       ref=${field}
@@ -79,23 +82,19 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
         if (error?.reason === 'motivo_invalido') setError(null);
       }}
     ></textarea>
-    <p class="hint">The questions stay open: answering them later will not resume the gate again.</p>
+    <p class="hint">${t('gates.override.hint')}</p>
     <div class="row">
       <button type="submit" class="primary" aria-busy=${busy} disabled=${busy}>
-        ${busy ? 'Resuming…' : 'Resume without the answer'}
+        ${busy ? t('panels.waiting.resuming') : t('gates.override.submit')}
       </button>
-      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
+      <button type="button" class="link" onClick=${() => setOpen(false)}>${t('ui.cancel')}</button>
     </div>
     ${error && html`<p class="error" role="alert">${sentenceFor(error)}</p>`}
   </form>`;
 }
 
-const VERDICTS = {
-  approved: 'approved',
-  changes_requested: 'changes requested',
-  blocked: 'blocked',
-  needs_user_decision: 'needs a user decision',
-};
+const VERDICTS = ['approved', 'changes_requested', 'blocked', 'needs_user_decision'];
+const verdictName = (v) => (VERDICTS.includes(v) ? t(`gates.verdicts.${v}`) : v);
 
 /** One history entry in words; htm trims text at line breaks, so each sentence is built whole. */
 function describe(entry) {
@@ -103,30 +102,34 @@ function describe(entry) {
   switch (entry.type) {
     case 'gate.resumed':
       if (d.trigger === 'override')
-        return { what: `Resumed by override — ${d.by}: `, why: d.motivo, kind: 'override' };
-      if (d.trigger === 'answer')
-        return { what: 'Resumed: every question it waited on is answered.', kind: 'resumed' };
-      return { what: 'Resumed by hand after parking for inactivity.', kind: 'resumed' };
+        return { what: `${t('gates.history.override', { by: d.by })} `, why: d.motivo, kind: 'override' };
+      if (d.trigger === 'answer') return { what: t('gates.history.resumedAnswered'), kind: 'resumed' };
+      if (d.trigger === 'withdrawn') return { what: t('gates.history.resumedWithdrawn'), kind: 'resumed' };
+      return { what: t('gates.history.resumedByHand'), kind: 'resumed' };
     case 'gate.rescue_parked':
       return d.reason === 'user_decision'
         ? {
-            what: `Parked: waiting on ${plural(d.questionIds.length, 'question')} for a decision.`,
+            what: t('gates.history.parkedDecision', { count: d.questionIds.length }),
             kind: 'parked',
           }
-        : { what: 'Parked for inactivity.', kind: 'parked' };
+        : { what: t('gates.history.parkedIdle'), kind: 'parked' };
     case 'gate.verdict_recorded':
       return {
-        what: `Verdict: ${VERDICTS[d.veredito] ?? d.veredito} (corrections ${d.correctionCount} of ${d.maxCorrections}).`,
+        what: t('gates.history.verdict', {
+          verdict: verdictName(d.veredito),
+          corrections: formatNumber(d.correctionCount),
+          max: formatNumber(d.maxCorrections),
+        }),
         kind: 'verdict',
       };
     case 'gate.redispatch_requested':
       return {
-        what: `No activity for ${Math.round(d.idadeSegundos / 60)} min: asked the engine to run it again.`,
+        what: t('gates.history.redispatch', { minutes: formatNumber(Math.round(d.idadeSegundos / 60)) }),
         kind: 'verdict',
       };
     case 'gate.verdict_rejected':
       return {
-        what: `Verdict refused: it cited question ${d.questionId}, which is not in this project. The gate keeps running.`,
+        what: t('gates.history.rejected', { questionId: d.questionId }),
         kind: 'rejected',
       };
     default:
@@ -140,15 +143,15 @@ export function GateHistoryPanel({ history, now }) {
   const total = history.data?.total ?? items.length;
   return html`<section class="panel gate-history" aria-labelledby="gate-history-title">
     <div class="panel-head">
-      <h2 id="gate-history-title">Gate history</h2>
-      <p class="panel-sub">What happened to the gates, newest first</p>
+      <h2 id="gate-history-title">${t('gates.history.title')}</h2>
+      <p class="panel-sub">${t('gates.history.sub')}</p>
     </div>
     ${history.error && html`<${ErrorLine} error=${history.error} retry=${history.reload} />`}
     ${
       !history.data && !history.error
-        ? html`<p class="empty" role="status">Loading…</p>`
+        ? html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : items.length === 0
-          ? history.data && html`<p class="empty">No gate has run yet.</p>`
+          ? history.data && html`<p class="empty">${t('gates.history.empty')}</p>`
           : html`<ol class="events">
               ${items.map((e, i) => {
                 const { what, why, kind } = describe(e);
@@ -163,6 +166,6 @@ export function GateHistoryPanel({ history, now }) {
               })}
             </ol>`
     }
-    ${items.length < total && html`<p class="cut">Showing ${items.length} of ${plural(total, 'gate event')}.</p>`}
+    ${items.length < total && html`<p class="cut">${t('gates.history.showing', { shown: formatNumber(items.length), count: total })}</p>`}
   </section>`;
 }

@@ -68,6 +68,8 @@ export function setLanguage(code) {
   } catch {
     // A browser that keeps nothing still switches for this page.
   }
+  // The server's own pages (sign-in, the boot line) follow the choice too (page-language.ts).
+  document.cookie = `openq_lang=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
   document.documentElement.lang = code;
   return i18next.changeLanguage(code);
 }

@@ -1,78 +1,82 @@
-// Words for people: API reason codes as sentences, agent names, dates.
+// Words for people: API reason codes as sentences, agent names, dates — in the person's language.
+import { formatNumber, language, t } from './i18n.js';
 
-/** Known `reason` codes (SPEC §4 and the gateway's own) → what to tell the person. */
-const SENTENCES = {
-  nao_autenticado: 'Your sign-in has expired or is missing. Sign in again to go on.',
-  sem_papel_no_projeto: 'You have no role on this project.',
-  papel_insuficiente: 'Your role on this project does not allow this.',
-  so_o_autor_da_sessao: 'Only the person who led the session where this question was born can answer it.',
-  pergunta_nao_encontrada: 'This question is not in this project any more.',
-  pergunta_ja_respondida: 'This question was already answered elsewhere.',
-  pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
-  decisao_nao_e_de_agente:
-    'Only a decision an agent recorded from the chat can be amended, and only once. This one stands.',
-  sem_sugestao: 'This question has no suggestion to accept. Write an answer instead.',
-  corpo_invalido: 'The answer could not be sent as written. Write 1 to 2,000 characters.',
-  gate_nao_estacionado: 'This gate is not parked any more — there is nothing to resume.',
-  gate_aguarda_decisao:
-    'This gate waits for answers to its open questions. Answer them and it resumes by itself.',
-  gate_nao_aguarda_decisao: 'This gate is parked for inactivity, not on a decision: use “Resume gate”.',
-  motivo_invalido: 'Write why you resume without the answer (1 to 500 characters).',
-  override_invalido: 'The resume without the answer could not be sent as written.',
-  servico_indisponivel: 'This part of openq is not answering right now.',
-  servico_sem_resposta: 'openq took too long to answer. Try again in a moment.',
-  resposta_invalida: 'openq gave an answer that could not be read. Try again in a moment.',
-  muitas_conexoes_ao_vivo: 'The server is busy; live updates will reconnect in a few seconds.',
-  corpo_grande_demais: 'That is too long to send.',
-  rota_nao_encontrada: 'This part of openq is not available on this server.',
-};
+/** Known `reason` codes (SPEC §4 and the gateway's own): each has its sentence in the dictionaries. */
+const REASONS = new Set([
+  'nao_autenticado',
+  'sem_papel_no_projeto',
+  'papel_insuficiente',
+  'so_o_autor_da_sessao',
+  'pergunta_nao_encontrada',
+  'pergunta_ja_respondida',
+  'pergunta_retirada',
+  'decisao_nao_e_de_agente',
+  'sem_sugestao',
+  'corpo_invalido',
+  'gate_nao_estacionado',
+  'gate_aguarda_decisao',
+  'gate_nao_aguarda_decisao',
+  'motivo_invalido',
+  'override_invalido',
+  'servico_indisponivel',
+  'servico_sem_resposta',
+  'resposta_invalida',
+  'muitas_conexoes_ao_vivo',
+  'corpo_grande_demais',
+  'rota_nao_encontrada',
+  'sem_conexao',
+]);
 
 /** An error as one sentence: the known reason's words, else the server's own message. */
 export function sentenceFor(error) {
   if (!error) return '';
-  if (error.reason && SENTENCES[error.reason]) return SENTENCES[error.reason];
-  if (error.reason === 'erro_interno') return `Something went wrong on our side (${error.message}).`;
+  if (error.reason && REASONS.has(error.reason)) return t(`messages.reasons.${error.reason}`);
+  // A 500, or a reply that was not openq's JSON (a proxy's page): "HTTP 502" in a sentence.
+  if (error.reason === 'erro_interno' || error.reason === 'erro_desconhecido')
+    return t('messages.internalError', { message: error.message });
+  // The page's own checks carry their sentence, already in the person's language.
   const message =
-    typeof error.message === 'string' && error.message ? error.message : 'Something went wrong.';
+    typeof error.message === 'string' && error.message ? error.message : t('messages.somethingWrong');
   const sentence = message.charAt(0).toUpperCase() + message.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-const AGENTS = {
-  criativo: 'Criativo',
-  po: 'PO',
-  arquiteto: 'Arquiteto',
-  dev_lead: 'Dev Lead',
-  'qa-agent': 'QA',
-  analyst: 'Analyst',
-};
+const AGENTS = ['criativo', 'po', 'arquiteto', 'dev_lead', 'qa-agent', 'analyst'];
 
 /** `dev_lead` → `Dev Lead`. */
 export function agentName(id) {
-  return AGENTS[id] ?? id;
+  return AGENTS.includes(id) ? t(`messages.agents.${id}`) : id;
 }
 
-const ROLE_NAMES = { viewer: 'viewer', developer: 'developer', maintainer: 'maintainer', owner: 'owner' };
+const ROLES = ['viewer', 'developer', 'maintainer', 'owner'];
+/** A role's name in words (`maintainer` → "maintainer" / "mantenedor"); an unknown one as it is. */
 export function roleName(role) {
-  return ROLE_NAMES[role] ?? role;
+  return ROLES.includes(role) ? t(`messages.roles.${role}`) : role;
 }
 
-/** `a viewer`, `an owner`. */
-export function withArticle(word) {
-  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+/** The Intl formatters of the language in use, made again when it changes. */
+let formats = null;
+function formatters() {
+  const lng = language();
+  if (formats?.lng !== lng)
+    formats = {
+      lng,
+      relative: new Intl.RelativeTimeFormat(lng, { numeric: 'auto' }),
+      absolute: new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }),
+      plural: new Intl.PluralRules(lng),
+    };
+  return formats;
 }
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const absolute = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "3 minutes ago", "yesterday"… relative to `now` (ms). */
+/** "3 minutes ago", "yesterday"… relative to `now` (ms), in the person's language. */
 export function ago(iso, now) {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return '';
+  const { relative, absolute } = formatters();
   // A time a little ahead of this browser's clock (skew) still reads "just now".
   const seconds = Math.min(0, Math.round((then - now) / 1000));
   const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
+  if (abs < 45) return t('messages.justNow');
   if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
   if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
   if (abs < 30 * 86400) return relative.format(Math.round(seconds / 86400), 'day');
@@ -81,12 +85,21 @@ export function ago(iso, now) {
 
 export function fullDate(iso) {
   const then = Date.parse(iso);
-  return Number.isNaN(then) ? '' : absolute.format(then);
+  return Number.isNaN(then) ? '' : formatters().absolute.format(then);
 }
 
-/** "1 question", "3 questions". */
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
+/** A role as the complement of "you are": "a viewer", "an owner" (in Portuguese, the bare name). */
+export function roleWithArticle(role) {
+  return ROLES.includes(role) ? t(`messages.rolesWithArticle.${role}`) : role;
+}
+
+/**
+ * `n` and the word that goes with it by the language's plural rules: `plural(3, { one: 'pergunta',
+ * other: 'perguntas' })` → "3 perguntas". The words come translated; prefer `t(key, { count })`.
+ */
+export function plural(n, words) {
+  const form = formatters().plural.select(n);
+  return `${formatNumber(n)} ${words[form] ?? words.other}`;
 }
 
 /** How long something has waited, short: "40 min", "2 h", "3 d" (issue #18's blocking cost). */
@@ -94,9 +107,9 @@ export function waited(iso, now) {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return '';
   const minutes = Math.max(0, Math.floor((now - then) / 60000));
-  if (minutes < 1) return '<1 min';
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 1) return t('messages.waited.lessThanAMinute');
+  if (minutes < 60) return t('messages.waited.minutes', { count: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d`;
+  if (hours < 48) return t('messages.waited.hours', { count: hours });
+  return t('messages.waited.days', { count: Math.floor(hours / 24) });
 }

@@ -3,24 +3,23 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { agentName, ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
+import { formatNumber, t } from './i18n.js';
+import { agentName, ago, fullDate, roleWithArticle, sentenceFor } from './messages.js';
 import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui.js';
 import { gateName, OverrideResume } from './gates.js';
 
 const html = htm.bind(h);
 
-const ACTIONS = [
-  ['im_ready', "I'm ready"],
-  ['confirm_architecture_ready', 'Confirm architecture ready'],
-];
+const ACTIONS = ['im_ready', 'confirm_architecture_ready'];
 
-/** "N questions are still open — answer", with "answer" as the way to the queue. */
-function Notice({ notice, onGoToQueue }) {
-  const tail = 'answer';
-  const lead = notice.endsWith(tail) ? notice.slice(0, -tail.length) : `${notice} `;
+/**
+ * "N questions are still open — answer", with "answer" as the way to the queue. The server's
+ * `notice` is English: the page says it again from `openQuestions`.
+ */
+function Notice({ open, onGoToQueue }) {
   return html`<p class="notice">
     <span class="icon" aria-hidden="true">!</span>
-    <span>${lead}<a href="#open-questions" onClick=${onGoToQueue}>${tail}</a></span>
+    <span>${t('panels.readiness.stillOpen', { count: open })} — <a href="#open-questions" onClick=${onGoToQueue}>${t('panels.readiness.answer')}</a></span>
   </p>`;
 }
 
@@ -32,42 +31,39 @@ function Notice({ notice, onGoToQueue }) {
  */
 export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
   const [checked, setChecked] = useState(null);
-  const check = async (action, label) => {
+  const check = async (action) => {
     try {
       const reply = await api(projectPath(projectId, `/readiness/${action}`));
       readiness.set(reply);
-      setChecked(
-        reply.openQuestions
-          ? `“${label}” goes ahead — open questions never block it.`
-          : `“${label}” goes ahead — no question is open.`,
-      );
+      const key = reply.openQuestions ? 'panels.readiness.goesAheadOpen' : 'panels.readiness.goesAheadNone';
+      setChecked(() => () => t(key, { action: t(`panels.readiness.actions.${action}`) }));
       window.dispatchEvent(new CustomEvent('openq:readiness', { detail: { projectId, ...reply } }));
     } catch (error) {
-      setChecked(sentenceFor(error));
+      setChecked(() => () => sentenceFor(error));
     }
   };
   const notice = readiness.data?.notice;
-  return html`<section class="readiness" aria-label="Readiness">
+  return html`<section class="readiness" aria-label=${t('panels.readiness.label')}>
     <div class="readiness-buttons">
       ${ACTIONS.map(
-        ([action, label]) =>
-          html`<button type="button" class="secondary" onClick=${() => check(action, label)}>
-            ${label}
+        (action) =>
+          html`<button type="button" class="secondary" onClick=${() => check(action)}>
+            ${t(`panels.readiness.actions.${action}`)}
           </button>`,
       )}
     </div>
     <div class="readiness-state" aria-live="polite">
       ${
         notice
-          ? html`<${Notice} notice=${notice} onGoToQueue=${onGoToQueue} />`
+          ? html`<${Notice} open=${readiness.data.openQuestions} onGoToQueue=${onGoToQueue} />`
           : readiness.data
-            ? html`<p class="notice ok"><span class="icon" aria-hidden="true">✓</span>No open questions.</p>`
+            ? html`<p class="notice ok"><span class="icon" aria-hidden="true">✓</span>${t('panels.readiness.none')}</p>`
             : readiness.error
               ? html`<${ErrorLine} error=${readiness.error} retry=${readiness.reload} />`
               : null
       }
     </div>
-    ${checked && html`<p class="checked" role="status">${checked}</p>`}
+    ${checked && html`<p class="checked" role="status">${checked()}</p>`}
   </section>`;
 }
 
@@ -80,8 +76,8 @@ function WaitingQuestions({ ids, questionsById, onGoToQuestion }) {
         ${
           q
             ? html`<a href=${`#q-${id}`} onClick=${(e) => onGoToQuestion(e, id)}>${q.pergunta}</a>
-                <span class="muted"> — ${q.sessionAuthorId} decides</span>`
-            : html`<span class="muted">A question further down the queue</span>`
+                <span class="muted"> — ${t('panels.waiting.decides', { author: q.sessionAuthorId })}</span>`
+            : html`<span class="muted">${t('panels.waiting.furtherDown')}</span>`
         }
       </li>`;
     })}
@@ -115,7 +111,7 @@ function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
       aria-busy=${busy}
       onClick=${resume}
     >
-      ${busy ? 'Resuming…' : 'Resume gate'}
+      ${busy ? t('panels.waiting.resuming') : t('panels.waiting.resume')}
     </button>
     ${error && html`<p class="error" role="alert">${sentenceFor(error)}</p>`}
   </div>`;
@@ -123,7 +119,7 @@ function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
 
 /** htm trims text at line breaks, so sentences with a value inside are built whole. */
 function resumesWhen(n) {
-  return `Resumes by itself once ${n === 1 ? 'this question is' : `these ${n} questions are`} answered:`;
+  return t('panels.waiting.resumesWhen', { count: n });
 }
 
 const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
@@ -139,18 +135,18 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
   return html`<section class="panel waiting" aria-labelledby="waiting-title">
     <div class="panel-head">
       <h2 id="waiting-title">
-        Waiting for you
+        ${t('panels.waiting.title')}
         ${waiting.data && html`<span class="count"><span class="visually-hidden">: </span>${decisions.length}</span>`}
       </h2>
-      <p class="panel-sub">Gates parked until a decision is made</p>
+      <p class="panel-sub">${t('panels.waiting.sub')}</p>
     </div>
     ${waiting.error && html`<${ErrorLine} error=${waiting.error} retry=${waiting.reload} />`}
     ${
       !waiting.data && !waiting.error
-        ? html`<p class="empty" role="status">Loading…</p>`
+        ? html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : decisions.length === 0
-          ? waiting.data && html`<p class="empty">No task is waiting on a decision.</p>`
-          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>Resuming a gate without the answer needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`}
+          ? waiting.data && html`<p class="empty">${t('panels.waiting.empty')}</p>`
+          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${t('panels.waiting.overrideNeedsRole', { role: roleWithArticle(role) })}</p>`}
             <ul class="tasks">
               ${decisions.map(
                 (c) =>
@@ -158,7 +154,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
                     <p class="task-title">
                       <span class="task-id">${c.taskId}</span>
                       <span class="gate">${gateName(c.gate)}</span>
-                      <span class="muted">parked <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
+                      <span class="muted">${t('panels.waiting.parked')} <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
                     </p>
                     <p class="task-sub">${resumesWhen(c.questionIds.length)}</p>
                     <${WaitingQuestions}
@@ -179,8 +175,8 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
     }
     ${
       idle.length > 0 &&
-      html`<h3 class="subhead">Parked for inactivity <span class="count small">${idle.length}</span></h3>
-        ${!canResume && html`<p class="inert-note" id="resume-reason"><span class="icon" aria-hidden="true">i</span>Resuming a gate needs the developer role on this project; you are ${withArticle(roleName(role))}.</p>`}
+      html`<h3 class="subhead">${t('panels.waiting.idle')} <span class="count small">${idle.length}</span></h3>
+        ${!canResume && html`<p class="inert-note" id="resume-reason"><span class="icon" aria-hidden="true">i</span>${t('panels.waiting.resumeNeedsRole', { role: roleWithArticle(role) })}</p>`}
         <ul class="tasks">
           ${idle.map(
             (c) =>
@@ -188,7 +184,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
                 <p class="task-title">
                   <span class="task-id">${c.taskId}</span>
                   <span class="gate">${gateName(c.gate)}</span>
-                  <span class="muted">parked <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
+                  <span class="muted">${t('panels.waiting.parked')} <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
                 </p>
                 <${ResumeButton}
                   cycle=${c}
@@ -201,7 +197,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
           )}
         </ul>`
     }
-    ${items.length < total && html`<p class="cut">Showing ${items.length} of ${plural(total, 'parked gate')}.</p>`}
+    ${items.length < total && html`<p class="cut">${t('panels.waiting.showing', { shown: formatNumber(items.length), count: total })}</p>`}
   </section>`;
 }
 
@@ -213,8 +209,8 @@ function AgentProvenance({ q }) {
   const agent = html`<span class="agent">${agentName(q.viaAgente)}</span>`;
   // Pieces of the .meta line (a wrapping flex row); the comma stays with the agent's name.
   return q.agentSessionId
-    ? html` via <span>${agent},</span> in session <code class="session">${q.agentSessionId}</code> (from the chat)`
-    : html` via ${agent} (from the chat)`;
+    ? html` ${t('panels.history.via')} <span>${agent},</span> ${t('panels.history.inSession')} <code class="session">${q.agentSessionId}</code> ${t('panels.history.fromChat')}`
+    : html` ${t('panels.history.via')} ${agent} ${t('panels.history.fromChat')}`;
 }
 
 /**
@@ -226,12 +222,12 @@ function AmendControl({ q, projectId, onAmended }) {
   return html`<${OneLineAction}
     id=${`amend-${q.questionId}`}
     className="amend"
-    opener="Amend…"
-    label=${`Your answer instead of ${agentName(q.viaAgente)}’s`}
+    opener=${t('panels.amend.opener')}
+    label=${t('panels.amend.label', { agent: agentName(q.viaAgente) })}
     maxLength=${MAX_ANSWER}
-    emptyMessage=${`Write your answer (1 to ${MAX_ANSWER.toLocaleString('en')} characters)`}
-    submitLabel="Replace decision"
-    busyLabel="Saving…"
+    emptyMessage=${t('panels.amend.empty', { max: formatNumber(MAX_ANSWER) })}
+    submitLabel=${t('panels.amend.submit')}
+    busyLabel=${t('panels.amend.busy')}
     send=${async (resposta) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/amend`), {
         method: 'POST',
@@ -249,11 +245,13 @@ function AmendControl({ q, projectId, onAmended }) {
 function Amendment({ q, now }) {
   const a = q.amendment;
   return html`<p class="meta">
-      Amended by <strong>${a.by}</strong>
+      ${t('panels.amend.by')} <strong>${a.by}</strong>
       <span class="sep" aria-hidden="true">·</span>
       <time datetime=${a.supersededAt} title=${fullDate(a.supersededAt)}>${ago(a.supersededAt, now)}</time>
     </p>
-    <p class="amended">${`${agentName(a.supersededViaAgente)} had recorded “${a.supersededResposta}” from the chat.`}</p>`;
+    <p class="amended">
+      ${t('panels.amend.hadRecorded', { agent: agentName(a.supersededViaAgente), resposta: a.supersededResposta })}
+    </p>`;
 }
 
 /** Who decided, how (click or an agent recording the chat answer), when, and what. */
@@ -262,30 +260,30 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
   return html`<section class="panel history" aria-labelledby="history-title">
     <div class="panel-head">
       <h2 id="history-title">
-        Answered <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
+        ${t('panels.history.title')} <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
       </h2>
-      <p class="panel-sub">Decisions, in the order the questions were asked</p>
+      <p class="panel-sub">${t('panels.history.sub')}</p>
     </div>
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
     ${
       !list.items.length && !list.error
-        ? html`<p class="empty">${list.loading ? 'Loading…' : 'No question has been answered yet.'}</p>`
+        ? html`<p class="empty">${list.loading ? t('ui.loading') : t('panels.history.empty')}</p>`
         : html`<ol class="decisions">
             ${list.items.map(
               (q) =>
                 html`<li class="decision" key=${q.questionId} data-question-id=${q.questionId}>
                   <p class="decision-q">${q.pergunta}</p>
                   <p class="decision-a">
-                    <span class="label">Decision</span> ${q.resposta}
-                    ${q.aceitouSugestao && html` <span class="tag">suggestion accepted</span>`}
-                    ${q.amendment && html` <span class="tag">amended</span>`}
+                    <span class="label">${t('panels.history.decision')}</span> ${q.resposta}
+                    ${q.aceitouSugestao && html` <span class="tag">${t('panels.history.suggestionAccepted')}</span>`}
+                    ${q.amendment && html` <span class="tag">${t('panels.history.amended')}</span>`}
                   </p>
                   ${
                     q.amendment
                       ? html`<${Amendment} q=${q} now=${now} />`
                       : html`<p class="meta">
-                    Answered by <strong>${q.respondidaPor}</strong>
-                    ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ' by click'}
+                    ${t('panels.history.answeredBy')} <strong>${q.respondidaPor}</strong>
+                    ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ` ${t('panels.history.byClick')}`}
                     <span class="sep" aria-hidden="true">·</span>
                     <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
                   </p>`
@@ -298,8 +296,8 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
     ${
       cut &&
       html`<p class="cut">
-        Showing ${list.items.length} of ${plural(list.total, 'answered question')}.
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>Show more</button>
+        ${t('panels.history.showing', { shown: formatNumber(list.items.length), count: list.total })}
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;
@@ -312,19 +310,19 @@ export function WithdrawnPanel({ list, now }) {
   return html`<section class="panel withdrawn" aria-labelledby="withdrawn-title">
     <div class="panel-head">
       <h2 id="withdrawn-title">
-        Withdrawn <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
+        ${t('panels.withdrawn.title')} <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
       </h2>
-      <p class="panel-sub">Questions that no longer need an answer — no decision was recorded</p>
+      <p class="panel-sub">${t('panels.withdrawn.sub')}</p>
     </div>
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
     <ol class="decisions">
       ${list.items.map(
         (q) =>
           html`<li class="decision withdrawn" key=${q.questionId} data-question-id=${q.questionId}>
-            <p class="decision-q">${q.pergunta} <span class="tag">withdrawn</span></p>
-            <p class="decision-a"><span class="label">Why</span> ${q.withdrawal?.motivo}</p>
+            <p class="decision-q">${q.pergunta} <span class="tag">${t('panels.withdrawn.tag')}</span></p>
+            <p class="decision-a"><span class="label">${t('panels.withdrawn.why')}</span> ${q.withdrawal?.motivo}</p>
             <p class="meta">
-              Withdrawn by
+              ${t('panels.withdrawn.by')}
               <strong>${q.withdrawal?.by.kind === 'agent' ? agentName(q.withdrawal.by.id) : q.withdrawal?.by.id}</strong>
               <span class="sep" aria-hidden="true">·</span>
               <time datetime=${q.withdrawal?.withdrawnAt} title=${fullDate(q.withdrawal?.withdrawnAt)}
@@ -337,8 +335,8 @@ export function WithdrawnPanel({ list, now }) {
     ${
       cut &&
       html`<p class="cut">
-        Showing ${list.items.length} of ${plural(list.total, 'withdrawn question')}.
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>Show more</button>
+        ${t('panels.withdrawn.showing', { shown: formatNumber(list.items.length), count: list.total })}
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;

@@ -4,7 +4,8 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { ago, fullDate, plural, roleName, sentenceFor, withArticle } from './messages.js';
+import { formatNumber, t } from './i18n.js';
+import { ago, fullDate, roleWithArticle, sentenceFor } from './messages.js';
 import { ErrorLine, MAX_REASON } from './ui.js';
 
 const html = htm.bind(h);
@@ -13,13 +14,13 @@ const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
 const REPO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `agent` is the engine's own freeze (`agent.repo.freeze`). */
-const freezer = (by) => (by === 'agent' ? 'the engine' : by);
+const freezer = (by) => (by === 'agent' ? t('pipeline.theEngine') : by);
 
 /** The freeze routes' refusals in this panel's words. */
 function freezeSentence(error) {
   if (error?.reason === 'corpo_invalido')
-    return `Say why the repo is frozen, in 1 to ${MAX_REASON} characters.`;
-  if (error?.reason === 'parametro_invalido') return 'A repo name is letters, digits, - and _ (up to 64).';
+    return t('pipeline.errors.motivo', { max: formatNumber(MAX_REASON) });
+  if (error?.reason === 'parametro_invalido') return t('pipeline.errors.repo');
   return sentenceFor(error);
 }
 
@@ -35,30 +36,31 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
     setError(null);
     try {
       await api(repoPath(projectId, freeze.repo), { method: 'DELETE' });
-      onChanged(`${freeze.repo} unfrozen.`);
+      const repo = freeze.repo;
+      onChanged(() => t('pipeline.unfrozen', { repo }));
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
     }
   };
-  const by = `Frozen by ${freezer(freeze.by)}`;
+  const by = t('pipeline.frozenBy', { by: freezer(freeze.by) });
   return html`<li class="task frozen" data-repo=${freeze.repo}>
     <div class="frozen-head">
       <p class="task-title">
         <span class="task-id">${freeze.repo}</span>
-        <span class="gate frozen-tag">Frozen</span>
+        <span class="gate frozen-tag">${t('pipeline.frozen')}</span>
         <span class="muted">${by} <time datetime=${freeze.frozenAt} title=${fullDate(freeze.frozenAt)}>${ago(freeze.frozenAt, now)}</time></span>
       </p>
       ${
         canFreeze &&
         html`<button type="button" class="secondary" aria-busy=${busy} onClick=${unfreeze}>
-          ${busy ? 'Unfreezing…' : 'Unfreeze'}
+          ${busy ? t('pipeline.unfreezing') : t('pipeline.unfreeze')}
         </button>`
       }
     </div>
-    <p class="freeze-why">${freeze.motivo ? `“${freeze.motivo}”` : 'No reason was recorded.'}</p>
-    <p class="task-sub">${waiting === 0 ? 'No task waits on it.' : `${plural(waiting, 'task')} wait${waiting === 1 ? 's' : ''} on it.`}</p>
+    <p class="freeze-why">${freeze.motivo ? `“${freeze.motivo}”` : t('pipeline.noReason')}</p>
+    <p class="task-sub">${waiting === 0 ? t('pipeline.noTaskWaits') : t('pipeline.tasksWait', { count: waiting })}</p>
     ${error && html`<p class="error" role="alert">${freezeSentence(error)}</p>`}
   </li>`;
 }
@@ -79,8 +81,11 @@ function FreezeForm({ projectId, repos, onChanged }) {
       const reply = await api(repoPath(projectId, name), { method: 'POST', body: { motivo: why } });
       setRepo('');
       setWhy('');
-      onChanged(
-        reply.changed ? `${name} frozen.` : `${name} was already frozen by ${freezer(reply.freeze.by)}.`,
+      const by = reply.freeze?.by;
+      onChanged(() =>
+        reply.changed
+          ? t('pipeline.frozenNow', { repo: name })
+          : t('pipeline.alreadyFrozen', { repo: name, by: freezer(by) }),
       );
     } catch (e) {
       setError(e);
@@ -89,15 +94,15 @@ function FreezeForm({ projectId, repos, onChanged }) {
     }
   };
   return html`<form class="freeze-form" onSubmit=${submit} aria-describedby=${error ? 'freeze-error' : undefined}>
-    <h3 class="subhead">Freeze a repo</h3>
+    <h3 class="subhead">${t('pipeline.form.title')}</h3>
     <div class="freeze-fields">
-      <label for="freeze-repo">Repo</label>
+      <label for="freeze-repo">${t('pipeline.form.repo')}</label>
       <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
       <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
-      <label for="freeze-motivo">Why</label>
+      <label for="freeze-motivo">${t('pipeline.form.why')}</label>
       <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_REASON} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
     </div>
-    <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Freezing…' : 'Freeze'}</button>
+    <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('pipeline.form.freezing') : t('pipeline.form.freeze')}</button>
     ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}
   </form>`;
 }
@@ -115,17 +120,17 @@ export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
   return html`<section class="panel pipeline" aria-labelledby="pipeline-title">
     <div class="panel-head">
       <h2 id="pipeline-title">
-        Frozen repos
+        ${t('pipeline.title')}
         ${pipeline.data && html`<span class="count"><span class="visually-hidden">: </span>${freezes.length}</span>`}
       </h2>
-      <p class="panel-sub">No task of a frozen repo enters analysis</p>
+      <p class="panel-sub">${t('pipeline.sub')}</p>
     </div>
     ${pipeline.error && html`<${ErrorLine} error=${pipeline.error} retry=${pipeline.reload} />`}
     ${
       !pipeline.data && !pipeline.error
-        ? html`<p class="empty" role="status">Loading…</p>`
+        ? html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : freezes.length === 0
-          ? pipeline.data && html`<p class="empty">No repo is frozen.</p>`
+          ? pipeline.data && html`<p class="empty">${t('pipeline.empty')}</p>`
           : html`<ul class="tasks">
               ${freezes.map(
                 (f) =>
@@ -143,14 +148,14 @@ export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
     }
     ${
       unreadable.length > 0 &&
-      html`<p class="error" role="alert">The freeze list cannot be read right now, so every repo counts as frozen: ${unreadable.join(', ')}.</p>`
+      html`<p class="error" role="alert">${t('pipeline.unreadable', { repos: unreadable.join(', ') })}</p>`
     }
     ${
       canFreeze
         ? pipeline.data &&
           html`<${FreezeForm} projectId=${projectId} repos=${repos} onChanged=${onChanged} />`
         : pipeline.data &&
-          html`<p class="freeze-note"><span class="icon" aria-hidden="true">i</span>Freezing a repo needs the maintainer role on this project; you are ${withArticle(roleName(role))}.</p>`
+          html`<p class="freeze-note"><span class="icon" aria-hidden="true">i</span>${t('pipeline.needsRole', { role: roleWithArticle(role) })}</p>`
     }
   </section>`;
 }

@@ -3,28 +3,26 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, newIdempotencyKey, projectPath } from './api.js';
-import { agentName, ago, fullDate, plural, sentenceFor, waited } from './messages.js';
+import { formatNumber, language, t } from './i18n.js';
+import { agentName, ago, fullDate, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
 import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui.js';
+import { CardDetails, SelectBox } from './hands.js';
 
 const html = htm.bind(h);
 
-const AFFECTS = [
-  ['regras', 'Rules'],
-  ['historias', 'Stories'],
-  ['tarefas', 'Tasks'],
-];
+const AFFECTS = ['regras', 'historias', 'tarefas'];
 
 /** What a question affects, as labelled groups of ids. */
 export function Affects({ affects }) {
-  const groups = AFFECTS.filter(([key]) => affects?.[key]?.length);
-  if (!groups.length) return html`<p class="affects muted">Affects nothing listed.</p>`;
+  const groups = AFFECTS.filter((key) => affects?.[key]?.length);
+  if (!groups.length) return html`<p class="affects muted">${t('queue.affects.nothing')}</p>`;
   return html`<dl class="affects">
-    <dt class="affects-title">Affects</dt>
+    <dt class="affects-title">${t('queue.affects.title')}</dt>
     ${groups.map(
-      ([key, label]) =>
+      (key) =>
         html`<dd class="affects-group">
-          <span class="affects-label">${label}</span>
+          <span class="affects-label">${t(`queue.affects.${key}`)}</span>
           ${affects[key].map((id) => html`<span class="chip">${id}</span>`)}
         </dd>`,
     )}
@@ -40,8 +38,9 @@ export function blocksSentence(blocking, now) {
   const since = (b) => (b.since ? ` (${waited(b.since, now)})` : '');
   const parts = [];
   for (const b of blocks) {
-    if (b.kind === 'gate') parts.push(`${gateName(b.gate)} on ${b.taskId}${since(b)}`);
-    if (b.kind === 'analysis') parts.push(`analysis of ${b.taskId}${since(b)}`);
+    if (b.kind === 'gate')
+      parts.push(t('queue.blocks.gate', { gate: gateName(b.gate), taskId: b.taskId }) + since(b));
+    if (b.kind === 'analysis') parts.push(t('queue.blocks.analysis', { taskId: b.taskId }) + since(b));
   }
   const queued = new Map();
   for (const b of blocks) {
@@ -49,15 +48,18 @@ export function blocksSentence(blocking, now) {
     queued.set(b.behindTaskId, [...(queued.get(b.behindTaskId) ?? []), b.taskId]);
   }
   for (const [behind, tasks] of queued) {
-    const who = tasks.length <= 3 ? tasks.join(', ') : `${tasks.length} tasks`;
-    parts.push(`${who} queued behind ${behind}`);
+    const who =
+      tasks.length <= 3
+        ? new Intl.ListFormat(language(), { style: 'short', type: 'unit' }).format(tasks)
+        : t('queue.blocks.tasks', { count: tasks.length });
+    parts.push(t('queue.blocks.queued', { who, behind, count: tasks.length }));
   }
   return parts.join(' · ');
 }
 
 function originNote(q) {
-  if (q.origin === 'qa_verdict') return 'from a QA verdict';
-  if (q.origin === 'analyst') return 'from the analysis';
+  if (q.origin === 'qa_verdict') return t('queue.origin.qaVerdict');
+  if (q.origin === 'analyst') return t('queue.origin.analyst');
   return null;
 }
 
@@ -70,12 +72,12 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
   return html`<${OneLineAction}
     id=${`w-${q.questionId}`}
     className="withdraw"
-    opener="Withdraw…"
-    label="Why does it no longer need an answer?"
+    opener=${t('queue.withdraw.opener')}
+    label=${t('queue.withdraw.label')}
     maxLength=${MAX_REASON}
-    emptyMessage=${`Write why you withdraw it (1 to ${MAX_REASON} characters)`}
-    submitLabel="Withdraw question"
-    busyLabel="Withdrawing…"
+    emptyMessage=${t('queue.withdraw.empty', { max: formatNumber(MAX_REASON) })}
+    submitLabel=${t('queue.withdraw.submit')}
+    busyLabel=${t('queue.withdraw.busy')}
     send=${async (motivo) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/withdraw`), {
         method: 'POST',
@@ -128,12 +130,12 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     event.preventDefault();
     const text = draft.trim();
     if (!text) {
-      setError({ message: 'Write an answer first, or accept the suggestion' });
+      setError({ message: t('queue.answer.empty') });
       input.current?.focus();
       return;
     }
     if (text.length > MAX_ANSWER) {
-      setError({ message: `An answer holds at most ${MAX_ANSWER.toLocaleString('en')} characters` });
+      setError({ message: t('queue.answer.tooLong', { max: formatNumber(MAX_ANSWER) }) });
       return;
     }
     void send({ resposta: text });
@@ -148,43 +150,45 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     aria-labelledby=${`${base}-text`}
     data-question-id=${q.questionId}
   >
+    <${SelectBox} q=${q} />
     <p class="meta">
       <span class="agent">${agentName(q.autor)}</span>
-      <span> asked </span>
+      <span> ${t('queue.card.asked')} </span>
       <time datetime=${q.declaredAt} title=${fullDate(q.declaredAt)}>${ago(q.declaredAt, now)}</time>
       <span class="sep" aria-hidden="true">·</span>
-      <span>session of <strong>${q.sessionAuthorId}</strong></span>
+      <span>${t('queue.card.sessionOf')} <strong>${q.sessionAuthorId}</strong></span>
       ${origin && html`<span class="sep" aria-hidden="true">·</span><span>${origin}</span>`}
     </p>
     ${
       q.blocking?.blocks.length > 0 &&
-      html`<p class="blocks"><strong>Blocks:</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
+      html`<p class="blocks"><strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
     }
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
     <${Affects} affects=${q.afeta} />
+    <${CardDetails} q=${q} />
     <fieldset
       class="controls"
       disabled=${!q.canAnswer}
       aria-describedby=${q.canAnswer ? undefined : reasonId}
     >
-      <legend class="visually-hidden">Answer: ${q.pergunta}</legend>
+      <legend class="visually-hidden">${t('queue.card.answerLegend', { pergunta: q.pergunta })}</legend>
       ${
         q.sugestao
           ? html`<div class="suggestion">
-              <p><span class="label">Suggestion</span> ${q.sugestao}</p>
+              <p><span class="label">${t('queue.card.suggestion')}</span> ${q.sugestao}</p>
               <button
                 type="button"
                 class="secondary"
                 onClick=${() => send({ aceitarSugestao: true })}
                 aria-busy=${busy}
               >
-                Accept suggestion
+                ${t('queue.card.acceptSuggestion')}
               </button>
             </div>`
-          : html`<p class="suggestion muted">No suggestion was given — write the answer.</p>`
+          : html`<p class="suggestion muted">${t('queue.card.noSuggestion')}</p>`
       }
       <form class="answer" onSubmit=${onSubmit} aria-describedby=${error ? errorId : undefined}>
-        <label for=${`${base}-answer`}>Your answer</label>
+        <label for=${`${base}-answer`}>${t('queue.card.yourAnswer')}</label>
         <div class="row">
           <input
             id=${`${base}-answer`}
@@ -195,7 +199,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
             value=${draft}
             onInput=${(e) => setDraft(e.currentTarget.value)}
           />
-          <button type="submit" class="primary" aria-busy=${busy}>${busy ? 'Sending…' : 'Answer'}</button>
+          <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('queue.card.sending') : t('queue.card.answer')}</button>
         </div>
       </form>
     </fieldset>
@@ -205,6 +209,16 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       html`<${WithdrawControl} q=${q} projectId=${projectId} onWithdrawn=${onAnswered} position=${position} />`
     }
   </article>`;
+}
+
+/**
+ * Why a card's controls are off, in the person's language: the server says it in English
+ * (`inertReason`), so the page says it again from what it knows of the question.
+ */
+function inertSentence(q) {
+  if (/^Already answered/.test(q.inertReason)) return t('queue.inert.answered');
+  if (/^Withdrawn/.test(q.inertReason)) return t('queue.inert.withdrawn');
+  return t('queue.inert.onlyAuthor', { author: q.sessionAuthorId });
 }
 
 /** The inert reasons of the list, each said once (SPEC §3.3), with how many cards each covers. */
@@ -217,23 +231,20 @@ function inertReasons(items) {
 }
 
 function scope(covered, shown) {
-  if (covered === 1 && shown === 1) return 'The controls below stay off for you.';
-  if (covered === shown) return `The controls stay off for you on all ${covered} questions below.`;
-  return `The controls stay off for you on ${plural(covered, 'question')} below.`;
+  if (covered === 1 && shown === 1) return t('queue.inert.scopeOne');
+  if (covered === shown) return t('queue.inert.scopeAll', { count: covered });
+  return t('queue.inert.scopeSome', { count: covered });
 }
 
-const SORTS = [
-  ['blocking', 'Blocks most'],
-  ['oldest', 'Oldest'],
-];
+const SORTS = ['blocking', 'oldest'];
 
 /** Issue #18 the queue's order: what blocks most first (the default), or oldest first. */
 function SortSwitch({ sort, onSort }) {
-  return html`<div class="sort" role="group" aria-label="Order of the questions">
+  return html`<div class="sort" role="group" aria-label=${t('queue.sort.label')}>
     ${SORTS.map(
-      ([value, label]) =>
+      (value) =>
         html`<button type="button" class="sort-option" aria-pressed=${sort === value} onClick=${() => onSort(value)}>
-          ${label}
+          ${t(`queue.sort.${value}`)}
         </button>`,
     )}
   </div>`;
@@ -258,7 +269,7 @@ export function OpenQueue({
   return html`<section class="panel queue" aria-labelledby="open-questions">
     <div class="panel-head">
       <h2 id="open-questions" tabindex="-1" ref=${headingRef}>
-        Open questions <span class="count"><span class="visually-hidden">: </span>${shownCount}</span>
+        ${t('queue.title')} <span class="count"><span class="visually-hidden">: </span>${shownCount}</span>
       </h2>
       <${SortSwitch} sort=${sort} onSort=${onSort} />
     </div>
@@ -266,22 +277,22 @@ export function OpenQueue({
       ([reason, covered], i) =>
         html`<p class="inert-note" id=${`inert-${i}`}>
           <span class="icon" aria-hidden="true">i</span>
-          <span>${reason} ${scope(covered, list.items.length)}</span>
+          <span>${inertSentence(list.items.find((q) => q.inertReason === reason))} ${scope(covered, list.items.length)}</span>
         </p>`,
     )}
     ${note && html`<p class="queue-note" role="status">${note}</p>`}
     ${
       effects?.length > 0 &&
-      html`<ul class="effects" aria-label="What your answers did">
+      html`<ul class="effects" aria-label=${t('queue.effects')}>
         ${effects.map((sentence) => html`<li key=${sentence}><span class="icon" aria-hidden="true">✓</span>${sentence}</li>`)}
       </ul>`
     }
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
     ${
       list.loading && !list.items.length && !list.error
-        ? html`<p class="empty" role="status">Loading questions…</p>`
+        ? html`<p class="empty" role="status">${t('queue.loading')}</p>`
         : !list.items.length && !list.error
-          ? html`<p class="empty">No open questions — nothing waits on your decision here.</p>`
+          ? html`<p class="empty">${t('queue.empty')}</p>`
           : html`<ol class="cards">
               ${list.items.map(
                 (q, i) =>
@@ -301,8 +312,8 @@ export function OpenQueue({
     ${
       cut &&
       html`<p class="cut">
-        Showing ${list.items.length} of ${plural(list.total, 'open question')}.
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>Show more</button>
+        ${t('queue.showing', { shown: formatNumber(list.items.length), count: list.total })}
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;

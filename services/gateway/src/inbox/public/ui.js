@@ -2,6 +2,7 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { t } from './i18n.js';
 import { sentenceFor } from './messages.js';
 
 const html = htm.bind(h);
@@ -10,7 +11,7 @@ const html = htm.bind(h);
 export function ErrorLine({ error, retry }) {
   return html`<p class="error" role="alert">
     ${sentenceFor(error)}
-    ${retry && html` <button type="button" class="link" onClick=${retry}>Try again</button>`}
+    ${retry && html` <button type="button" class="link" onClick=${retry}>${t('ui.tryAgain')}</button>`}
   </p>`;
 }
 
@@ -88,7 +89,7 @@ export function OneLineAction({
         onInput=${(e) => setText(e.currentTarget.value)}
       />
       <button type="submit" class="secondary" aria-busy=${busy}>${busy ? busyLabel : submitLabel}</button>
-      <button type="button" class="link" onClick=${() => setOpen(false)}>Cancel</button>
+      <button type="button" class="link" onClick=${() => setOpen(false)}>${t('ui.cancel')}</button>
     </div>
     ${error && html`<p class="error" role="alert" id=${`${id}-error`}>${sentenceFor(error)}</p>`}
   </form>`;

@@ -1,0 +1,4 @@
+export * from './business-time';
+export * from './clock-policy';
+export * from './schedule';
+export * from './working-time';
