@@ -1,11 +1,13 @@
 import { commandRegistry, eventRegistry } from '@openq/contracts';
 import {
+  assertProductionLinkSecrets,
   exitOnStartupFailure,
   loadConfig,
   startDomainService,
   type DomainService,
   type OpenqConfig,
 } from '@openq/platform';
+import { smtpConfigFromEnv } from './channels/email';
 import { defaultChannelSenders, senderKinds, type ChannelSenders } from './channels/senders';
 import { loadNotifierSettings, type NotifierSettings } from './notifier-config';
 import { NOTIFIER_MIGRATIONS } from './notifier/migrations';
@@ -24,17 +26,32 @@ export function startNotifier(
     embedded?: boolean;
     env?: NodeJS.ProcessEnv;
     senders?: ChannelSenders;
+    /** Tests: the clock digests are due by. */
+    now?: () => Date;
   } = {},
 ): Promise<DomainService> {
+  const env = overrides.env ?? process.env;
   let settings: NotifierSettings;
+  let senders: ChannelSenders;
   try {
-    settings = loadNotifierSettings(overrides.env ?? process.env, config.ports.gateway);
+    // It mints one-tap links: in production their secret must be real (SPEC §2, §11.6).
+    assertProductionLinkSecrets(config);
+    settings = loadNotifierSettings(env, config.ports.gateway);
+    senders =
+      overrides.senders ??
+      defaultChannelSenders({ sendTimeoutMs: settings.sendTimeoutMs, smtp: smtpConfigFromEnv(env) });
   } catch (error) {
     if (overrides.embedded) throw error;
     exitOnStartupFailure('notifier', error);
   }
-  const senders = overrides.senders ?? defaultChannelSenders({ sendTimeoutMs: settings.sendTimeoutMs });
-  const runtime: NotifierRuntime = { settings, senders, kinds: senderKinds(senders), sender: null };
+  const runtime: NotifierRuntime = {
+    settings,
+    senders,
+    kinds: senderKinds(senders),
+    sender: null,
+    links: { publicUrl: settings.publicUrl, secret: config.links.secrets[0]!, ttlS: config.links.ttlS },
+    ...(overrides.now ? { now: overrides.now } : {}),
+  };
   return startDomainService({
     name: 'notifier',
     config,

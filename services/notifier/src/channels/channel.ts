@@ -37,12 +37,12 @@ export interface Notification {
 
 /** Never retried: a 4xx, a bad address, a target that can never accept this message. */
 export class PermanentSendError extends Error {
-  override readonly name = 'PermanentSendError';
+  override name = 'PermanentSendError';
 }
 
 /** Retried with backoff: a timeout, a 5xx, a refused connection. */
 export class TransientSendError extends Error {
-  override readonly name = 'TransientSendError';
+  override name = 'TransientSendError';
 }
 
 export interface ChannelSender<Target> {

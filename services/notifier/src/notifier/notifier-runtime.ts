@@ -2,6 +2,7 @@ import type { ChannelKind } from '../channels/channel';
 import type { ChannelSenders } from '../channels/senders';
 import type { NotifierSettings } from '../notifier-config';
 import type { DeliverySender } from './delivery/delivery-sender';
+import type { LinkSettings } from './delivery/links';
 
 export const NOTIFIER_RUNTIME = Symbol('openq:notifierRuntime');
 
@@ -11,4 +12,8 @@ export interface NotifierRuntime {
   senders: ChannelSenders;
   kinds: readonly ChannelKind[];
   sender: DeliverySender | null;
+  /** How one-tap links are minted at send time. */
+  links: LinkSettings;
+  /** Tests: the clock digests are due by. */
+  now?: () => Date;
 }

@@ -7,6 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { closeChannelSenders } from '../channels/senders';
 import { DeliverySender } from './delivery/delivery-sender';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
@@ -27,12 +28,15 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       sendTimeoutMs: settings.sendTimeoutMs,
       concurrency: settings.concurrency,
       pollMs: settings.pollMs,
+      links: this.runtime.links,
+      ...(this.runtime.now ? { now: this.runtime.now } : {}),
     });
     this.runtime.sender.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.runtime.sender?.stop();
+    closeChannelSenders(this.runtime.senders);
   }
 }
 

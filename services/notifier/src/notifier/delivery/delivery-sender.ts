@@ -1,9 +1,25 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { PermanentSendError, type ChannelKind, type ChannelSender } from '../../channels/channel';
+import {
+  PermanentSendError,
+  type ChannelKind,
+  type ChannelSender,
+  type Notification,
+} from '../../channels/channel';
+import { renderDigest } from '../../channels/digest';
+import type { RenderedEmail } from '../../channels/email';
 import type { ChannelSenders } from '../../channels/senders';
 import { afterFailure, type RetryPolicy } from '../domain/backoff';
 import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../store/deliveries.store';
+import {
+  claimDueDigests,
+  collectDueDigests,
+  markDigestDead,
+  markDigestRetry,
+  markDigestSent,
+  type ClaimedDigest,
+} from '../store/digests.store';
+import { withOneTapLinks, type LinkSettings } from './links';
 import { notifierMetrics } from './notifier-metrics';
 
 export interface DeliverySenderOptions {
@@ -13,6 +29,21 @@ export interface DeliverySenderOptions {
   pollMs: number;
   /** Tests: the random draw of the jitter. */
   random?: () => number;
+  /** The clock digests are due by (`digestDue`); tests drive it. Default: the real time. */
+  now?: () => Date;
+  /** One-tap links minted at send time; absent: the notification's stored links are sent. */
+  links?: LinkSettings;
+}
+
+/** What a digest needs of the e-mail sender (EmailSender.sendRendered). */
+interface DigestMailer {
+  sendRendered(address: string, email: RenderedEmail, id: string): Promise<void>;
+}
+
+/** A failure that says when to try again (Slack's 429 `Retry-After`: SlackRateLimitedError). */
+function retryAfterOf(error: unknown): number {
+  const ms = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
 /** A failure's reason as stored and shown: never the target (a URL may hold a token), never a secret. */
@@ -91,6 +122,7 @@ export class DeliverySender {
 
   private async drain(): Promise<void> {
     try {
+      if (this.senders.email) await this.drainDigests();
       while (this.running) {
         const claimed = await claimDue(this.dataSource, this.options.concurrency, this.leaseMs);
         if (claimed.length === 0) return;
@@ -112,7 +144,7 @@ export class DeliverySender {
       return;
     }
     try {
-      await sender.send(d.target, d.notification);
+      await sender.send(d.target, await this.withLinks(d.notification));
     } catch (error) {
       await this.failed(d, channel, error);
       return;
@@ -140,7 +172,63 @@ export class DeliverySender {
         `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${reason}`,
       );
     } else {
-      await markRetry(this.dataSource, d.id, outcome.delayMs, reason);
+      await markRetry(this.dataSource, d.id, Math.max(outcome.delayMs, retryAfterOf(error)), reason);
     }
+  }
+
+  private async withLinks(n: Notification): Promise<Notification> {
+    const links = this.options.links;
+    return links ? withOneTapLinks(n, links, new Date()) : n;
+  }
+
+  /** Makes the digests that are due (by the injected clock), then sends the due ones. */
+  private async drainDigests(): Promise<void> {
+    await collectDueDigests(this.dataSource, (this.options.now ?? (() => new Date()))());
+    while (this.running) {
+      const claimed = await claimDueDigests(this.dataSource, this.options.concurrency, this.leaseMs);
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((g) => this.deliverDigest(g)));
+      if (claimed.length < this.options.concurrency) return;
+    }
+  }
+
+  private async deliverDigest(g: ClaimedDigest): Promise<void> {
+    const channel = 'email' as const;
+    const mailer = this.senders.email as Partial<DigestMailer> | undefined;
+    const count = g.notifications.length;
+    if (!mailer?.sendRendered || g.target === null || count === 0) {
+      const died = await markDigestDead(
+        this.dataSource,
+        g.id,
+        mailer ? 'canal_removido' : 'canal_indisponivel',
+      );
+      if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
+      return;
+    }
+    try {
+      const notifications = await Promise.all(g.notifications.map((n) => this.withLinks(n)));
+      const rendered = renderDigest(notifications, { mode: g.mode });
+      // The digest row's id (digestId of its fixed set): the same Message-ID on every attempt.
+      await mailer.sendRendered(g.target.address, rendered, g.id);
+    } catch (error) {
+      notifierMetrics.failed().inc({ channel });
+      const reason = reasonOf(error);
+      const outcome = afterFailure(
+        this.options.retry,
+        g.attempts,
+        error instanceof PermanentSendError,
+        (this.options.random ?? Math.random)(),
+      );
+      if (outcome.status === 'dead') {
+        const died = await markDigestDead(this.dataSource, g.id, reason);
+        if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
+        this.logger.warn(`digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${reason}`);
+      } else {
+        await markDigestRetry(this.dataSource, g.id, outcome.delayMs, reason);
+      }
+      return;
+    }
+    await markDigestSent(this.dataSource, g.id);
+    notifierMetrics.sent().inc({ channel }, count);
   }
 }

@@ -34,6 +34,16 @@ export async function insertDeliveries(m: EntityManager, rows: readonly NewDeliv
   return inserted.length;
 }
 
+/**
+ * An e-mail delivery whose channel is in digest mode (hourly, daily) is held: the digest pass
+ * (digests.store.ts) collects it into a digest instead. Correlated on `notification_delivery`.
+ */
+const HELD_FOR_DIGEST = `SELECT 1 FROM notification_channel c
+   WHERE notification_delivery.channel = 'email' AND c.kind = 'email'
+     AND c.project_id = notification_delivery.project_id
+     AND c.user_id = notification_delivery.recipient_user_id
+     AND c.enabled AND c.target->>'mode' IN ('hourly', 'daily')`;
+
 export interface ClaimedDelivery {
   id: string;
   channel: ChannelKind;
@@ -67,7 +77,8 @@ export async function claimDue(ds: DataSource, limit: number, leaseMs: number): 
   }[] = await ds.query(
     `WITH due AS (
        SELECT id FROM notification_delivery
-        WHERE status = 'pending' AND next_attempt_at <= now()
+        WHERE status = 'pending' AND next_attempt_at <= now() AND digest_id IS NULL
+          AND NOT EXISTS (${HELD_FOR_DIGEST})
         ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE notification_delivery d
@@ -195,7 +206,7 @@ export async function redeliver(
         WHERE id = $1 AND project_id = $2 AND recipient_user_id = $3 FOR UPDATE
      ), reset AS (
        UPDATE notification_delivery d
-          SET status = 'pending', attempts = 0, next_attempt_at = now(), dead_at = NULL
+          SET status = 'pending', attempts = 0, next_attempt_at = now(), dead_at = NULL, digest_id = NULL
          FROM target WHERE d.id = target.id AND target.status <> 'pending'
        RETURNING d.id
      )
