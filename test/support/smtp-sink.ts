@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A real SMTP server on a random loopback port; `received` holds what it accepted, parsed. */
+export class SmtpSink {
+  readonly received: Array<{ to: string[]; mail: ParsedMail }> = [];
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<SmtpSink> {
+    let sink: SmtpSink | undefined;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        simpleParser(stream).then(
+          (mail) => {
+            sink!.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    sink = new SmtpSink(server, (server.server.address() as AddressInfo).port);
+    return sink;
+  }
+
+  /** The notifier's SMTP variables pointing here. */
+  env(): Record<string, string> {
+    return {
+      OPENQ_SMTP_HOST: '127.0.0.1',
+      OPENQ_SMTP_PORT: String(this.port),
+      OPENQ_SMTP_FROM: 'openq <notify@example.com>',
+      OPENQ_SMTP_TIMEOUT_SECONDS: '5',
+    };
+  }
+
+  to(address: string): ParsedMail[] {
+    return this.received.filter((r) => r.to.includes(address)).map((r) => r.mail);
+  }
+
+  stop(): Promise<void> {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
