@@ -4,14 +4,15 @@ import { SMTPServer } from 'smtp-server';
 
 /** A real SMTP server on a random loopback port; `received` holds what it accepted, parsed. */
 export class SmtpSink {
-  readonly received: Array<{ to: string[]; mail: ParsedMail }> = [];
   private constructor(
+    /** What it accepted, in order, parsed. */
+    readonly received: Array<{ to: string[]; mail: ParsedMail }>,
     private readonly server: SMTPServer,
     readonly port: number,
   ) {}
 
   static async start(): Promise<SmtpSink> {
-    let sink: SmtpSink | undefined;
+    const received: SmtpSink['received'] = [];
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -19,7 +20,7 @@ export class SmtpSink {
       onData(stream, session, callback) {
         simpleParser(stream).then(
           (mail) => {
-            sink!.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
+            received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
             callback();
           },
           (error: Error) => callback(error),
@@ -27,8 +28,7 @@ export class SmtpSink {
       },
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    sink = new SmtpSink(server, (server.server.address() as AddressInfo).port);
-    return sink;
+    return new SmtpSink(received, server, (server.server.address() as AddressInfo).port);
   }
 
   /** The notifier's SMTP variables pointing here. */
