@@ -3,6 +3,7 @@ import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import type { DataSource } from 'typeorm';
 import { WebhookReceiver } from '../../../../../test/support/webhook-receiver';
 import type { Notification } from '../../channels/channel';
+import { SlackSender } from '../../channels/slack';
 import { WebhookSender } from '../../channels/webhook';
 import { NOTIFIER_MIGRATIONS } from '../migrations';
 import { deliveryId } from './enqueue';
@@ -117,4 +118,40 @@ it('dead-letters a delivery whose receiver keeps failing, after the last attempt
   );
   expect(row).toEqual({ attempts: 3, last_error: 'HTTP 503' });
   expect(receiver.at('/down')).toHaveLength(3);
+});
+
+it('waits for Slack’s Retry-After (30 s without the header) rather than the short backoff', async () => {
+  receiver.answer('/slack-busy', (n) => (n === 1 ? 429 : 200));
+  await ds.query(
+    `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'caio', 'slack', $2)`,
+    [P, JSON.stringify({ webhookUrl: receiver.url('/slack-busy') })],
+  );
+  const eventId = '0190a3b8-7c1d-7e2f-8a3b-eeeeeeeeeeee';
+  const n = { ...notification(eventId, 'caio'), id: deliveryId(eventId, 'slack', 'caio') };
+  await ds.transaction((m) => insertDeliveries(m, [{ notification: n, eventId, channel: 'slack' }]));
+  const s = new DeliverySender(
+    ds,
+    { slack: new SlackSender({ timeoutMs: 2000 }) },
+    { retry: { maxAttempts: 5, baseMs: 20, maxMs: 100 }, sendTimeoutMs: 2000, concurrency: 4, pollMs: 20 },
+  );
+  s.start();
+  let row: { attempts: number; wait_s: number; last_error: string };
+  try {
+    row = await waitFor(
+      async () => {
+        const [r] = await ds.query(
+          `SELECT attempts, extract(epoch FROM next_attempt_at - now())::float AS wait_s, last_error
+             FROM notification_delivery WHERE recipient_user_id = 'caio'`,
+        );
+        return r.last_error ? r : null;
+      },
+      { what: 'the rate-limited attempt recorded' },
+    );
+  } finally {
+    await s.stop();
+  }
+  expect(row.attempts).toBe(1);
+  expect(row.last_error).toContain('rate-limited');
+  expect(row.wait_s).toBeGreaterThan(25); // the backoff alone would be ≤ 100 ms
+  expect(receiver.at('/slack-busy')).toHaveLength(1);
 });
