@@ -4,14 +4,16 @@ import { DEV_JWT_SECRET } from '@openq/platform';
 import { waitFor } from '@openq/testing';
 import { mintDevToken } from '../../tools/token';
 import { ProcessStack } from '../support/processes';
+import { SmtpSink } from '../support/smtp-sink';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { printFigures, saveFigures } from './support/report';
 
 /*
  * Issue #17 — the notifier SIGKILLed mid-run. A burst of declarations flows (agent events on
  * JetStream) while the notifier process is killed and restarted several times; every author has
- * a signed webhook on a real receiver. Afterwards: one delivery row and one delivery id per
- * (event, channel), every one of them received; a copy can only come from a kill between a
+ * a signed webhook, an e-mail channel (a real SMTP server) and a Slack channel (a real HTTP
+ * receiver). Afterwards, for each channel: one delivery row and one delivery id per event, every
+ * one of them received (the e-mail's X-Openq-Delivery-Id and Message-ID, Slack's header); a copy can only come from a kill between a
  * receiver's 200 and the mark, carries the same delivery id (receivers dedupe on it), and is
  * counted and bounded here (docs/delivery-guarantees.md, "Notifications").
  */
@@ -23,17 +25,23 @@ const KILLS = 3;
 const CONCURRENCY = 8;
 let stack: ProcessStack;
 let receiver: WebhookReceiver;
+let slack: WebhookReceiver;
+let smtp: SmtpSink;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
+  slack = await WebhookReceiver.start();
+  smtp = await SmtpSink.start();
   stack = await ProcessStack.start({
     services: ['questions', 'notifier', 'gateway'],
     dbPrefix: 'openq_notif_crash',
     env: {
+      ...smtp.env(),
       NOTIFIER_POLL_MS: '50',
       NOTIFIER_RETRY_BASE_MS: '50',
       NOTIFIER_RETRY_MAX_MS: '500',
-      NOTIFIER_SEND_TIMEOUT_MS: '2000',
+      // Long enough that a loaded machine's slow answer is not a timeout (a retry, a copy not caused by a kill).
+      NOTIFIER_SEND_TIMEOUT_MS: '8000',
       NOTIFIER_SEND_CONCURRENCY: String(CONCURRENCY),
     },
   });
@@ -41,6 +49,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await receiver?.stop();
+  await slack?.stop();
+  await smtp?.stop();
 }, 60_000);
 
 interface Body {
@@ -58,6 +68,8 @@ it(`sends one notification per event and channel while the notifier is SIGKILLed
       },
       body: JSON.stringify({
         webhook: { url: receiver.url(`/${user}`), secret: `secret-of-${user}-0123456789` },
+        email: { address: `${user}@example.com`, mode: 'immediate' },
+        slack: { webhookUrl: slack.url(`/${user}`) },
       }),
     });
     expect(res.status).toBe(200);
@@ -93,10 +105,15 @@ it(`sends one notification per event and channel while the notifier is SIGKILLed
     await notifier.start();
   }
   await publishing;
-  await waitFor(() => distinct() >= DECLARATIONS, {
-    timeoutMs: 180_000,
-    what: 'every notification received',
-  });
+  const mailIds = () => smtp.received.map((m) => m.mail.headers.get('x-openq-delivery-id') as string);
+  const slackIds = () => slack.receipts.map((r) => r.headers['x-openq-delivery-id'] as string);
+  await waitFor(
+    () =>
+      distinct() >= DECLARATIONS &&
+      new Set(mailIds()).size >= DECLARATIONS &&
+      new Set(slackIds()).size >= DECLARATIONS,
+    { timeoutMs: 180_000, what: 'every notification received on every channel' },
+  );
   await waitFor(
     async () =>
       (await stack.count(
@@ -116,6 +133,25 @@ it(`sends one notification per event and channel while the notifier is SIGKILLed
     expect(r.path).toBe(`/${(JSON.parse(r.body) as { recipientUserId: string }).recipientUserId}`);
   }
   const copies = receiver.receipts.length - distinct();
+  const idsOf = async (channel: string) =>
+    new Set(
+      (
+        await stack.sql<{ id: string }>(`SELECT id FROM notifier.notification_delivery WHERE channel = $1`, [
+          channel,
+        ])
+      ).map((r) => r.id),
+    );
+  const mailCopies = mailIds().length - new Set(mailIds()).size;
+  const slackCopies = slackIds().length - new Set(slackIds()).size;
+  // A copy of an e-mail is the same message: the same Message-ID as its delivery id says.
+  for (const { mail } of smtp.received) {
+    expect(mail.messageId).toContain(mail.headers.get('x-openq-delivery-id') as string);
+  }
+  expect(new Set(mailIds())).toEqual(await idsOf('email'));
+  expect(new Set(slackIds())).toEqual(await idsOf('slack'));
+  expect(new Set(receiver.receipts.map((r) => r.headers['x-openq-delivery-id']))).toEqual(
+    await idsOf('webhook'),
+  );
   const figures = {
     declarations: DECLARATIONS,
     kills: notifier.kills,
@@ -124,15 +160,20 @@ it(`sends one notification per event and channel while the notifier is SIGKILLed
     distinctDeliveryIds: distinct(),
     questionsNotified: idsOfQuestion.size,
     'copies (same delivery id)': copies,
+    'e-mails received': mailIds().length,
+    'e-mail copies (same Message-ID)': mailCopies,
+    'Slack messages received': slackIds().length,
+    'Slack copies (same delivery id)': slackCopies,
   };
   printFigures('notifier crash: figures', figures);
   saveFigures('notifier-crash', figures);
 
   expect(notifier.kills).toBe(KILLS);
-  expect(rows).toBe(DECLARATIONS);
+  expect(rows).toBe(DECLARATIONS * 3); // webhook, e-mail, Slack
   expect(distinct()).toBe(DECLARATIONS);
   expect(idsOfQuestion.size).toBe(DECLARATIONS);
   for (const ids of idsOfQuestion.values()) expect(ids.size).toBe(1);
   // A copy needs a kill between a receiver's 200 and the mark: at most the sends in flight per kill.
-  expect(copies).toBeLessThanOrEqual(KILLS * CONCURRENCY);
+  // The sends in flight are shared by the three channels: the bound is on their sum.
+  expect(copies + mailCopies + slackCopies).toBeLessThanOrEqual(KILLS * CONCURRENCY);
 }, 600_000);

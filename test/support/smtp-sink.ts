@@ -27,6 +27,11 @@ export class SmtpSink {
         );
       },
     });
+    // A client killed mid-session (the fault tests SIGKILL the notifier) resets its connection:
+    // that is the client's failure, not the server's; the message it was sending never counts.
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return new SmtpSink(received, server, (server.server.address() as AddressInfo).port);
   }
