@@ -154,4 +154,17 @@ it('declared → e-mail and Slack → one-tap accept (GET confirms, POST answers
       .sort(),
   );
   expect(new Set(smtp.to(ADDRESS).map((m) => m.messageId)).size).toBe(3);
+
+  // The metrics stay per channel: e-mail and Slack counted, the webhook's series there at 0.
+  const address = stack.service('notifier').app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  expect(value('openq_notifications_sent_total{channel="email"}')).toBe(3);
+  expect(value('openq_notifications_sent_total{channel="slack"}')).toBe(3);
+  expect(value('openq_notifications_sent_total{channel="webhook"}')).toBe(0);
+  expect(value('openq_notifications_declared_to_notified_seconds_count{channel="email"}')).toBe(1);
 });
