@@ -36,16 +36,17 @@ afterAll(async () => {
 function declared(
   i: number,
   occurredAt: string,
+  user = 'dora',
 ): { notification: Notification; eventId: string; channel: 'email' } {
   const eventId = `0190a3b8-7c1d-7e2f-8a3b-${String(i).padStart(12, '0')}`;
   return {
     eventId,
     channel: 'email',
     notification: {
-      id: deliveryId(eventId, 'email', 'dora'),
+      id: deliveryId(eventId, 'email', user),
       kind: 'question_declared',
       projectId: P,
-      recipientUserId: 'dora',
+      recipientUserId: user,
       occurredAt,
       questions: [
         {
@@ -116,4 +117,47 @@ it('holds an hourly channel’s e-mails and sends one digest listing them all wh
     await sender.stop();
   }
   expect(smtp.to(ADDRESS)).toHaveLength(1);
+});
+
+it('a digest fixed before a crash is sent as it was: a later notification waits for the next one', async () => {
+  const address = 'eli@example.com';
+  await ds.query(
+    `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'eli', 'email', $2)`,
+    [P, JSON.stringify({ address, mode: 'hourly' })],
+  );
+  await ds.transaction((m) =>
+    insertDeliveries(
+      m,
+      [11, 12].map((i) => declared(i, '2026-12-01T10:10:00.000Z', 'eli')),
+    ),
+  );
+  // A pass fixes the digest, then the process dies before sending it.
+  expect(await collectDueDigests(ds, new Date('2026-12-01T11:00:00Z'))).toBe(1);
+  const [fixed] = await ds.query(`SELECT id FROM notification_digest WHERE recipient_user_id = 'eli'`);
+  await ds.transaction((m) => insertDeliveries(m, [declared(13, '2026-12-01T10:50:00.000Z', 'eli')]));
+
+  const sender = new DeliverySender(
+    ds,
+    { email: new EmailSender(smtpConfigFromEnv(smtp.env())!) },
+    {
+      retry: { maxAttempts: 3, baseMs: 20, maxMs: 100 },
+      sendTimeoutMs: 5000,
+      concurrency: 4,
+      pollMs: 20,
+      now: () => new Date('2026-12-01T11:00:00Z'),
+    },
+  );
+  sender.start();
+  try {
+    await waitFor(() => smtp.to(address).length === 2, { what: 'two digests to eli' });
+  } finally {
+    await sender.stop();
+  }
+  const first = smtp.to(address).find((m) => m.headers.get('x-openq-delivery-id') === fixed.id)!;
+  expect(first.text).toContain('Digest question number 11?');
+  expect(first.text).toContain('Digest question number 12?');
+  expect(first.text).not.toContain('Digest question number 13?');
+  const second = smtp.to(address).find((m) => m !== first)!;
+  expect(second.text).toContain('Digest question number 13?');
+  expect(second.text).not.toContain('Digest question number 11?');
 });
