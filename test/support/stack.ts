@@ -26,6 +26,8 @@ export interface StackOptions {
   gateway?: boolean;
   /** Extra environment (e.g. GATE_PARK_AFTER_S=2). The default services leave the notifier out: name it. */
   env?: Record<string, string>;
+  /** The notifier's clock for digests (issue #17); default the real time. */
+  notifierNow?: () => Date;
 }
 
 /**
@@ -71,7 +73,11 @@ export class Stack {
       context: startContext,
       // The notifier reads its own variables (NOTIFIER_*) from the stack's env.
       notifier: (c: GatewayConfig, o: { embedded: boolean }) =>
-        startNotifier(c, { ...o, env: { ...process.env, ...options.env } }),
+        startNotifier(c, {
+          ...o,
+          env: { ...process.env, ...options.env },
+          ...(options.notifierNow ? { now: options.notifierNow } : {}),
+        }),
     };
     for (const name of options.services ?? ['questions', 'gates', 'context']) {
       stack.services.set(name, await starters[name](config, { embedded: true }));
