@@ -4,6 +4,7 @@ import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform'
 import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import { DEPLOY_DIR, readYaml, type Doc } from './manifests';
 import { GatewayEnv } from '../services/gateway/src/config';
+import { NotifierEnv } from '../services/notifier/src/notifier-config';
 
 /*
  * There is no Docker engine here: the compose file and the Dockerfile are checked for structure
@@ -18,6 +19,7 @@ const OPENQ = Object.keys(SERVICE_PORTS) as OpenqServiceName[];
 const KNOWN_VARIABLES = new Set([
   ...Object.keys(new OpenqEnv()),
   ...Object.keys(new GatewayEnv()),
+  ...Object.keys(new NotifierEnv()),
   'OPENQ_SERVICE',
   'NODE_OPTIONS',
 ]);

@@ -10,7 +10,8 @@ import { start, SERVICE_NAMES, type ServiceName } from './start';
 import { main as token } from './token';
 
 const USAGE = `usage: openq <command>
-  start [questions|gates|context|gateway ...]   run services (default: $OPENQ_SERVICE, else all four in this process;
+  start [questions|gates|context|notifier|gateway ...]
+                                                run services (default: $OPENQ_SERVICE, else all five in this process;
                                                 then, with no DATABASE_URL / NATS_URL and nothing on their default
                                                 ports, an embedded PostgreSQL and nats-server under $OPENQ_HOME or .openq/)
   stop                                          stop the openq started from this folder (or $OPENQ_HOME) and its servers
@@ -25,7 +26,7 @@ async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'start': {
-      // The container image selects its service with OPENQ_SERVICE (one image for all four).
+      // The container image selects its service with OPENQ_SERVICE (one image for all five).
       const names =
         rest.length > 0
           ? rest
@@ -40,7 +41,7 @@ async function run(argv: string[]): Promise<number> {
         );
         return 2;
       }
-      // Laptop mode (the four services in this process) brings up what the machine lacks.
+      // Laptop mode (the five services in this process) brings up what the machine lacks.
       const embedded = names.length === 0 ? await startEmbeddedInfrastructure(process.env) : null;
       if (embedded) afterAppsClosed('embedded servers', embedded.stop);
       await start(names.length > 0 ? (names as ServiceName[]) : undefined, embedded?.lines ?? []);

@@ -4,13 +4,14 @@ import { startContext } from '../services/context/src/context-service';
 import { startGates } from '../services/gates/src/gates-service';
 import { loadGatewayConfig } from '../services/gateway/src/config';
 import { startGateway } from '../services/gateway/src/gateway';
+import { startNotifier } from '../services/notifier/src/notifier-service';
 import { startQuestions } from '../services/questions/src/questions-service';
 
-export const SERVICE_NAMES = ['questions', 'gates', 'context', 'gateway'] as const;
+export const SERVICE_NAMES = ['questions', 'gates', 'context', 'notifier', 'gateway'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /**
- * Runs the chosen services (default: all four) in this process — laptop mode. In production each
+ * Runs the chosen services (default: all five) in this process — laptop mode. In production each
  * runs as its own process (`openq start questions`), scaled by replicas.
  */
 export async function start(
@@ -35,6 +36,7 @@ export async function start(
   if (names.includes('questions')) await startQuestions(config);
   if (names.includes('gates')) await startGates(config);
   if (names.includes('context')) await startContext(config);
+  if (names.includes('notifier')) await startNotifier(config);
   if (names.includes('gateway')) {
     await startGateway(loadGatewayConfig(process.env));
     const url = `http://localhost:${config.ports.gateway}`;

@@ -48,7 +48,7 @@ async function openQuestionOf(taskId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await Stack.start();
+  stack = await Stack.start({ services: ['questions', 'gates', 'context', 'notifier'] });
   const ports = [
     ...[...stack.services.values()].map((s) => portOf(s.app.getHttpServer())),
     Number(new URL(stack.baseUrl).port),
@@ -105,15 +105,15 @@ afterAll(async () => {
 });
 
 describe('a real Prometheus scraping a started stack', () => {
-  it('scrapes all four services', async () => {
+  it('scrapes all five services', async () => {
     const up = await waitFor(
       async () => {
         const result = await prometheus.query(`up{job="${SCRAPE_JOB}"} == 1`);
-        return result.result.length === 4 ? result.result : false;
+        return result.result.length === 5 ? result.result : false;
       },
-      { ...WAIT, what: 'four targets up' },
+      { ...WAIT, what: 'five targets up' },
     );
-    expect(up).toHaveLength(4);
+    expect(up).toHaveLength(5);
   });
 
   it.each(Object.entries(METRIC_LABELS))(

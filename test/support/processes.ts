@@ -27,6 +27,8 @@ import { RATE_LIMITS_OFF } from './rate-limits';
 export const REPO_ROOT = ROOT;
 export { CLI };
 export const ALL_SERVICES: readonly OpenqServiceName[] = ['questions', 'gates', 'context', 'gateway'];
+/** The four above and the notifier (issue #17), for the tests that follow notifications. */
+export const WITH_NOTIFIER: readonly OpenqServiceName[] = [...ALL_SERVICES, 'notifier'];
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`);

@@ -14,19 +14,22 @@ import { startContext } from '../../services/context/src/context-service';
 import { startGates } from '../../services/gates/src/gates-service';
 import { loadGatewayConfig, type GatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/gateway';
+import { startNotifier } from '../../services/notifier/src/notifier-service';
 import { startQuestions } from '../../services/questions/src/questions-service';
 import { mintDevToken, type DevTokenRole } from '../../tools/token';
 import { RATE_LIMITS_OFF } from './rate-limits';
 
-export type ServiceName = 'questions' | 'gates' | 'context';
+export type ServiceName = 'questions' | 'gates' | 'context' | 'notifier';
 
 export interface StackOptions {
   services?: ServiceName[];
   gateway?: boolean;
-  /** Extra environment (e.g. GATE_PARK_AFTER_S=2). */
+  /** Extra environment (e.g. GATE_PARK_AFTER_S=2). The default services leave the notifier out: name it. */
   env?: Record<string, string>;
   /** Pooled PostgreSQL connections per service (default 10). */
   poolSize?: Partial<Record<ServiceName, number>>;
+  /** The notifier's clock for digests (issue #17); default the real time. */
+  notifierNow?: () => Date;
 }
 
 /**
@@ -60,12 +63,24 @@ export class Stack {
       QUESTIONS_HTTP_PORT: '0',
       GATES_HTTP_PORT: '0',
       CONTEXT_HTTP_PORT: '0',
+      NOTIFIER_HTTP_PORT: '0',
       HOST: '127.0.0.1',
       ...RATE_LIMITS_OFF,
       ...options.env,
     });
     const stack = new Stack(nats, db, nc, config);
-    const starters = { questions: startQuestions, gates: startGates, context: startContext };
+    const starters = {
+      questions: startQuestions,
+      gates: startGates,
+      context: startContext,
+      // The notifier reads its own variables (NOTIFIER_*) from the stack's env.
+      notifier: (c: GatewayConfig, o: { embedded: boolean; poolSize?: number }) =>
+        startNotifier(c, {
+          ...o,
+          env: { ...process.env, ...options.env },
+          ...(options.notifierNow ? { now: options.notifierNow } : {}),
+        }),
+    };
     for (const name of options.services ?? ['questions', 'gates', 'context']) {
       const poolSize = options.poolSize?.[name];
       stack.services.set(

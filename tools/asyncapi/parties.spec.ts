@@ -22,7 +22,7 @@ import {
 import { repoRoot } from './reply-types';
 
 const ROOT = repoRoot();
-const SERVICES: readonly Party[] = ['questions', 'gates', 'context', 'gateway'];
+const SERVICES: readonly Party[] = ['questions', 'gates', 'context', 'notifier', 'gateway'];
 
 /** The production sources of a service (no tests, no fixtures), as one text per file. */
 function sources(service: Party): string[] {
@@ -54,7 +54,7 @@ describe('the publishers / consumers map (tools/asyncapi/parties.ts) against the
       .filter((line) => !line.includes('@MessagePattern('))
       .flatMap((line) => [
         ...line.matchAll(
-          /\b(?:(Questions|Gates|Context)Command|Commands\.(questions|gates|context))\.(\w+)\b/g,
+          /\b(?:(Questions|Gates|Context|Notifier)Command|Commands\.(questions|gates|context|notifier))\.(\w+)\b/g,
         ),
       ])
       .map(([, table, viaCommands, verbKey]) => {

@@ -24,6 +24,7 @@ export const PARTY_DESCRIPTIONS: Record<Party, string> = {
   questions: 'services/questions: the question log and decision records',
   gates: 'services/gates: gate cycles and the analyst pipeline profile',
   context: 'services/context: stories, the decision index, the agents’ context',
+  notifier: 'services/notifier: reaches people (e-mail, Slack, webhooks) about questions and parked gates',
   gateway: 'services/gateway: the HTTP edge (REST for the UI and the engine, SSE live updates)',
 };
 
@@ -54,6 +55,7 @@ export const DURABLE_CONSUMERS: Record<ConsumingService, readonly EventType[]> =
   questions: consumedBy('questions'),
   gates: consumedBy('gates'),
   context: consumedBy('context'),
+  notifier: consumedBy('notifier'),
 };
 
 /** The OPENQ_EVENTS families the gateway streams to browsers (SSE; `story.*` is not sent). */

@@ -31,7 +31,7 @@ export const RUNBOOK_BASE_URL = 'https://git.example.com/openq/openq/blob/main/d
 /** Scrape job of the four services (compose's prometheus.yml; the PodMonitor's jobLabel in k8s). */
 export const SCRAPE_JOB = 'openq';
 
-export const SERVICES = ['questions', 'gates', 'context', 'gateway'] as const;
+export const SERVICES = ['questions', 'gates', 'context', 'notifier', 'gateway'] as const;
 
 /** Availability SLO: 99.9 % of requests answered without a server error (5xx). */
 export const AVAILABILITY_SLO = 0.999;
@@ -194,6 +194,15 @@ export const RULE_GROUPS: RuleGroup[] = [
         undefined,
         '{{ $labels.consumer }} dead-lettered messages ({{ $labels.reason }})',
         '{{ $labels.consumer }} terminated {{ $value | humanize }} message(s) into its dead_letter table in the last 15 minutes with reason {{ $labels.reason }}. Those events were not applied.',
+      ),
+      alert(
+        'OpenqNotificationsDeadLettered',
+        'warning',
+        'sum by (channel) (increase(openq_notifications_dead_lettered_total[15m]) > 0)\nor\n' +
+          'sum by (channel) (openq_notifications_dead_lettered_total > 0 unless openq_notifications_dead_lettered_total offset 15m)',
+        undefined,
+        'Notifications by {{ $labels.channel }} were dead-lettered',
+        'The notifier gave up on {{ $value | humanize }} {{ $labels.channel }} delivery(ies) in the last 15 minutes (a permanent failure, or every attempt failed). The people concerned were not told.',
       ),
       alert(
         'OpenqConsumerLagGrowing',

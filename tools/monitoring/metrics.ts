@@ -8,6 +8,7 @@ import { dashboardQueries } from './dashboard';
  */
 export const METRIC_LABELS: Record<string, readonly string[]> = {
   up: [],
+  openq_notifications_dead_lettered_total: ['channel'],
   http_request_duration_seconds_count: ['service', 'method', 'route', 'status_code'],
   http_request_duration_seconds_bucket: ['service', 'method', 'route', 'status_code', 'le'],
   openq_request_duration_seconds_count: ['service', 'verb', 'status'],

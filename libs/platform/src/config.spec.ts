@@ -24,7 +24,13 @@ describe('loadConfig', () => {
   it('gives SPEC §10 defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config.production).toBe(false);
-    expect(config.ports).toEqual({ gateway: 3000, questions: 3101, gates: 3102, context: 3103 });
+    expect(config.ports).toEqual({
+      gateway: 3000,
+      questions: 3101,
+      gates: 3102,
+      context: 3103,
+      notifier: 3104,
+    });
     expect(config.nats).toEqual({ url: 'nats://127.0.0.1:4222', streamReplicas: 1 });
     expect(config.tracing).toEqual({ endpoint: null });
     expect(config.database.url).toBe('postgres://postgres@127.0.0.1:5432/openq');

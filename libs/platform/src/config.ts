@@ -41,6 +41,7 @@ export class OpenqEnv {
   @port() QUESTIONS_HTTP_PORT: number = SERVICE_PORTS.questions.port;
   @port() GATES_HTTP_PORT: number = SERVICE_PORTS.gates.port;
   @port() CONTEXT_HTTP_PORT: number = SERVICE_PORTS.context.port;
+  @port() NOTIFIER_HTTP_PORT: number = SERVICE_PORTS.notifier.port;
 
   @Matches(NATS_URL_PATTERN, { message: '$property must be nats://host:port (several separated by commas)' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
@@ -162,7 +163,7 @@ export interface OpenqConfig {
   logLevel: LogLevel;
   host: string;
   shutdownTimeoutMs: number;
-  ports: { gateway: number; questions: number; gates: number; context: number };
+  ports: { gateway: number; questions: number; gates: number; context: number; notifier: number };
   nats: { url: string; streamReplicas: number };
   database: { url: string };
   /** OTLP endpoint of the trace exporter; `null`: tracing off. */
@@ -228,6 +229,7 @@ function toConfig(e: OpenqEnv): OpenqConfig {
       questions: e.QUESTIONS_HTTP_PORT,
       gates: e.GATES_HTTP_PORT,
       context: e.CONTEXT_HTTP_PORT,
+      notifier: e.NOTIFIER_HTTP_PORT,
     },
     nats: { url: e.NATS_URL, streamReplicas: e.OPENQ_STREAM_REPLICAS },
     database: { url: e.DATABASE_URL },

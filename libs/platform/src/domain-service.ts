@@ -28,7 +28,7 @@ export const NATS = Symbol('openq:nats');
 const RELEASE_GAUGES = Symbol('openq:releaseGauges');
 
 export interface DomainServiceOptions {
-  name: 'questions' | 'gates' | 'context';
+  name: 'questions' | 'gates' | 'context' | 'notifier';
   config: OpenqConfig;
   /** The feature module; it may inject `DataSource` and `NATS`. */
   module: DynamicModule | (new () => unknown);

@@ -7,6 +7,7 @@ export const SERVICE_PORTS = {
   questions: { variable: 'QUESTIONS_HTTP_PORT', port: 3101 },
   gates: { variable: 'GATES_HTTP_PORT', port: 3102 },
   context: { variable: 'CONTEXT_HTTP_PORT', port: 3103 },
+  notifier: { variable: 'NOTIFIER_HTTP_PORT', port: 3104 },
 } as const;
 
 export type OpenqServiceName = keyof typeof SERVICE_PORTS;

@@ -17,6 +17,7 @@ import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
+import { NotificationsController } from './notifications/notifications.controller';
 import { OneTapModule } from './one-tap/one-tap.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
@@ -40,6 +41,7 @@ const userControllers = [
   PipelineController,
   GateHistoryController,
   StoryArchiveController,
+  NotificationsController,
 ];
 
 /** The engine's routes under `/internal` (service token). */

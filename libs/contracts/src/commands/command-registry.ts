@@ -1,6 +1,7 @@
 import { MessageRegistry } from '../registry';
 import { ContextCommand } from './context.commands';
 import { GatesCommand } from './gates.commands';
+import { NotifierCommand } from './notifier.commands';
 import { QuestionsCommand } from './questions.commands';
 
 /** Every command, by service then verb: `Commands.questions.answer`. */
@@ -8,6 +9,7 @@ export const Commands = {
   questions: QuestionsCommand,
   gates: GatesCommand,
   context: ContextCommand,
+  notifier: NotifierCommand,
 } as const;
 
 /** Validates request payloads; keyed by request subject (`openq.questions.answer`). */
@@ -15,4 +17,5 @@ export const commandRegistry = new MessageRegistry([
   ...Object.values(QuestionsCommand),
   ...Object.values(GatesCommand),
   ...Object.values(ContextCommand),
+  ...Object.values(NotifierCommand),
 ]);

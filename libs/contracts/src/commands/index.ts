@@ -4,6 +4,8 @@ export * from './context.commands';
 export * from './context.views';
 export * from './gates.commands';
 export * from './gates.views';
+export * from './notifier.commands';
+export * from './notifier.views';
 export * from './project-scoped.dto';
 export * from './questions.commands';
 export * from './questions.views';

@@ -39,9 +39,15 @@ export const Verb = {
     correctStory: pair('context', 'correct-story'),
     archiveStory: pair('context', 'archive-story'),
   },
+  notifier: {
+    channels: pair('notifier', 'channels'),
+    setChannels: pair('notifier', 'set-channels'),
+    deliveries: pair('notifier', 'deliveries'),
+    redeliver: pair('notifier', 'redeliver'),
+  },
 } as const;
 
 export type ServiceName = keyof typeof Verb;
 
 /** The service names, also the NATS queue groups of their request handlers. */
-export const SERVICES: readonly ServiceName[] = ['questions', 'gates', 'context'];
+export const SERVICES: readonly ServiceName[] = ['questions', 'gates', 'context', 'notifier'];

@@ -5,10 +5,10 @@ import { defineMessage, type MessageDefinition } from '../registry';
  * Who takes part in the messaging contract (SPEC §1, §8): the external engine and the services.
  * The event tables name them per event; the AsyncAPI document and its checks read them from there.
  */
-export type Party = 'engine' | 'questions' | 'gates' | 'context' | 'gateway';
+export type Party = 'engine' | 'questions' | 'gates' | 'context' | 'notifier' | 'gateway';
 
 /** The openq services that hold durable JetStream consumers (`@EventPattern(type)`). */
-export type ConsumingService = 'questions' | 'gates' | 'context';
+export type ConsumingService = 'questions' | 'gates' | 'context' | 'notifier';
 
 /**
  * One published event: its wire type, the DTO its `data` is validated against, who publishes it

@@ -51,13 +51,13 @@ export const OPENQ_EVENT_TABLE = {
     type: 'question.declared',
     dto: QuestionDeclaredDto,
     publisher: 'questions',
-    consumers: ['context'],
+    consumers: ['context', 'notifier'],
   }),
   QuestionAnswered: eventRow<P.QuestionAnswered>()({
     type: 'question.answered',
     dto: QuestionAnsweredDto,
     publisher: 'questions',
-    consumers: ['gates', 'context'],
+    consumers: ['gates', 'context', 'notifier'],
   }),
   QuestionWithdrawn: eventRow<P.QuestionWithdrawn>()({
     type: 'question.withdrawn',
@@ -109,13 +109,13 @@ export const OPENQ_EVENT_TABLE = {
     type: 'gate.rescue_parked',
     dto: GateRescueParkedDto,
     publisher: 'gates',
-    consumers: [],
+    consumers: ['notifier'],
   }),
   GateResumed: eventRow<P.GateResumed>()({
     type: 'gate.resumed',
     dto: GateResumedDto,
     publisher: 'gates',
-    consumers: [],
+    consumers: ['notifier'],
     engine: 'SPEC §5: the engine re-runs the gate with the decision in context',
   }),
   GateRedispatchRequested: eventRow<P.GateRedispatchRequested>()({

@@ -87,6 +87,24 @@ export const commandExamples: CommandExamples = deepFreeze({
     },
     archiveStory: { projectId: I.projectId, storyId: I.storyId, actor: { kind: 'agent', id: 'po' } },
   },
+  notifier: {
+    channels: { projectId: I.projectId, userId: I.sessionAuthorId },
+    setChannels: {
+      projectId: I.projectId,
+      userId: I.sessionAuthorId,
+      channels: {
+        email: { address: 'ana@example.com', mode: 'immediate' },
+        webhook: { url: 'https://hooks.example.com/openq', secret: 'whsec-0123456789abcdef' },
+        slack: null,
+      },
+    },
+    deliveries: { projectId: I.projectId, userId: I.sessionAuthorId, status: 'dead', limit: 20 },
+    redeliver: {
+      projectId: I.projectId,
+      userId: I.sessionAuthorId,
+      deliveryId: '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a70',
+    },
+  },
 });
 
 /** HTTP bodies, queries and path parameters the gateway validates. */

@@ -1,21 +1,70 @@
+// The shape every notification channel writes to (issue #17). A channel renders a Notification
+// that is already resolved (recipient, questions, what waits, links) and sends it to one target;
+// it does no lookups of its own. The sender loop (../delivery) decides when to call send, retries
+// a TransientSendError with backoff and dead-letters a PermanentSendError at once.
+
 export type ChannelKind = 'email' | 'slack' | 'webhook';
 export type NotificationKind = 'question_declared' | 'gate_parked' | 'question_answered' | 'gate_resumed';
+
+export interface NotificationQuestion {
+  questionId: string;
+  pergunta: string;
+  sugestao: string | null;
+  autor: string;
+  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  /** Set on question_answered: the answer given. */
+  resposta?: string;
+}
+
 /** What a channel renders: everything already resolved, no IO needed. */
 export interface Notification {
-  id: string;               // the delivery id: stable across retries (dedupe key for receivers; e-mail Message-ID)
+  /** The delivery id: stable across retries (dedupe key for receivers; e-mail Message-ID). */
+  id: string;
   kind: NotificationKind;
   projectId: string;
   recipientUserId: string;
-  occurredAt: string;       // ISO
-  questions: Array<{ questionId: string; pergunta: string; sugestao: string | null; autor: string;
-                     afeta: { regras: string[]; historias: string[]; tarefas: string[] } }>;
-  blocks: string[];         // what waits, in words: "QA gate on T-101", "analyst for T-20"
+  /** ISO instant of the event that caused the notification. */
+  occurredAt: string;
+  questions: NotificationQuestion[];
+  /** What waits, in words: "QA gate on T-101", "analyst for T-20". */
+  blocks: string[];
   gate?: { taskId: string; gate: string; trigger?: string };
-  links: { open: string; accept?: string }; // inbox card; one-tap accept (may be absent)
+  /** Inbox card; one-tap accept (may be absent). */
+  links: { open: string; accept?: string };
+  /** The event that caused the notification (its eventId); optional, for receivers that log it. */
+  eventId?: string;
 }
-export class PermanentSendError extends Error {}   // never retried (4xx, bad address)
-export class TransientSendError extends Error {}   // retried with backoff
+
+/** Never retried: a 4xx, a bad address, a target that can never accept this message. */
+export class PermanentSendError extends Error {
+  override name = 'PermanentSendError';
+}
+
+/** Retried with backoff: a timeout, a 5xx, a refused connection. */
+export class TransientSendError extends Error {
+  override name = 'TransientSendError';
+}
+
 export interface ChannelSender<Target> {
   readonly kind: ChannelKind;
   send(target: Target, notification: Notification): Promise<void>;
+}
+
+export interface EmailTarget {
+  address: string;
+  mode: 'immediate' | 'hourly' | 'daily';
+}
+export interface SlackTarget {
+  webhookUrl: string;
+}
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/** The target of each channel kind. */
+export interface ChannelTargets {
+  email: EmailTarget;
+  slack: SlackTarget;
+  webhook: WebhookTarget;
 }

@@ -231,7 +231,11 @@ export class SlackSender implements ChannelSender<SlackTarget> {
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8' },
+        // Slack ignores the header; a relay or a test counts deliveries by it (stable across retries).
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'x-openq-delivery-id': notification.id,
+        },
         body: JSON.stringify(renderSlack(notification)),
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { startNotifier } from './notifier-service';
+
+void startNotifier();

@@ -1,0 +1,157 @@
+import { openDatabase } from '@openq/persistence';
+import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
+import type { DataSource } from 'typeorm';
+import { WebhookReceiver } from '../../../../../test/support/webhook-receiver';
+import type { Notification } from '../../channels/channel';
+import { SlackSender } from '../../channels/slack';
+import { WebhookSender } from '../../channels/webhook';
+import { NOTIFIER_MIGRATIONS } from '../migrations';
+import { deliveryId } from './enqueue';
+import { DeliverySender } from './delivery-sender';
+import { insertDeliveries } from '../store/deliveries.store';
+
+/*
+ * Issue #17 the sender loop on a real PostgreSQL and a real HTTP receiver: two senders (two
+ * replicas) share the due deliveries through FOR UPDATE SKIP LOCKED and a lease, and each
+ * delivery reaches the receiver once; a receiver that keeps failing is dead-lettered after the
+ * last attempt, with its reason.
+ */
+
+const P = 'pint';
+let db: TestDatabase;
+let ds: DataSource;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  db = await createTestDatabase('openq_notifier_int');
+  ds = await openDatabase({ url: db.url, schema: 'notifier', migrations: NOTIFIER_MIGRATIONS as never });
+  receiver = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+  await receiver?.stop();
+});
+
+async function channel(user: string, path: string): Promise<void> {
+  await ds.query(
+    `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, $2, 'webhook', $3)`,
+    [P, user, JSON.stringify({ url: receiver.url(path), secret: 'int-secret-0123456789' })],
+  );
+}
+
+function notification(eventId: string, user: string): Notification {
+  return {
+    id: deliveryId(eventId, 'webhook', user),
+    kind: 'question_declared',
+    projectId: P,
+    recipientUserId: user,
+    occurredAt: new Date().toISOString(),
+    questions: [],
+    blocks: [],
+    links: { open: 'http://localhost:3000/' },
+  };
+}
+
+const sender = (maxAttempts = 5) =>
+  new DeliverySender(
+    ds,
+    { webhook: new WebhookSender({ timeoutMs: 2000 }) },
+    {
+      retry: { maxAttempts, baseMs: 20, maxMs: 100 },
+      sendTimeoutMs: 2000,
+      concurrency: 4,
+      pollMs: 20,
+    },
+  );
+
+it('two senders deliver each of 200 deliveries once', async () => {
+  await channel('ana', '/ana');
+  const rows = Array.from({ length: 200 }, (_, i) => {
+    const eventId = `0190a3b8-7c1d-7e2f-8a3b-${String(i).padStart(12, '0')}`;
+    return { notification: notification(eventId, 'ana'), eventId, channel: 'webhook' as const };
+  });
+  await ds.transaction((m) => insertDeliveries(m, rows));
+  // the same rows again: the unique key keeps one each
+  expect(await ds.transaction((m) => insertDeliveries(m, rows))).toBe(0);
+  const a = sender();
+  const b = sender();
+  a.start();
+  b.start();
+  try {
+    await waitFor(
+      async () =>
+        Number(
+          (await ds.query(`SELECT count(*) AS n FROM notification_delivery WHERE status = 'sent'`))[0].n,
+        ) === 200,
+      { what: '200 deliveries sent' },
+    );
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+  const ids = receiver.at('/ana').map((r) => r.headers['x-openq-delivery-id']);
+  expect(ids).toHaveLength(200);
+  expect(new Set(ids).size).toBe(200);
+});
+
+it('dead-letters a delivery whose receiver keeps failing, after the last attempt, with the reason', async () => {
+  receiver.answer('/down', () => 503);
+  await channel('bia', '/down');
+  const eventId = '0190a3b8-7c1d-7e2f-8a3b-ffffffffffff';
+  await ds.transaction((m) =>
+    insertDeliveries(m, [{ notification: notification(eventId, 'bia'), eventId, channel: 'webhook' }]),
+  );
+  const s = sender(3);
+  s.start();
+  try {
+    await waitFor(
+      async () =>
+        (await ds.query(`SELECT status FROM notification_delivery WHERE recipient_user_id = 'bia'`))[0]
+          .status === 'dead',
+      { what: 'the dead letter' },
+    );
+  } finally {
+    await s.stop();
+  }
+  const [row] = await ds.query(
+    `SELECT attempts, last_error FROM notification_delivery WHERE recipient_user_id = 'bia'`,
+  );
+  expect(row).toEqual({ attempts: 3, last_error: 'HTTP 503' });
+  expect(receiver.at('/down')).toHaveLength(3);
+});
+
+it('waits for Slack’s Retry-After (30 s without the header) rather than the short backoff', async () => {
+  receiver.answer('/slack-busy', (n) => (n === 1 ? 429 : 200));
+  await ds.query(
+    `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'caio', 'slack', $2)`,
+    [P, JSON.stringify({ webhookUrl: receiver.url('/slack-busy') })],
+  );
+  const eventId = '0190a3b8-7c1d-7e2f-8a3b-eeeeeeeeeeee';
+  const n = { ...notification(eventId, 'caio'), id: deliveryId(eventId, 'slack', 'caio') };
+  await ds.transaction((m) => insertDeliveries(m, [{ notification: n, eventId, channel: 'slack' }]));
+  const s = new DeliverySender(
+    ds,
+    { slack: new SlackSender({ timeoutMs: 2000 }) },
+    { retry: { maxAttempts: 5, baseMs: 20, maxMs: 100 }, sendTimeoutMs: 2000, concurrency: 4, pollMs: 20 },
+  );
+  s.start();
+  let row: { attempts: number; wait_s: number; last_error: string };
+  try {
+    row = await waitFor(
+      async () => {
+        const [r] = await ds.query(
+          `SELECT attempts, extract(epoch FROM next_attempt_at - now())::float AS wait_s, last_error
+             FROM notification_delivery WHERE recipient_user_id = 'caio'`,
+        );
+        return r.last_error ? r : null;
+      },
+      { what: 'the rate-limited attempt recorded' },
+    );
+  } finally {
+    await s.stop();
+  }
+  expect(row.attempts).toBe(1);
+  expect(row.last_error).toContain('rate-limited');
+  expect(row.wait_s).toBeGreaterThan(25); // the backoff alone would be ≤ 100 ms
+  expect(receiver.at('/slack-busy')).toHaveLength(1);
+});

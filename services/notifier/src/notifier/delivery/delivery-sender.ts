@@ -1,0 +1,234 @@
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import {
+  PermanentSendError,
+  type ChannelKind,
+  type ChannelSender,
+  type Notification,
+} from '../../channels/channel';
+import { renderDigest } from '../../channels/digest';
+import type { RenderedEmail } from '../../channels/email';
+import type { ChannelSenders } from '../../channels/senders';
+import { afterFailure, type RetryPolicy } from '../domain/backoff';
+import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../store/deliveries.store';
+import {
+  claimDueDigests,
+  collectDueDigests,
+  markDigestDead,
+  markDigestRetry,
+  markDigestSent,
+  type ClaimedDigest,
+} from '../store/digests.store';
+import { withOneTapLinks, type LinkSettings } from './links';
+import { notifierMetrics } from './notifier-metrics';
+
+export interface DeliverySenderOptions {
+  retry: RetryPolicy;
+  sendTimeoutMs: number;
+  concurrency: number;
+  pollMs: number;
+  /** Tests: the random draw of the jitter. */
+  random?: () => number;
+  /** The clock digests are due by (`digestDue`); tests drive it. Default: the real time. */
+  now?: () => Date;
+  /** One-tap links minted at send time; absent: the notification's stored links are sent. */
+  links?: LinkSettings;
+}
+
+/** What a digest needs of the e-mail sender (EmailSender.sendRendered). */
+interface DigestMailer {
+  sendRendered(address: string, email: RenderedEmail, id: string): Promise<void>;
+}
+
+/** A failure that says when to try again (Slack's 429 `Retry-After`: SlackRateLimitedError). */
+function retryAfterOf(error: unknown): number {
+  const ms = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** A failure's reason as stored and shown: never the target (a URL may hold a token), never a secret. */
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 500);
+}
+
+/**
+ * The sender loop (issue #17): claims due deliveries (`FOR UPDATE SKIP LOCKED` and a lease, so
+ * several replicas share the work), sends each through its channel, and marks it sent at once —
+ * or schedules the retry (exponential backoff with jitter) or dead-letters it with its reason.
+ * The lease outlasts a send, so a delivery is never in flight twice; a process killed between a
+ * receiver's acceptance and the mark is the only way one is sent twice, with the same delivery id
+ * (docs/delivery-guarantees.md).
+ */
+export class DeliverySender {
+  private readonly logger = new Logger('DeliverySender');
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private loop: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly senders: ChannelSenders,
+    private readonly options: DeliverySenderOptions,
+  ) {
+    // Every channel's series from the start (at 0), so rates and alerts see the first one.
+    for (const channel of ['email', 'slack', 'webhook'] as const) {
+      notifierMetrics.sent().inc({ channel }, 0);
+      notifierMetrics.failed().inc({ channel }, 0);
+      notifierMetrics.deadLettered().inc({ channel }, 0);
+    }
+  }
+
+  /** The lease of a claimed delivery: longer than a send may take. */
+  get leaseMs(): number {
+    return this.options.sendTimeoutMs * 2 + 5_000;
+  }
+
+  start(): void {
+    this.running = true;
+    this.kick();
+  }
+
+  /** Stops claiming; resolves once the sends in flight are done and marked. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.loop?.catch(() => undefined);
+  }
+
+  /** Looks for due deliveries now (coalesced with a pass already running). */
+  kick(): void {
+    if (!this.running) return;
+    if (this.loop) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.loop = this.drain().finally(() => {
+      this.loop = null;
+      if (!this.running) return;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      } else {
+        this.timer = setTimeout(() => this.kick(), this.options.pollMs);
+        this.timer.unref();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      if (this.senders.email) await this.drainDigests();
+      while (this.running) {
+        const claimed = await claimDue(this.dataSource, this.options.concurrency, this.leaseMs);
+        if (claimed.length === 0) return;
+        await Promise.all(claimed.map((d) => this.deliver(d)));
+        if (claimed.length < this.options.concurrency) return;
+      }
+    } catch (error) {
+      // The database is away: the rows keep their leases and are claimed again later.
+      this.logger.warn(`notification pass failed: ${reasonOf(error)}`);
+    }
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<void> {
+    const channel = d.channel;
+    const sender = this.senders[channel] as ChannelSender<unknown> | undefined;
+    if (!sender || d.target === null) {
+      const reason = !sender ? 'canal_indisponivel' : 'canal_removido';
+      if (await markDead(this.dataSource, d.id, reason)) notifierMetrics.deadLettered().inc({ channel });
+      return;
+    }
+    try {
+      await sender.send(d.target, await this.withLinks(d.notification));
+    } catch (error) {
+      await this.failed(d, channel, error);
+      return;
+    }
+    await markSent(this.dataSource, d.id);
+    notifierMetrics.sent().inc({ channel });
+    if (!d.resend && d.kind === 'question_declared') {
+      const seconds = (Date.now() - d.occurredAt.getTime()) / 1000;
+      notifierMetrics.declaredToNotified().observe({ channel }, Math.max(0, seconds));
+    }
+  }
+
+  private async failed(d: ClaimedDelivery, channel: ChannelKind, error: unknown): Promise<void> {
+    notifierMetrics.failed().inc({ channel });
+    const reason = reasonOf(error);
+    const outcome = afterFailure(
+      this.options.retry,
+      d.attempts,
+      error instanceof PermanentSendError,
+      (this.options.random ?? Math.random)(),
+    );
+    if (outcome.status === 'dead') {
+      if (await markDead(this.dataSource, d.id, reason)) notifierMetrics.deadLettered().inc({ channel });
+      this.logger.warn(
+        `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${reason}`,
+      );
+    } else {
+      await markRetry(this.dataSource, d.id, Math.max(outcome.delayMs, retryAfterOf(error)), reason);
+    }
+  }
+
+  private async withLinks(n: Notification): Promise<Notification> {
+    const links = this.options.links;
+    return links ? withOneTapLinks(n, links, new Date()) : n;
+  }
+
+  /** Makes the digests that are due (by the injected clock), then sends the due ones. */
+  private async drainDigests(): Promise<void> {
+    await collectDueDigests(this.dataSource, (this.options.now ?? (() => new Date()))());
+    while (this.running) {
+      const claimed = await claimDueDigests(this.dataSource, this.options.concurrency, this.leaseMs);
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((g) => this.deliverDigest(g)));
+      if (claimed.length < this.options.concurrency) return;
+    }
+  }
+
+  private async deliverDigest(g: ClaimedDigest): Promise<void> {
+    const channel = 'email' as const;
+    const mailer = this.senders.email as Partial<DigestMailer> | undefined;
+    const count = g.notifications.length;
+    if (!mailer?.sendRendered || g.target === null || count === 0) {
+      const died = await markDigestDead(
+        this.dataSource,
+        g.id,
+        mailer ? 'canal_removido' : 'canal_indisponivel',
+      );
+      if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
+      return;
+    }
+    try {
+      const notifications = await Promise.all(g.notifications.map((n) => this.withLinks(n)));
+      const rendered = renderDigest(notifications, { mode: g.mode });
+      // The digest row's id (digestId of its fixed set): the same Message-ID on every attempt.
+      await mailer.sendRendered(g.target.address, rendered, g.id);
+    } catch (error) {
+      notifierMetrics.failed().inc({ channel });
+      const reason = reasonOf(error);
+      const outcome = afterFailure(
+        this.options.retry,
+        g.attempts,
+        error instanceof PermanentSendError,
+        (this.options.random ?? Math.random)(),
+      );
+      if (outcome.status === 'dead') {
+        const died = await markDigestDead(this.dataSource, g.id, reason);
+        if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
+        this.logger.warn(`digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${reason}`);
+      } else {
+        await markDigestRetry(this.dataSource, g.id, outcome.delayMs, reason);
+      }
+      return;
+    }
+    await markDigestSent(this.dataSource, g.id);
+    notifierMetrics.sent().inc({ channel }, count);
+  }
+}

@@ -1,0 +1,157 @@
+import type { QuestionDeclared } from '@openq/contracts';
+import { headline, knownFromDeclared, planNotifications, type KnownQuestion } from './recipients';
+
+const declared = (id: string, author: string, origin = 'tool', tarefas = ['T-101']): QuestionDeclared => ({
+  questionId: id,
+  sessionId: 's1',
+  sessionAuthorId: author,
+  autor: origin === 'qa_verdict' ? 'qa-agent' : 'po',
+  pergunta: `question ${id}?`,
+  sugestao: null,
+  afeta: { regras: [], historias: [], tarefas },
+  origin: origin as QuestionDeclared['origin'],
+  toolCallId: null,
+  declaredAt: '2026-12-01T10:00:00.000Z',
+});
+const known = (...qs: QuestionDeclared[]) =>
+  new Map<string, KnownQuestion>(qs.map((q) => [q.questionId, knownFromDeclared(q)]));
+
+describe('planNotifications', () => {
+  it('tells the session author of a declared question, with what it holds up', () => {
+    const plan = planNotifications(
+      { type: 'question.declared', data: declared('q1', 'ana', 'qa_verdict') },
+      new Map(),
+    );
+    expect(plan).toEqual({
+      notifications: [
+        expect.objectContaining({
+          recipientUserId: 'ana',
+          kind: 'question_declared',
+          blocks: ['QA gate on T-101'],
+          questions: [expect.objectContaining({ questionId: 'q1', pergunta: 'question q1?' })],
+        }),
+      ],
+    });
+  });
+
+  it('says what an analyst question holds up', () => {
+    const plan = planNotifications(
+      { type: 'question.declared', data: declared('q1', 'ana', 'analyst', ['T-20']) },
+      new Map(),
+    );
+    expect('notifications' in plan && plan.notifications[0]!.blocks).toEqual(['analyst for T-20']);
+  });
+
+  it('tells each author of a parked gate once, with their own questions', () => {
+    const qs = known(declared('q1', 'ana'), declared('q2', 'bia'), declared('q3', 'ana'));
+    const plan = planNotifications(
+      {
+        type: 'gate.rescue_parked',
+        data: {
+          taskId: 'T-101',
+          gate: 'qa',
+          reason: 'user_decision',
+          questionIds: ['q1', 'q2', 'q3'],
+          motivo: 'x',
+        },
+      },
+      qs,
+    );
+    expect(
+      'notifications' in plan &&
+        plan.notifications.map((n) => [n.recipientUserId, n.questions.map((q) => q.questionId)]),
+    ).toEqual([
+      ['ana', ['q1', 'q3']],
+      ['bia', ['q2']],
+    ]);
+    expect('notifications' in plan && plan.notifications[0]).toMatchObject({
+      kind: 'gate_parked',
+      blocks: ['QA gate on T-101'],
+      gate: { taskId: 'T-101', gate: 'qa' },
+    });
+  });
+
+  it('tells nobody of an idle park (no questions)', () => {
+    const plan = planNotifications(
+      {
+        type: 'gate.rescue_parked',
+        data: { taskId: 'T-1', gate: 'qa', reason: 'idle', questionIds: [], motivo: 'idle' },
+      },
+      new Map(),
+    );
+    expect(plan).toEqual({ notifications: [] });
+  });
+
+  it('waits for a question it has not heard declared yet', () => {
+    const plan = planNotifications(
+      {
+        type: 'gate.resumed',
+        data: {
+          taskId: 'T-1',
+          gate: 'qa',
+          trigger: 'answer',
+          questionIds: ['q1', 'q9'],
+          decisionEventIds: [],
+        },
+      },
+      known(declared('q1', 'ana')),
+    );
+    expect(plan).toEqual({ missing: ['q9'] });
+  });
+
+  it('tells the authors of a resumed gate, with the trigger', () => {
+    const plan = planNotifications(
+      {
+        type: 'gate.resumed',
+        data: {
+          taskId: 'T-1',
+          gate: 'secops',
+          trigger: 'withdrawn',
+          questionIds: ['q1'],
+          decisionEventIds: [],
+          withdrawnQuestionIds: ['q2'],
+        },
+      },
+      known(declared('q1', 'ana'), declared('q2', 'bia')),
+    );
+    expect(
+      'notifications' in plan && plan.notifications.map((n) => [n.recipientUserId, n.kind, n.gate?.trigger]),
+    ).toEqual([
+      ['ana', 'gate_resumed', 'withdrawn'],
+      ['bia', 'gate_resumed', 'withdrawn'],
+    ]);
+  });
+
+  it('tells the author of an answer an agent recorded, and nobody of their own click', () => {
+    const answered = {
+      questionId: 'q1',
+      resposta: '410',
+      aceitouSugestao: false,
+      decisionEventId: 'd1',
+      respondidaPor: 'ana',
+      answeredAt: '2026-12-01T10:00:00.000Z',
+    };
+    const qs = known(declared('q1', 'ana'));
+    expect(
+      planNotifications({ type: 'question.answered', data: { ...answered, viaAgente: null } }, qs),
+    ).toEqual({
+      notifications: [],
+    });
+    const byAgent = planNotifications(
+      { type: 'question.answered', data: { ...answered, viaAgente: 'po' } },
+      qs,
+    );
+    expect('notifications' in byAgent && byAgent.notifications[0]).toMatchObject({
+      recipientUserId: 'ana',
+      kind: 'question_answered',
+      questions: [{ questionId: 'q1', resposta: '410' }],
+    });
+  });
+
+  it('says what happened in one line', () => {
+    expect(headline('gate_resumed', ['QA gate on T-101'], 'answer')).toBe(
+      'QA gate on T-101 resumed with your decision',
+    );
+    expect(headline('gate_parked', ['QA gate on T-101'])).toBe('QA gate on T-101 is parked on your decision');
+  });
+});

@@ -1,0 +1,173 @@
+import type { GateRescueParked, GateResumed, QuestionAnswered, QuestionDeclared } from '@openq/contracts';
+import type { NotificationKind, NotificationQuestion } from '../../channels/channel';
+
+/*
+ * Who is told what, for each of the four events the notifier hears (issue #17). Pure: the
+ * questions it needs are handed in (the notifier's own copy of question.declared), time and ids
+ * too. A notification tells a person; it never answers or resumes anything (SPEC §11.6).
+ */
+
+/** What the notifier keeps of a declared question. */
+export interface KnownQuestion {
+  questionId: string;
+  sessionAuthorId: string;
+  autor: string;
+  pergunta: string;
+  sugestao: string | null;
+  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  origin: string;
+}
+
+export type NotifierFact =
+  | { type: 'question.declared'; data: QuestionDeclared }
+  | { type: 'question.answered'; data: QuestionAnswered }
+  | { type: 'gate.rescue_parked'; data: GateRescueParked }
+  | { type: 'gate.resumed'; data: GateResumed };
+
+/** One notification for one person, before it is addressed to their channels. */
+export interface PlannedNotification {
+  recipientUserId: string;
+  kind: NotificationKind;
+  questions: NotificationQuestion[];
+  blocks: string[];
+  gate?: { taskId: string; gate: string; trigger?: string };
+}
+
+/** The plan, or the questions it needs and does not know yet (their declaration is still on its way). */
+export type Plan = { notifications: PlannedNotification[] } | { missing: string[] };
+
+const GATE_NAMES: Record<string, string> = { qa: 'QA', secops: 'SecOps' };
+
+/** "QA gate on T-101". */
+export function gateBlock(gate: string, taskId: string): string {
+  return `${GATE_NAMES[gate] ?? gate} gate on ${taskId}`;
+}
+
+/** What a question holds up, in words, from where it was born and what it affects. */
+export function questionBlocks(q: KnownQuestion): string[] {
+  const tasks = q.afeta.tarefas;
+  if (q.origin === 'qa_verdict') return tasks.map((t) => gateBlock('qa', t));
+  if (q.origin === 'analyst') return tasks.map((t) => `analyst for ${t}`);
+  return tasks.map((t) => `work on ${t}`);
+}
+
+function asNotificationQuestion(q: KnownQuestion, resposta?: string): NotificationQuestion {
+  return {
+    questionId: q.questionId,
+    pergunta: q.pergunta,
+    sugestao: q.sugestao,
+    autor: q.autor,
+    afeta: q.afeta,
+    ...(resposta !== undefined ? { resposta } : {}),
+  };
+}
+
+export function knownFromDeclared(d: QuestionDeclared): KnownQuestion {
+  return {
+    questionId: d.questionId,
+    sessionAuthorId: d.sessionAuthorId,
+    autor: d.autor,
+    pergunta: d.pergunta,
+    sugestao: d.sugestao ?? null,
+    afeta: d.afeta,
+    origin: d.origin,
+  };
+}
+
+/** Groups questions by their session author, first-seen order kept. */
+function byAuthor(questions: KnownQuestion[]): Map<string, KnownQuestion[]> {
+  const groups = new Map<string, KnownQuestion[]>();
+  for (const q of questions) {
+    const group = groups.get(q.sessionAuthorId) ?? [];
+    if (!group.some((g) => g.questionId === q.questionId)) group.push(q);
+    groups.set(q.sessionAuthorId, group);
+  }
+  return groups;
+}
+
+/**
+ * The plan for one event:
+ * - `question.declared` → the session author;
+ * - `question.answered` → the session author, only when someone else recorded the answer (an
+ *   agent from the chat, `viaAgente`): a person who clicked knows already;
+ * - `gate.rescue_parked` → the authors of the questions the cycle waits on (none for an idle park);
+ * - `gate.resumed` → the authors of the questions of the park ("QA gate on T-101 resumed with your decision").
+ */
+export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string, KnownQuestion>): Plan {
+  switch (fact.type) {
+    case 'question.declared': {
+      const q = knownFromDeclared(fact.data);
+      return {
+        notifications: [
+          {
+            recipientUserId: q.sessionAuthorId,
+            kind: 'question_declared',
+            questions: [asNotificationQuestion(q)],
+            blocks: questionBlocks(q),
+          },
+        ],
+      };
+    }
+    case 'question.answered': {
+      const { data } = fact;
+      if (data.viaAgente === null || data.viaAgente === undefined) return { notifications: [] };
+      const q = known.get(data.questionId);
+      if (!q) return { missing: [data.questionId] };
+      return {
+        notifications: [
+          {
+            recipientUserId: data.respondidaPor,
+            kind: 'question_answered',
+            questions: [asNotificationQuestion(q, data.resposta)],
+            blocks: questionBlocks(q),
+          },
+        ],
+      };
+    }
+    case 'gate.rescue_parked':
+    case 'gate.resumed': {
+      const { data } = fact;
+      const ids = [
+        ...data.questionIds,
+        ...(fact.type === 'gate.resumed' ? (fact.data.withdrawnQuestionIds ?? []) : []),
+      ];
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length > 0) return { missing: [...new Set(missing)] };
+      const gate = {
+        taskId: data.taskId,
+        gate: data.gate,
+        ...(fact.type === 'gate.resumed' ? { trigger: fact.data.trigger } : {}),
+      };
+      const kind: NotificationKind = fact.type === 'gate.resumed' ? 'gate_resumed' : 'gate_parked';
+      const notifications = [...byAuthor(ids.map((id) => known.get(id)!)).entries()].map(
+        ([recipientUserId, questions]) => ({
+          recipientUserId,
+          kind,
+          questions: questions.map((q) => asNotificationQuestion(q)),
+          blocks: [gateBlock(data.gate, data.taskId)],
+          gate,
+        }),
+      );
+      return { notifications };
+    }
+  }
+}
+
+/** One line for a person: what happened (used by channels that want a subject or a title). */
+export function headline(kind: NotificationKind, blocks: readonly string[], trigger?: string): string {
+  const what = blocks[0] ?? 'your work';
+  switch (kind) {
+    case 'question_declared':
+      return `A question waits for you (${what})`;
+    case 'gate_parked':
+      return `${what} is parked on your decision`;
+    case 'question_answered':
+      return `An agent recorded your answer (${what})`;
+    case 'gate_resumed':
+      return trigger === 'override'
+        ? `${what} resumed by a maintainer's override`
+        : trigger === 'withdrawn'
+          ? `${what} resumed: its questions were withdrawn`
+          : `${what} resumed with your decision`;
+  }
+}

@@ -1,0 +1,19 @@
+import type { ChannelKind } from '../channels/channel';
+import type { ChannelSenders } from '../channels/senders';
+import type { NotifierSettings } from '../notifier-config';
+import type { DeliverySender } from './delivery/delivery-sender';
+import type { LinkSettings } from './delivery/links';
+
+export const NOTIFIER_RUNTIME = Symbol('openq:notifierRuntime');
+
+/** What the notifier's providers share: its settings, its channels, and the sender loop once started. */
+export interface NotifierRuntime {
+  settings: NotifierSettings;
+  senders: ChannelSenders;
+  kinds: readonly ChannelKind[];
+  sender: DeliverySender | null;
+  /** How one-tap links are minted at send time. */
+  links: LinkSettings;
+  /** Tests: the clock digests are due by. */
+  now?: () => Date;
+}

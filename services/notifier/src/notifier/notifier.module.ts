@@ -1,0 +1,52 @@
+import {
+  Inject,
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { closeChannelSenders } from '../channels/senders';
+import { DeliverySender } from './delivery/delivery-sender';
+import { NotifierEventsController } from './notifier.events.controller';
+import { NotifierRequestsController } from './notifier.requests.controller';
+import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
+
+/** Starts the sender loop with the app, and stops it (sends in flight finish) before the database closes. */
+@Injectable()
+class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(NOTIFIER_RUNTIME) private readonly runtime: NotifierRuntime,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { settings, senders } = this.runtime;
+    this.runtime.sender = new DeliverySender(this.dataSource, senders, {
+      retry: settings.retry,
+      sendTimeoutMs: settings.sendTimeoutMs,
+      concurrency: settings.concurrency,
+      pollMs: settings.pollMs,
+      links: this.runtime.links,
+      ...(this.runtime.now ? { now: this.runtime.now } : {}),
+    });
+    this.runtime.sender.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runtime.sender?.stop();
+    closeChannelSenders(this.runtime.senders);
+  }
+}
+
+@Module({})
+export class NotifierModule {
+  static forRoot(runtime: NotifierRuntime): DynamicModule {
+    return {
+      module: NotifierModule,
+      controllers: [NotifierEventsController, NotifierRequestsController],
+      providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
+    };
+  }
+}
