@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isKnownTimeZone, localWallMs } from '../clock/business-time';
 import type { Notification, NotificationKind } from './channel';
 import type { RenderedEmail } from './templates/email-template';
 import {
@@ -62,33 +63,6 @@ const DAY = 24 * HOUR;
 // ---------------------------------------------------------------------------------------------
 // When
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      });
-    } catch {
-      throw new DigestScheduleError(
-        'fuso_horario_invalido',
-        `unknown time zone: ${JSON.stringify(timeZone)}`,
-      );
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 interface WallTime {
   year: number;
   month: number;
@@ -98,19 +72,16 @@ interface WallTime {
   second: number;
 }
 
-/** The wall clock in `timeZone` at `instant` (ms). */
+/** The wall clock in `timeZone` at `instant` (ms), read by the clock's one `Intl` reader. */
 function wallTime(timeZone: string, instant: number): WallTime {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
+  const wall = new Date(localWallMs(timeZone, instant));
   return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour! % 24,
-    minute: parts.minute!,
-    second: parts.second!,
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
   };
 }
 
@@ -152,7 +123,9 @@ function checked(schedule: DigestSchedule): Required<DigestSchedule> {
     );
   }
   const timeZone = schedule.timeZone ?? 'UTC';
-  formatterFor(timeZone);
+  if (!isKnownTimeZone(timeZone)) {
+    throw new DigestScheduleError('fuso_horario_invalido', `unknown time zone: ${JSON.stringify(timeZone)}`);
+  }
   return { mode: schedule.mode, timeZone, hour };
 }
 
