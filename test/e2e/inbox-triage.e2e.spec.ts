@@ -184,4 +184,34 @@ describe('inbox triage', () => {
       await b.screenshot(`inbox-triage-all-projects-live-${name}`, { fullPage: false });
     }
   });
+  it('all projects: "Accept suggestions" over cards of two projects, one result per card', async () => {
+    const b = await open(DESKTOP, '/?project=*');
+    const cards = b.page.locator('.queue .card:has(input[id^="sel-"])');
+    const picked = new Map<string, string>();
+    for (let i = 0; i < (await cards.count()) && picked.size < 2; i++) {
+      const card = cards.nth(i);
+      const project = await card.locator('.project-tag').innerText();
+      if ([...picked.values()].includes(project)) continue;
+      picked.set((await card.getAttribute('data-question-id'))!, project);
+      await card.locator('input[id^="sel-"]').check();
+    }
+    expect(new Set(picked.values()).size).toBe(2);
+    await b.page.getByRole('button', { name: 'Accept 2 suggestions' }).click();
+    const results = b.page.locator('.bulk-results');
+    await results.waitFor();
+    expect(await results.locator('h2').innerText()).toBe('2 of 2 suggestions accepted');
+    expect(await results.locator('li').count()).toBe(2);
+    for (const [questionId, project] of picked) {
+      await b.page.locator(`.queue .card[data-question-id="${questionId}"]`).waitFor({ state: 'detached' });
+      const r = await harness.stack.http(
+        'GET',
+        `/projects/${project}/open-questions?status=answered&limit=50`,
+        {
+          token: seed.token('ana'),
+        },
+      );
+      expect((r.body.items as { questionId: string }[]).map((q) => q.questionId)).toContain(questionId);
+    }
+    await b.screenshot('inbox-triage-all-projects-bulk-desktop', { fullPage: false });
+  });
 });

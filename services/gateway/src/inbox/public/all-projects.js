@@ -10,6 +10,7 @@ import { useNow, usePagedList } from './hooks.js';
 import { t } from './i18n.js';
 import { useLiveStream } from './live.js';
 import { sentenceFor } from './messages.js';
+import { BulkAccept } from './hands.js';
 import { OpenQueue } from './queue.js';
 
 const html = htm.bind(h);
@@ -58,6 +59,14 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
     <main class="layout single all-projects" id="main">
       <h1 class="visually-hidden">${t('allProjects.title')}</h1>
       <div class="column primary">
+        <${BulkAccept}
+          projectId=${null}
+          items=${queue.items}
+          onDone=${(summary) => {
+            setAnnouncement(summary);
+            queue.reload();
+          }}
+        />
         <${OpenQueue}
           list=${queue}
           count=${queue.total}

@@ -83,29 +83,43 @@ export function BulkAccept({ projectId, items, onDone }) {
 
   const run = async () => {
     if (busy || chosen.length === 0) return;
-    const questionIds = chosen.map((q) => q.questionId);
     for (const q of chosen) texts.current.set(q.questionId, q.pergunta);
-    const json = JSON.stringify(questionIds);
-    if (attempt.current?.json !== json) attempt.current = { json, key: newIdempotencyKey() };
+    // One request per project (the all-projects view mixes them), each with its own key.
+    const byProject = new Map();
+    for (const q of chosen) {
+      const project = q.projectId ?? projectId;
+      byProject.set(project, [...(byProject.get(project) ?? []), q.questionId]);
+    }
+    const json = JSON.stringify([...byProject]);
+    if (attempt.current?.json !== json) {
+      attempt.current = { json, keys: new Map([...byProject.keys()].map((p) => [p, newIdempotencyKey()])) };
+    }
     setBusy(true);
     setError(null);
-    try {
-      const reply = await api(projectPath(projectId, '/open-questions/accept-suggestions'), {
-        method: 'POST',
-        body: { questionIds },
-        headers: { 'idempotency-key': attempt.current.key },
-      });
-      attempt.current = null;
-      const answered = reply.results.filter((r) => r.status === 'answered').length;
-      const summary = t('hands.summary', { count: reply.results.length, answered });
-      clearSelection(questionIds);
-      setOutcome({ results: reply.results, summary });
-      onDone?.(summary);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
+    const results = [];
+    let failure = null;
+    for (const [project, ids] of byProject) {
+      try {
+        const reply = await api(projectPath(project, '/open-questions/accept-suggestions'), {
+          method: 'POST',
+          body: { questionIds: ids },
+          headers: { 'idempotency-key': attempt.current.keys.get(project) },
+        });
+        results.push(...reply.results);
+        clearSelection(ids);
+      } catch (e) {
+        failure = e;
+      }
     }
+    if (!failure) attempt.current = null;
+    setError(failure);
+    if (results.length > 0) {
+      const answered = results.filter((r) => r.status === 'answered').length;
+      const summary = t('hands.summary', { count: results.length, answered });
+      setOutcome({ results, summary });
+      onDone?.(summary);
+    }
+    setBusy(false);
   };
 
   return html`<div class="bulk">
