@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { AgentEvent } from '@openq/contracts';
 import { freePort, waitFor } from '@openq/testing';
-import { CLI, ProcessStack, REPO_ROOT, ServiceProcess } from '../support/processes';
+import { CLI, ProcessStack, REPO_ROOT, ServiceProcess, WITH_NOTIFIER } from '../support/processes';
 import {
   AUTHOR,
   callers,
@@ -39,6 +39,7 @@ const figures: Record<string, string | number | boolean> = {};
 beforeAll(async () => {
   stack = await ProcessStack.start({
     dbPrefix: 'openq_access',
+    services: WITH_NOTIFIER,
     env: {
       LOG_LEVEL: 'info',
       OPENQ_JWT_SECRET: SECRETS.jwtSecret,

@@ -17,7 +17,9 @@ import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
+import { ClockController } from './notifications/clock.controller';
 import { NotificationsController } from './notifications/notifications.controller';
+import { WorkingTimeController } from './notifications/working-time.controller';
 import { OneTapModule } from './one-tap/one-tap.module';
 import { PipelineController } from './pipeline/pipeline.controller';
 import { AgentQuestionsController } from './questions/agent-questions.controller';
@@ -42,6 +44,8 @@ const userControllers = [
   GateHistoryController,
   StoryArchiveController,
   NotificationsController,
+  ClockController,
+  WorkingTimeController,
 ];
 
 /** The engine's routes under `/internal` (service token). */

@@ -23,6 +23,10 @@ export class NotifierEnv {
   @EnvInt(10, 60_000) NOTIFIER_POLL_MS: number = 500;
   /** Events older than this (a first start replaying the streams' history) tell nobody. */
   @EnvInt(1, 31_536_000) NOTIFIER_MAX_EVENT_AGE_S: number = 86_400;
+  /** How often the clock of the questions looks for reminders, due notices and escalations owed. */
+  @EnvInt(10, 3_600_000) NOTIFIER_CLOCK_TICK_MS: number = 60_000;
+  /** Open questions the clock plans per transaction. */
+  @EnvInt(1, 10_000) NOTIFIER_CLOCK_BATCH: number = 200;
 }
 
 export interface NotifierSettings {
@@ -32,6 +36,8 @@ export interface NotifierSettings {
   concurrency: number;
   pollMs: number;
   maxEventAgeS: number;
+  clockTickMs: number;
+  clockBatch: number;
 }
 
 export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number): NotifierSettings {
@@ -47,5 +53,7 @@ export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number
     concurrency: e.NOTIFIER_SEND_CONCURRENCY,
     pollMs: e.NOTIFIER_POLL_MS,
     maxEventAgeS: e.NOTIFIER_MAX_EVENT_AGE_S,
+    clockTickMs: e.NOTIFIER_CLOCK_TICK_MS,
+    clockBatch: e.NOTIFIER_CLOCK_BATCH,
   };
 }

@@ -28,7 +28,7 @@ export function startNotifier(
     poolSize?: number;
     env?: NodeJS.ProcessEnv;
     senders?: ChannelSenders;
-    /** Tests: the clock digests are due by. */
+    /** Tests: the clock digests and the questions' clock go by. */
     now?: () => Date;
   } = {},
 ): Promise<DomainService> {
@@ -51,6 +51,7 @@ export function startNotifier(
     senders,
     kinds: senderKinds(senders),
     sender: null,
+    clock: null,
     links: { publicUrl: settings.publicUrl, secret: config.links.secrets[0]!, ttlS: config.links.ttlS },
     ...(overrides.now ? { now: overrides.now } : {}),
   };

@@ -17,7 +17,7 @@ export type Role = 'viewer' | 'developer' | 'maintainer';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   zone: Zone;
   minRole?: Role;
   /** A fresh question per call when the path needs one (`:qid`). */
@@ -88,6 +88,31 @@ export const ROUTES: Route[] = [
     path: () => `/projects/${P}/delegations`,
     body: { to: 'delegate-of-acl', until: new Date(Date.now() + 30 * 86_400_000).toISOString() },
     allowed: [201],
+  },
+  {
+    name: 'clock policy',
+    method: 'GET',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/clock-policy`,
+    allowed: [200],
+  },
+  {
+    name: 'set clock policy',
+    method: 'PUT',
+    zone: 'user',
+    minRole: 'maintainer',
+    path: () => `/projects/${P}/clock-policy`,
+    body: { dueAfter: { hours: 8 }, reminders: [{ hours: 4 }] },
+    allowed: [200],
+  },
+  {
+    name: 'clock of open questions',
+    method: 'GET',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/open-questions/clock`,
+    allowed: [200],
   },
   {
     name: 'readiness',

@@ -1,4 +1,5 @@
-import { IsUuidString, IsEntityId, IntRange, IsOneOf, Nested } from '../validators';
+import { IsObject, IsOptional } from 'class-validator';
+import { IsUuidString, IsEntityId, IntRange, IsOneOf, Nested, Nullable } from '../validators';
 import {
   DELIVERY_LIST_FILTERS,
   DELIVERY_LIST_LIMIT_MAX,
@@ -6,14 +7,57 @@ import {
   type DeliveryListFilter,
 } from '../http/notification-channels.dto';
 import { defineCommand } from './command';
-import type { DeliveryListReply, NotificationChannelsView, RedeliverReply } from './notifier.views';
+import type {
+  ClockPolicyView,
+  ClockStateReply,
+  DeliveryListReply,
+  NotificationChannelsView,
+  RedeliverReply,
+  WorkingTimeView,
+} from './notifier.views';
 import { ProjectScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
+
+/** [openq] issue #17 SPEC §2's project roles, weakest first (as the tokens carry them). */
+export const PROJECT_ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
 /** [openq] issue #17 a person's own notification settings and deliveries on one project. */
 export class UserScopedCommand extends ProjectScoped {
   @IsEntityId()
   userId!: string;
+
+  /**
+   * The caller's role on the project, from their token: the notifier keeps the project's members it
+   * has seen, so an escalation to "the maintainers" reaches those among them who set a channel.
+   */
+  @IsOptional()
+  @IsOneOf(PROJECT_ROLES)
+  role?: ProjectRole;
+}
+
+/**
+ * [openq] issue #17 a project's clock for its open questions (due, reminders, escalation), or
+ * `null` to remove it. Its shape is checked by the notifier's pure `parseClockPolicy`, which
+ * names the field and gives the reason (`politica_invalida`, `lembretes_fora_de_ordem`, …).
+ */
+export class SetClockPolicyCommand extends UserScopedCommand {
+  @Nullable()
+  @IsObject()
+  policy!: Record<string, unknown> | null;
+}
+
+/** [openq] issue #17 one person's own settings, on every project (working hours, time zone, quiet hours). */
+export class UserCommand {
+  @IsEntityId()
+  userId!: string;
+}
+
+/** `workingTime` is checked by the notifier's pure `parseWorkingTime`; `null` goes back to the default. */
+export class SetWorkingTimeCommand extends UserCommand {
+  @Nullable()
+  @IsObject()
+  workingTime!: Record<string, unknown> | null;
 }
 
 export class SetNotificationChannelsCommand extends UserScopedCommand {
@@ -48,4 +92,18 @@ export const NotifierCommand = {
     ListDeliveriesCommand,
   ),
   redeliver: defineCommand<RedeliverCommand, RedeliverReply>(Verb.notifier.redeliver, RedeliverCommand),
+  clockPolicy: defineCommand<UserScopedCommand, ClockPolicyView>(
+    Verb.notifier.clockPolicy,
+    UserScopedCommand,
+  ),
+  setClockPolicy: defineCommand<SetClockPolicyCommand, ClockPolicyView>(
+    Verb.notifier.setClockPolicy,
+    SetClockPolicyCommand,
+  ),
+  clockState: defineCommand<UserScopedCommand, ClockStateReply>(Verb.notifier.clockState, UserScopedCommand),
+  workingTime: defineCommand<UserCommand, WorkingTimeView>(Verb.notifier.workingTime, UserCommand),
+  setWorkingTime: defineCommand<SetWorkingTimeCommand, WorkingTimeView>(
+    Verb.notifier.setWorkingTime,
+    SetWorkingTimeCommand,
+  ),
 } as const;

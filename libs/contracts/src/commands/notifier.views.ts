@@ -39,3 +39,41 @@ export interface RedeliverReply {
   deliveryId: string;
   status: 'pending';
 }
+
+/**
+ * [openq] issue #17 a project's clock policy as stored (the notifier's `ClockPolicy`: `dueAfter`,
+ * `reminders`, `escalateAfter`, `escalateTo`), or null when the project has none (no clock runs).
+ */
+export interface ClockPolicyView {
+  projectId: string;
+  policy: Record<string, unknown> | null;
+  updatedBy: string | null;
+  updatedAt: string | null;
+}
+
+/** [openq] issue #17 one person's working time (`timeZone`, `days`, `start`, `end`, `quietHours?`). */
+export interface WorkingTimeView {
+  userId: string;
+  workingTime: Record<string, unknown>;
+  /** True when the person set nothing: Monday to Friday, 09:00–18:00 UTC. */
+  isDefault: boolean;
+  updatedAt: string | null;
+}
+
+/** [openq] issue #17 where an open question stands on its project's clock (the inbox's marker). */
+export interface ClockStateItem {
+  questionId: string;
+  /** The session author: the one who must answer, and who is late when it is overdue. */
+  authorId: string;
+  state: 'on_time' | 'due_soon' | 'overdue';
+  dueAt: string;
+  /** Notices already given for it (reminders, the due notice, escalations), oldest first. */
+  notices: { kind: 'reminder' | 'due' | 'escalation'; step: number; to: string; at: string }[];
+}
+
+export interface ClockStateReply {
+  projectId: string;
+  /** False when the project has no clock policy: then `items` is empty. */
+  clock: boolean;
+  items: ClockStateItem[];
+}

@@ -44,6 +44,11 @@ export const Verb = {
     setChannels: pair('notifier', 'set-channels'),
     deliveries: pair('notifier', 'deliveries'),
     redeliver: pair('notifier', 'redeliver'),
+    clockPolicy: pair('notifier', 'clock-policy'),
+    setClockPolicy: pair('notifier', 'set-clock-policy'),
+    clockState: pair('notifier', 'clock-state'),
+    workingTime: pair('notifier', 'working-time'),
+    setWorkingTime: pair('notifier', 'set-working-time'),
   },
 } as const;
 

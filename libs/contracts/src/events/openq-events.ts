@@ -63,7 +63,7 @@ export const OPENQ_EVENT_TABLE = {
     type: 'question.withdrawn',
     dto: QuestionWithdrawnDto,
     publisher: 'questions',
-    consumers: ['gates', 'context'],
+    consumers: ['gates', 'context', 'notifier'],
   }),
   QuestionRejected: eventRow<P.QuestionRejected>()({
     type: 'question.rejected',

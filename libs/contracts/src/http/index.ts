@@ -8,6 +8,7 @@ export * from './resume-gate.dto';
 export * from './gate-history.dto';
 export * from './withdraw-question.dto';
 export * from './amend-decision.dto';
+export * from './clock.dto';
 export * from './notification-channels.dto';
 export * from './accept-suggestions.dto';
 export * from './grant-delegation.dto';

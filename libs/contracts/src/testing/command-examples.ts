@@ -104,6 +104,24 @@ export const commandExamples: CommandExamples = deepFreeze({
       userId: I.sessionAuthorId,
       deliveryId: '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a70',
     },
+    clockPolicy: { projectId: I.projectId, userId: I.sessionAuthorId, role: 'viewer' },
+    setClockPolicy: {
+      projectId: I.projectId,
+      userId: 'mara',
+      role: 'maintainer',
+      policy: {
+        dueAfter: { hours: 8 },
+        reminders: [{ hours: 4 }],
+        escalateAfter: { hours: 16 },
+        escalateTo: 'maintainers',
+      },
+    },
+    clockState: { projectId: I.projectId, userId: I.sessionAuthorId, role: 'developer' },
+    workingTime: { userId: I.sessionAuthorId },
+    setWorkingTime: {
+      userId: I.sessionAuthorId,
+      workingTime: { timeZone: 'America/Sao_Paulo', days: [1, 2, 3, 4, 5], start: '09:00', end: '18:00' },
+    },
   },
 });
 

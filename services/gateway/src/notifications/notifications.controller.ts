@@ -28,7 +28,11 @@ export class NotificationsController {
     @CurrentUser() user: AuthenticatedUser,
     @CallHeaders() headers: RpcHeaders,
   ) {
-    return this.services.relay(NotifierCommand.channels, { projectId, userId: user.id }, headers);
+    return this.services.relay(
+      NotifierCommand.channels,
+      { projectId, userId: user.id, role: user.role },
+      headers,
+    );
   }
 
   @Put('notification-channels')
@@ -44,7 +48,7 @@ export class NotificationsController {
   ) {
     return this.services.ask(
       NotifierCommand.setChannels,
-      { projectId, userId: user.id, channels: body },
+      { projectId, userId: user.id, role: user.role, channels: body },
       headers,
     );
   }

@@ -4,7 +4,15 @@
 // a TransientSendError with backoff and dead-letters a PermanentSendError at once.
 
 export type ChannelKind = 'email' | 'slack' | 'webhook';
-export type NotificationKind = 'question_declared' | 'gate_parked' | 'question_answered' | 'gate_resumed';
+export type NotificationKind =
+  | 'question_declared'
+  | 'gate_parked'
+  | 'question_answered'
+  | 'gate_resumed'
+  // The clock of a question (a project's policy): told by the notifier's own tick, never by an event.
+  | 'question_reminder'
+  | 'question_due'
+  | 'question_escalated';
 
 export interface NotificationQuestion {
   questionId: string;
@@ -33,6 +41,19 @@ export interface Notification {
   links: { open: string; accept?: string };
   /** The event that caused the notification (its eventId); optional, for receivers that log it. */
   eventId?: string;
+  /** Clock notices only: when the question is due, which notice this is, who is late (escalation). */
+  clock?: NotificationClock;
+}
+
+export interface NotificationClock {
+  /** ISO instant the question is (or was) due, in its author's business time. */
+  dueAt: string;
+  /** `dueAt` on the recipient's own wall clock: `Wed 2 Dec, 17:00 (America/Sao_Paulo)`. */
+  dueText: string;
+  /** Reminders count from 1; the due notice and the escalation are 1. */
+  step: number;
+  /** Escalation only: who is late to answer (the question's author). */
+  late?: string[];
 }
 
 /** Never retried: a 4xx, a bad address, a target that can never accept this message. */

@@ -55,7 +55,12 @@ export const DIGEST_STRINGS = {
   footer: 'You get this digest because you chose digest e-mails for these projects. Change it in openq.',
 };
 
-const WAITING_KINDS: ReadonlySet<NotificationKind> = new Set(['gate_parked', 'question_declared']);
+const WAITING_KINDS: ReadonlySet<NotificationKind> = new Set([
+  'gate_parked',
+  'question_declared',
+  'question_reminder',
+  'question_due',
+]);
 const GATE_KINDS: ReadonlySet<NotificationKind> = new Set(['gate_parked', 'gate_resumed']);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

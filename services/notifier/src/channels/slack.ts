@@ -3,6 +3,7 @@ import {
   affectsLine,
   agentName,
   headline,
+  leadLine,
   isWebLink,
   NOTIFICATION_STRINGS as N,
   shorten,
@@ -107,7 +108,7 @@ export function renderSlack(n: Notification): SlackMessage {
     {
       type: 'context',
       elements: [
-        mrkdwn(`${SLACK_STRINGS.project(escapeSlack(n.projectId))} · ${escapeSlack(N.lead[n.kind])}`, 3000),
+        mrkdwn(`${SLACK_STRINGS.project(escapeSlack(n.projectId))} · ${escapeSlack(leadLine(n))}`, 3000),
       ],
     },
   ];

@@ -1,6 +1,7 @@
 import type { ChannelKind } from '../channels/channel';
 import type { ChannelSenders } from '../channels/senders';
 import type { NotifierSettings } from '../notifier-config';
+import type { ClockTicker } from './delivery/clock-ticker';
 import type { DeliverySender } from './delivery/delivery-sender';
 import type { LinkSettings } from './delivery/links';
 
@@ -12,8 +13,10 @@ export interface NotifierRuntime {
   senders: ChannelSenders;
   kinds: readonly ChannelKind[];
   sender: DeliverySender | null;
+  /** The clock of the questions (reminders, due notices, escalations), once started. */
+  clock: ClockTicker | null;
   /** How one-tap links are minted at send time. */
   links: LinkSettings;
-  /** Tests: the clock digests are due by. */
+  /** Tests: the clock digests and the questions' clock go by. */
   now?: () => Date;
 }

@@ -6,15 +6,17 @@ import {
   type GateResumed,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
 import { enqueueNotifications } from './delivery/enqueue';
 import type { NotifierFact } from './domain/recipients';
+import { closeQuestion } from './store/clock.store';
 import { saveQuestion } from './store/questions.store';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 
 /**
- * The four facts the notifier hears (issue #17), each on its durable consumer
+ * The facts the notifier hears (issue #17), each on its durable consumer
  * `notifier__<type>`: applied once through the inbox, in the message's transaction — the
  * deliveries it plans are rows of that transaction, so a redelivered event plans nothing twice.
  */
@@ -36,7 +38,17 @@ export class NotifierEventsController {
     @Payload() data: QuestionAnswered,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
+    await closeQuestion(ctx.event.manager, data.questionId, 'answered', data.answeredAt);
     await this.apply({ type: 'question.answered', data }, ctx);
+  }
+
+  /** Closes the question's clock; nobody is told (the withdrawer knows, the gate's resume tells). */
+  @EventPattern(OpenqEvent.QuestionWithdrawn)
+  async onQuestionWithdrawn(
+    @Payload() data: QuestionWithdrawn,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    await closeQuestion(ctx.event.manager, data.questionId, 'withdrawn', data.withdrawnAt);
   }
 
   @EventPattern(OpenqEvent.GateRescueParked)

@@ -8,12 +8,16 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { closeChannelSenders } from '../channels/senders';
+import { ClockTicker } from './delivery/clock-ticker';
 import { DeliverySender } from './delivery/delivery-sender';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 
-/** Starts the sender loop with the app, and stops it (sends in flight finish) before the database closes. */
+/**
+ * Starts the sender loop and the questions' clock with the app, and stops them (sends in flight
+ * finish) before the database closes.
+ */
 @Injectable()
 class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
@@ -32,9 +36,19 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       ...(this.runtime.now ? { now: this.runtime.now } : {}),
     });
     this.runtime.sender.start();
+    this.runtime.clock = new ClockTicker(this.dataSource, {
+      tickMs: settings.clockTickMs,
+      batch: settings.clockBatch,
+      publicUrl: settings.publicUrl,
+      kinds: this.runtime.kinds,
+      ...(this.runtime.now ? { now: this.runtime.now } : {}),
+      planned: () => this.runtime.sender?.kick(),
+    });
+    this.runtime.clock.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.runtime.clock?.stop();
     await this.runtime.sender?.stop();
     closeChannelSenders(this.runtime.senders);
   }

@@ -3,7 +3,14 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
   Commands,
+  isRefusal,
   refusal,
+  type ClockPolicyView,
+  type ClockStateReply,
+  type SetClockPolicyCommand,
+  type SetWorkingTimeCommand,
+  type UserCommand,
+  type WorkingTimeView,
   type DeliveryListReply,
   type ListDeliveriesCommand,
   type NotificationChannelsView,
@@ -13,7 +20,18 @@ import {
   type SetNotificationChannelsCommand,
   type UserScopedCommand,
 } from '@openq/contracts';
+import { overdueState, parseClockPolicy, parseWorkingTime } from '../clock';
 import { channelsView, setChannels } from './store/channels.store';
+import {
+  clockPolicyView,
+  noticesOf,
+  openClockQuestions,
+  recordMember,
+  setClockPolicy,
+  setWorkingTime,
+  workingTimeView,
+  workingTimesOf,
+} from './store/clock.store';
 import { listDeliveries, redeliver } from './store/deliveries.store';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 
@@ -26,13 +44,15 @@ export class NotifierRequestsController {
   ) {}
 
   @MessagePattern(Commands.notifier.channels.type)
-  channels(@Payload() cmd: UserScopedCommand): Promise<NotificationChannelsView> {
+  async channels(@Payload() cmd: UserScopedCommand): Promise<NotificationChannelsView> {
+    await recordMember(this.dataSource.manager, cmd.projectId, cmd.userId, cmd.role);
     return channelsView(this.dataSource.manager, cmd.projectId, cmd.userId);
   }
 
   @MessagePattern(Commands.notifier.setChannels.type)
   setChannels(@Payload() cmd: SetNotificationChannelsCommand): Promise<NotificationChannelsView> {
     return this.dataSource.transaction(async (m) => {
+      await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
       await setChannels(m, cmd.projectId, cmd.userId, cmd.channels);
       return channelsView(m, cmd.projectId, cmd.userId);
     });
@@ -51,5 +71,90 @@ export class NotifierRequestsController {
       return refusal(404, 'entrega_nao_encontrada', 'no such delivery of yours in this project');
     this.runtime.sender?.kick();
     return { deliveryId: cmd.deliveryId, status };
+  }
+
+  @MessagePattern(Commands.notifier.clockPolicy.type)
+  clockPolicy(@Payload() cmd: UserScopedCommand): Promise<ClockPolicyView> {
+    return clockPolicyView(this.dataSource.manager, cmd.projectId);
+  }
+
+  /** The gateway lets only maintainers (and owners) here; the policy's shape is the domain's to judge. */
+  @MessagePattern(Commands.notifier.setClockPolicy.type)
+  async setClockPolicy(@Payload() cmd: SetClockPolicyCommand): Promise<ClockPolicyView | Refusal> {
+    const policy = cmd.policy === null ? null : parseClockPolicy(cmd.policy);
+    if (isRefusal(policy)) return policy;
+    const view = await this.dataSource.transaction(async (m) => {
+      await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
+      await setClockPolicy(m, cmd.projectId, policy, cmd.userId);
+      return clockPolicyView(m, cmd.projectId);
+    });
+    void this.runtime.clock?.tick().catch(() => 0);
+    return view;
+  }
+
+  /**
+   * Where each open question of the project stands on its clock (the inbox's markers: on time,
+   * due soon, overdue), with the notices given so far. Any member sees who is late.
+   */
+  @MessagePattern(Commands.notifier.clockState.type)
+  async clockState(@Payload() cmd: UserScopedCommand): Promise<ClockStateReply> {
+    const m = this.dataSource.manager;
+    await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
+    const rows = await openClockQuestions(m, cmd.projectId);
+    if (rows.length === 0) {
+      const { policy } = await clockPolicyView(m, cmd.projectId);
+      return { projectId: cmd.projectId, clock: policy !== null, items: [] };
+    }
+    const workingTimeOf = await workingTimesOf(
+      m,
+      rows.map((r) => r.session_author_id),
+    );
+    const notices = await noticesOf(
+      m,
+      rows.map((r) => r.question_id),
+    );
+    const now = (this.runtime.now ?? (() => new Date()))();
+    const items = rows.flatMap((r) => {
+      const marker = overdueState(
+        {
+          questionId: r.question_id,
+          declaredAt: new Date(r.declared_at),
+          authorId: r.session_author_id,
+          status: 'open',
+        },
+        r.policy,
+        workingTimeOf(r.session_author_id),
+        now,
+      );
+      return marker
+        ? [
+            {
+              questionId: r.question_id,
+              authorId: r.session_author_id,
+              state: marker.state,
+              dueAt: marker.dueAt.toISOString(),
+              notices: notices.get(r.question_id) ?? [],
+            },
+          ]
+        : [];
+    });
+    return { projectId: cmd.projectId, clock: true, items };
+  }
+
+  @MessagePattern(Commands.notifier.workingTime.type)
+  workingTime(@Payload() cmd: UserCommand): Promise<WorkingTimeView> {
+    return workingTimeView(this.dataSource.manager, cmd.userId);
+  }
+
+  @MessagePattern(Commands.notifier.setWorkingTime.type)
+  async setWorkingTime(@Payload() cmd: SetWorkingTimeCommand): Promise<WorkingTimeView | Refusal> {
+    const workingTime = cmd.workingTime === null ? null : parseWorkingTime(cmd.workingTime);
+    if (isRefusal(workingTime)) return workingTime;
+    const view = await this.dataSource.transaction(async (m) => {
+      await setWorkingTime(m, cmd.userId, workingTime);
+      return workingTimeView(m, cmd.userId);
+    });
+    void this.runtime.clock?.tick().catch(() => 0);
+    return view;
   }
 }

@@ -6,7 +6,7 @@ import {
   notificationBodyHtml,
   notificationBodyText,
 } from './mail-parts';
-import { headline, NOTIFICATION_STRINGS } from './wording';
+import { headline, leadLine, NOTIFICATION_STRINGS } from './wording';
 
 /** The words of the immediate e-mail that are not the notification's own. */
 export const EMAIL_STRINGS = {
@@ -24,7 +24,7 @@ export interface RenderedEmail {
 /** One notification as an e-mail: subject, an HTML document and its plain-text twin. */
 export function renderEmail(n: Notification): RenderedEmail {
   const title = headline(n);
-  const lead = NOTIFICATION_STRINGS.lead[n.kind];
+  const lead = leadLine(n);
   const project = EMAIL_STRINGS.project(n.projectId);
   const html = htmlDocument(
     title,

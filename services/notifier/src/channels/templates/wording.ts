@@ -46,6 +46,10 @@ export const NOTIFICATION_STRINGS = {
           return `${n.gateLabel} resumed with your decision`;
       }
     },
+    question_reminder: (n: HeadlineInput) => `Reminder: ${n.firstQuestion ?? 'a question waits for you'}`,
+    question_due: (n: HeadlineInput) => `Due now: ${n.firstQuestion ?? 'a question waits for you'}`,
+    question_escalated: (n: HeadlineInput) =>
+      `${n.late.join(', ') || 'Its author'} is late to answer: ${n.firstQuestion ?? 'a question'}`,
   } satisfies Record<NotificationKind, (n: HeadlineInput) => string>,
   /** One line under the headline saying why the reader gets this. */
   lead: {
@@ -53,13 +57,22 @@ export const NOTIFICATION_STRINGS = {
     gate_parked: 'The gate parked until these questions are answered.',
     question_answered: 'This question has an answer now; the work it blocked can go on.',
     gate_resumed: 'The gate runs again; nothing waits on you here any more.',
+    question_reminder: 'A question only you can settle is still open, and the work below still waits on it.',
+    question_due: 'This question is due now: the project asked for an answer by this time.',
+    question_escalated:
+      'The project escalates late questions to you: you can see who is late and nudge them. Only the author can answer.',
   } satisfies Record<NotificationKind, string>,
+  /** After the lead of a clock notice. */
+  dueLine: (dueText: string) => `Due ${dueText}.`,
   /** A digest groups notifications by kind under these titles. */
   groupTitle: {
     gate_parked: 'Gates waiting for your decision',
     question_declared: 'Questions waiting for your decision',
     question_answered: 'Answered',
     gate_resumed: 'Resumed',
+    question_reminder: 'Reminders',
+    question_due: 'Due now',
+    question_escalated: 'Late questions escalated to you',
   } satisfies Record<NotificationKind, string>,
 };
 
@@ -68,12 +81,17 @@ export interface HeadlineInput {
   firstQuestion: string | null;
   gateLabel: string;
   trigger: string | undefined;
+  /** Escalation: who is late. */
+  late: string[];
 }
 
 /** Kinds in the order a reader should see them: what waits on them first. */
 export const KIND_ORDER: readonly NotificationKind[] = [
   'gate_parked',
+  'question_due',
+  'question_reminder',
   'question_declared',
+  'question_escalated',
   'question_answered',
   'gate_resumed',
 ];
@@ -106,7 +124,14 @@ export function headline(n: Notification): string {
     firstQuestion: first ? shorten(first.pergunta, HEADLINE_QUESTION_MAX) : null,
     gateLabel: gateLabel(n.gate),
     trigger: n.gate?.trigger,
+    late: n.clock?.late ?? [],
   });
+}
+
+/** The line under the headline: why the reader gets this, and for a clock notice when it is due. */
+export function leadLine(n: Notification): string {
+  const lead = NOTIFICATION_STRINGS.lead[n.kind];
+  return n.clock ? `${lead} ${NOTIFICATION_STRINGS.dueLine(n.clock.dueText)}` : lead;
 }
 
 /** `rules R-1, R-2; tasks T-3`, or null when the question names nothing. */

@@ -2,8 +2,8 @@ import { v5 as uuidv5 } from 'uuid';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
-import type { ChannelKind, Notification } from '../../channels/channel';
-import { planNotifications, type NotifierFact } from '../domain/recipients';
+import type { ChannelKind, Notification, NotificationClock } from '../../channels/channel';
+import { planNotifications, type NotifierFact, type PlannedNotification } from '../domain/recipients';
 import { enabledChannels } from '../store/channels.store';
 import { insertDeliveries, type NewDelivery } from '../store/deliveries.store';
 import { loadQuestions } from '../store/questions.store';
@@ -57,29 +57,49 @@ export async function enqueueNotifications(
   if ('missing' in plan) {
     throw new RetryLaterError(`${fact.type}: questions not declared here yet: ${plan.missing.join(', ')}`);
   }
-  if (plan.notifications.length === 0) return 0;
+  return addressToChannels(
+    m,
+    { projectId: envelope.projectId, eventId: envelope.eventId, occurredAt: envelope.occurredAt },
+    plan.notifications,
+    settings,
+  );
+}
+
+/**
+ * One delivery row per enabled channel of each planned person, under the delivery id of
+ * (event, channel, person): a second insert of the same is a no-op. `source.eventId` is the
+ * event's id, or for a clock notice the uuid of its key.
+ */
+export async function addressToChannels(
+  m: EntityManager,
+  source: { projectId: string; eventId: string; occurredAt: string },
+  planned: readonly (PlannedNotification & { clock?: NotificationClock })[],
+  settings: Pick<EnqueueSettings, 'publicUrl' | 'kinds'>,
+): Promise<number> {
+  if (planned.length === 0) return 0;
   const channels = await enabledChannels(
     m,
-    envelope.projectId,
-    plan.notifications.map((n) => n.recipientUserId),
+    source.projectId,
+    planned.map((n) => n.recipientUserId),
     settings.kinds,
   );
   const rows: NewDelivery[] = [];
-  for (const planned of plan.notifications) {
-    for (const channel of channels.filter((c) => c.user_id === planned.recipientUserId)) {
+  for (const plan of planned) {
+    for (const channel of channels.filter((c) => c.user_id === plan.recipientUserId)) {
       const notification: Notification = {
-        id: deliveryId(envelope.eventId, channel.kind, planned.recipientUserId),
-        kind: planned.kind,
-        projectId: envelope.projectId,
-        recipientUserId: planned.recipientUserId,
-        occurredAt: envelope.occurredAt,
-        questions: planned.questions,
-        blocks: planned.blocks,
-        ...(planned.gate ? { gate: planned.gate } : {}),
-        links: { open: openLink(settings.publicUrl, envelope.projectId, planned.questions[0]?.questionId) },
-        eventId: envelope.eventId,
+        id: deliveryId(source.eventId, channel.kind, plan.recipientUserId),
+        kind: plan.kind,
+        projectId: source.projectId,
+        recipientUserId: plan.recipientUserId,
+        occurredAt: source.occurredAt,
+        questions: plan.questions,
+        blocks: plan.blocks,
+        ...(plan.gate ? { gate: plan.gate } : {}),
+        links: { open: openLink(settings.publicUrl, source.projectId, plan.questions[0]?.questionId) },
+        eventId: source.eventId,
+        ...(plan.clock ? { clock: plan.clock } : {}),
       };
-      rows.push({ notification, eventId: envelope.eventId, channel: channel.kind });
+      rows.push({ notification, eventId: source.eventId, channel: channel.kind });
     }
   }
   return insertDeliveries(m, rows);

@@ -11,7 +11,13 @@ export interface LinkSettings {
 }
 
 /** Kinds whose questions are still open: the ones an "accept" link can answer. */
-const ACCEPTABLE = new Set<Notification['kind']>(['question_declared', 'gate_parked']);
+// The author's own notices; an escalation goes to people who cannot answer.
+const ACCEPTABLE = new Set<Notification['kind']>([
+  'question_declared',
+  'gate_parked',
+  'question_reminder',
+  'question_due',
+]);
 
 /**
  * The one-tap links of a notification (issue #17, SPEC §11.6), minted at send time: `open` (the

@@ -1,5 +1,5 @@
 import type { QuestionDeclared } from '@openq/contracts';
-import { headline, knownFromDeclared, planNotifications, type KnownQuestion } from './recipients';
+import { knownFromDeclared, planNotifications, type KnownQuestion } from './recipients';
 
 const declared = (id: string, author: string, origin = 'tool', tarefas = ['T-101']): QuestionDeclared => ({
   questionId: id,
@@ -146,12 +146,5 @@ describe('planNotifications', () => {
       kind: 'question_answered',
       questions: [{ questionId: 'q1', resposta: '410' }],
     });
-  });
-
-  it('says what happened in one line', () => {
-    expect(headline('gate_resumed', ['QA gate on T-101'], 'answer')).toBe(
-      'QA gate on T-101 resumed with your decision',
-    );
-    expect(headline('gate_parked', ['QA gate on T-101'])).toBe('QA gate on T-101 is parked on your decision');
   });
 });

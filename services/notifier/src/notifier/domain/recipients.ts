@@ -51,7 +51,7 @@ export function questionBlocks(q: KnownQuestion): string[] {
   return tasks.map((t) => `work on ${t}`);
 }
 
-function asNotificationQuestion(q: KnownQuestion, resposta?: string): NotificationQuestion {
+export function asNotificationQuestion(q: KnownQuestion, resposta?: string): NotificationQuestion {
   return {
     questionId: q.questionId,
     pergunta: q.pergunta,
@@ -150,24 +150,5 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
       );
       return { notifications };
     }
-  }
-}
-
-/** One line for a person: what happened (used by channels that want a subject or a title). */
-export function headline(kind: NotificationKind, blocks: readonly string[], trigger?: string): string {
-  const what = blocks[0] ?? 'your work';
-  switch (kind) {
-    case 'question_declared':
-      return `A question waits for you (${what})`;
-    case 'gate_parked':
-      return `${what} is parked on your decision`;
-    case 'question_answered':
-      return `An agent recorded your answer (${what})`;
-    case 'gate_resumed':
-      return trigger === 'override'
-        ? `${what} resumed by a maintainer's override`
-        : trigger === 'withdrawn'
-          ? `${what} resumed: its questions were withdrawn`
-          : `${what} resumed with your decision`;
   }
 }
