@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@openq/testing';
 import { useInboxStack } from '../support/inbox-harness';
+import { englishLeft } from '../support/inbox-words';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /*
@@ -23,7 +24,7 @@ const harness = useInboxStack({
     OPENQ_PUBLIC_URL: 'https://openq.example.com',
   },
 });
-const P = 'inbox-settings';
+const P = 'avisos';
 const SECRET = 'whsec-inbox-0123456789abcdef';
 const SHOTS = '/tmp/shots';
 let receiver: WebhookReceiver;
@@ -165,6 +166,7 @@ describe('notification settings in the inbox', () => {
     await deliveries
       .locator(`.delivery[data-delivery-id="${dead.deliveryId}"][data-status="sent"]`)
       .waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/settings-desktop-sent.png`, fullPage: true });
 
     // Back to the inbox from the page: the queue again, the URL without the view.
@@ -225,5 +227,62 @@ describe('notification settings in the inbox', () => {
     const deliveries = page.locator('section.deliveries');
     await deliveries.getByRole('button', { name: 'Failed' }).click();
     await deliveries.getByText('No failed delivery: every one went through or is still trying.').waitFor();
+  });
+
+  it('says the settings page in Portuguese to a pt-BR browser, on a phone, with no English word left', async () => {
+    const token = harness.stack.token('dora', P, 'viewer');
+    const put = await harness.stack.http('PUT', `/projects/${P}/notification-channels`, {
+      token,
+      body: { webhook: { url: receiver.url('/dora'), secret: SECRET } },
+    });
+    expect(put.status).toBe(200);
+    await declare('dora', 'Split the invoice export by month?');
+    await waitFor(
+      async () => {
+        const r = await harness.stack.http('GET', `/projects/${P}/notifications/deliveries?status=sent`, {
+          token,
+        });
+        return r.body.total === 1;
+      },
+      { what: 'dora’s delivery sent' },
+    );
+
+    const dora = await harness.person('dora', P, 'viewer', {
+      locale: 'pt-BR',
+      viewport: { width: 390, height: 844 },
+    });
+    const page = dora.page;
+    await page.getByRole('banner').getByRole('link', { name: 'Configurações' }).click();
+    await page.getByRole('heading', { level: 1, name: `Configurações de ${P}` }).waitFor();
+    const row = page.locator('section.deliveries .delivery[data-status="sent"]');
+    await row.waitFor();
+    expect((await row.locator('.delivery-title').innerText()).replace(/\s+/g, ' ')).toBe(
+      'Enviada Nova pergunta para você por webhook',
+    );
+    expect(await row.locator('.attempts').innerText()).toBe('1 tentativa');
+    expect(await page.getByTestId('channel-webhook-state').innerText()).toBe(
+      `Publica em ${receiver.baseUrl}/…dora, assinado com o seu segredo (mostrado só em parte).`,
+    );
+    // The page's own check speaks Portuguese too (nothing is sent).
+    const email = page.locator('form.channel-email');
+    await email.getByRole('button', { name: 'Salvar e-mail' }).click();
+    expect(await email.getByRole('alert').innerText()).toBe('Escreva o endereço de e-mail primeiro.');
+    expect(await email.getByLabel('Endereço de e-mail').getAttribute('aria-invalid')).toBe('true');
+
+    expect(await englishLeft(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Portuguese is longer: no control's words are cut.
+    const cut = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('main button, main select, main .tag'))
+        .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent?.trim()),
+    );
+    expect(cut).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/settings-390-pt-BR.png`, fullPage: true });
+    // The filter's empty state, in words.
+    await page.locator('section.deliveries').getByRole('button', { name: 'Falharam' }).click();
+    await page.getByText('Nenhuma entrega falhou: todas chegaram ou ainda estão tentando.').waitFor();
+    expect(await englishLeft(page)).toEqual([]);
   });
 });
