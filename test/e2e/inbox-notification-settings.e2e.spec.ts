@@ -173,6 +173,12 @@ describe('notification settings in the inbox', () => {
     await page.getByRole('link', { name: '← Back to the inbox' }).click();
     await page.locator('#open-questions').waitFor();
     expect(new URL(page.url()).searchParams.get('view')).toBeNull();
+    await waitFor(async () => (await page.evaluate(() => document.activeElement?.id)) === 'open-questions', {
+      what: 'the focus back on the open questions',
+    });
+    // The browser's Back returns to the settings page.
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: `Settings of ${P}` }).waitFor();
   });
 
   it('refuses a bad e-mail address in words with the field marked, saves a good one, and removes it (390 px)', async () => {

@@ -381,7 +381,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   />`;
   if (view === 'settings')
     return html`${topbar}
-      <${SettingsPage} projectId=${projectId} me=${me} onView=${chooseView} />`;
+      <${SettingsPage} projectId=${projectId} me=${me} onView=${chooseView} />
+      <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
 
   // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
   const waitingPanel = html`<${WaitingPanel}

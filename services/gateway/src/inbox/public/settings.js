@@ -17,6 +17,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-deliveries', title: () => t('settings.deliveries.title'), Section: DeliveriesSection },
 ];
 
+/** The inbox's view from the URL: the project's queue (default), or its settings (`?view=settings`). */
 export function pickView() {
   return new URLSearchParams(location.search).get('view') === 'settings' ? 'settings' : 'inbox';
 }
