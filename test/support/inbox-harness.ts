@@ -1,5 +1,5 @@
 import { UserBrowser } from './browser';
-import { Stack } from './stack';
+import { Stack, type StackOptions } from './stack';
 
 export type InboxRole = 'viewer' | 'developer' | 'maintainer';
 
@@ -24,14 +24,15 @@ export interface InboxHarness {
 }
 
 /**
- * The inbox suites' lifecycle: the stack (questions, gates, context and the gateway) for the file,
- * and browsers closed after each test, which must have logged no error and thrown nothing.
+ * The inbox suites' lifecycle: the stack (questions, gates, context and the gateway, or what
+ * `options` name, e.g. the notifier too) for the file, and browsers closed after each test,
+ * which must have logged no error and thrown nothing.
  */
-export function useInboxStack(): InboxHarness {
+export function useInboxStack(options: StackOptions = {}): InboxHarness {
   let stack: Stack | undefined;
   const browsers: UserBrowser[] = [];
   beforeAll(async () => {
-    stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+    stack = await Stack.start({ services: ['questions', 'gates', 'context'], ...options });
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();

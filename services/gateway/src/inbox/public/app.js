@@ -18,6 +18,7 @@ import { NotifyToggle, useInboxSignals } from './signals.js';
 import { AllProjectsInbox } from './all-projects.js';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
 import { DelegationPanel } from './delegation.js';
+import { SettingsLink, SettingsPage, pickView } from './settings.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -76,7 +77,7 @@ function LanguageSwitch({ compact = false }) {
   </div>`;
 }
 
-function Topbar({ me, projectId, onProject, live }) {
+function Topbar({ me, projectId, onProject, live, view = 'inbox', onView }) {
   const ids = Object.keys(me.roles).sort();
   return html`<header class="topbar">
     <div class="brand">
@@ -95,6 +96,7 @@ function Topbar({ me, projectId, onProject, live }) {
       </div>`
     }
     <div class="topbar-end">
+      ${onView && projectId && projectId !== ALL_PROJECTS && html`<${SettingsLink} projectId=${projectId} view=${view} onView=${onView} />`}
       <${NotifyToggle} />
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
       <${LanguageSwitch} compact=${true} />
@@ -113,6 +115,23 @@ function pickSort() {
 function InboxRoot({ me, onSignedOut }) {
   const [projectId, setProjectId] = useState(() => pickProject(me.roles));
   const [sort, setSort] = useState(pickSort);
+  const [view, setView] = useState(pickView);
+
+  // Issue #17 the settings page is a view of the project (?view=settings): Back returns to the inbox.
+  useEffect(() => {
+    const onPop = () => setView(pickView());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const chooseView = (next) => {
+    if (next === view) return;
+    setView(next);
+    const url = new URL(location.href);
+    if (next === 'settings') url.searchParams.set('view', 'settings');
+    else url.searchParams.delete('view');
+    url.hash = '';
+    window.history.pushState(null, '', url);
+  };
 
   const chooseProject = (id) => {
     setProjectId(id);
@@ -149,10 +168,12 @@ function InboxRoot({ me, onSignedOut }) {
     chooseProject=${chooseProject}
     sort=${sort}
     chooseSort=${chooseSort}
+    view=${view}
+    chooseView=${chooseView}
   />`;
 }
 
-function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) {
+function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, view, chooseView }) {
   const [filters, setFilters] = useUrlFilters();
   const [announcement, setAnnouncement] = useState('');
   const [queueNote, setQueueNote] = useState(null);
@@ -330,6 +351,14 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
     recentResumes.current = [];
   }, [projectId]);
 
+  // Back from the settings page, the keyboard starts at the open questions again.
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    if (view === 'inbox') setTimeout(() => queueHeading.current?.focus(), 0);
+  }, [view]);
+
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
 
   if (!projectId) {
@@ -341,6 +370,19 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
         </section>
       </main>`;
   }
+
+  const topbar = html`<${Topbar}
+    me=${me}
+    projectId=${projectId}
+    onProject=${chooseProject}
+    live=${live}
+    view=${view}
+    onView=${chooseView}
+  />`;
+  if (view === 'settings')
+    return html`${topbar}
+      <${SettingsPage} projectId=${projectId} me=${me} onView=${chooseView} />
+      <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
 
   // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
   const waitingPanel = html`<${WaitingPanel}
@@ -354,7 +396,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort }) 
   />`;
 
   return html`<a class="skip" href="#open-questions" onClick=${goToQueue}>${t('app.skipToQueue')}</a>
-    <${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />
+    ${topbar}
     <main class="layout" id="main">
       <h1 class="visually-hidden">${t('app.inboxOf', { projectId })}</h1>
       <div class="column primary">

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+/*
+ * The English words of the inbox's dictionaries that Portuguese never uses, and those a page
+ * shows (the same measure as test/e2e/inbox-language.e2e.spec.ts, for the pages it does not open).
+ */
+const PUBLIC = join(__dirname, '..', '..', 'services', 'gateway', 'src', 'inbox', 'public');
+
+type Dictionary = { [key: string]: string | Dictionary };
+function values(file: string): string[] {
+  const source = readFileSync(join(PUBLIC, file), 'utf8').replace(/^\s*export default\s*/m, 'return ');
+  const walk = (d: Dictionary): string[] =>
+    Object.values(d).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
+  return walk(new Function(source)() as Dictionary);
+}
+const wordsOf = (texts: string[]): Set<string> =>
+  new Set(
+    texts.flatMap((t) =>
+      (t.replace(/\{\{[^}]*\}\}/g, ' ').match(/[A-Za-z][A-Za-z']+/g) ?? []).map((w) => w.toLowerCase()),
+    ),
+  );
+
+const portuguese = wordsOf(values('locale-pt-BR.js'));
+/** The en dictionary's words less the pt-BR one's, plus what Intl would say in English. */
+export const ENGLISH_ONLY = new Set([
+  ...[...wordsOf(values('locale-en.js'))].filter((w) => w.length >= 3 && !portuguese.has(w)),
+  ...['ago', 'yesterday', 'today', 'minute', 'minutes', 'hour', 'hours', 'days', 'am', 'pm'],
+]);
+
+/** English-only words a person can see or hear on the page (text, labels, titles, placeholders). */
+export async function englishLeft(page: Page): Promise<string[]> {
+  const words = await page.evaluate(() => {
+    const texts: string[] = [document.title];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      // The switch names each language in itself ("English" is meant to be there).
+      if (!parent || parent.closest('script, style, #language-picker')) continue;
+      texts.push(n.textContent ?? '');
+    }
+    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')))
+      for (const a of ['aria-label', 'title', 'placeholder']) texts.push(el.getAttribute(a) ?? '');
+    return texts.flatMap((t) => t.match(/[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ']+/g) ?? []);
+  });
+  return [...new Set(words.filter((w) => ENGLISH_ONLY.has(w.toLowerCase())))];
+}
