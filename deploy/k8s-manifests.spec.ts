@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
 import { GatewayEnv } from '../services/gateway/src/config';
+import { NotifierEnv } from '../services/notifier/src/notifier-config';
 import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import {
   find,
@@ -32,8 +33,13 @@ const SECRET_VARIABLES = [
   'OPENQ_LINK_SECRET',
   'OPENQ_LINK_SECRET_PREVIOUS',
 ];
-/** What the processes read besides OpenqEnv (gateway-only settings, the runtime's own). */
-const OTHER_VARIABLES = [...Object.keys(new GatewayEnv()), 'NODE_OPTIONS', 'OPENQ_SERVICE'];
+/** What the processes read besides OpenqEnv (gateway- and notifier-only settings, the runtime's own). */
+const OTHER_VARIABLES = [
+  ...Object.keys(new GatewayEnv()),
+  ...Object.keys(new NotifierEnv()),
+  'NODE_OPTIONS',
+  'OPENQ_SERVICE',
+];
 const KNOWN_VARIABLES = new Set([...Object.keys(new OpenqEnv()), ...OTHER_VARIABLES]);
 
 type Model = new (data: unknown) => { validate(): void };
