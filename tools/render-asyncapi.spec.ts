@@ -104,8 +104,11 @@ describe('render-asyncapi', () => {
       'x-durable': 'gates__agent_qa_verdict',
     });
     expect(doc.operations['questions.send.question.answered']).toBeDefined();
-    for (const c of ['gates', 'context', 'gateway'])
+    for (const c of ['gates', 'notifier', 'gateway'])
       expect(doc.operations[`${c}.receive.question.answered`]).toBeDefined();
+    // Context takes the answered state from decision.recorded (issue #14).
+    expect(doc.operations['context.receive.question.answered']).toBeUndefined();
+    expect(doc.operations['context.receive.decision.recorded']).toBeDefined();
     expect(doc.operations['engine.receive.question.rejected']).toMatchObject({ 'x-external': true });
     expect(doc.operations['gateway.receive.story.corrected']).toBeUndefined();
   });

@@ -24,7 +24,7 @@ import { InboundProcessor, type EventContext, type InvalidMessage } from './inbo
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
-import { ensureEventConsumer, ensureStreams, whileJetStreamSettles } from './provisioning';
+import { ensureEventConsumer, ensureStreams, retireConsumers, whileJetStreamSettles } from './provisioning';
 import type { ConsumerSettings, StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
@@ -127,6 +127,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     const jsm = await whileJetStreamSettles(() => nc.jetstreamManager());
     this.jsm = jsm;
     await whileJetStreamSettles(() => ensureStreams(jsm, this.options.streams));
+    for (const durable of await whileJetStreamSettles(() => retireConsumers(jsm, service)))
+      this.logger.log(`retired the durable consumer ${durable} (RETIRED_CONSUMERS)`);
     const js = nc.jetstream();
     if (this.options.relay !== false) {
       // Before any consumer or request runs: every commit from now on publishes its own rows.

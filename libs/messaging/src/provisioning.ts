@@ -1,5 +1,5 @@
 import { ErrorCode, NatsError, type ConsumerConfig, type JetStreamManager, type StreamConfig } from 'nats';
-import { STREAMS, streamOfType, type StreamKey } from '@openq/contracts';
+import { RETIRED_CONSUMERS, STREAMS, streamOfType, type StreamKey } from '@openq/contracts';
 import { consumerConfig, streamConfig, type ConsumerSettings, type StreamSettings } from './topology';
 
 /** Creates the stream, or brings an existing one to the configuration; safe to run concurrently. */
@@ -65,6 +65,27 @@ export async function ensureEventConsumer(
   const config = consumerConfig(service, type, settings);
   await ensureConsumer(jsm, stream, config);
   return { stream, durable: config.durable_name };
+}
+
+/**
+ * Deletes `service`'s durable consumers listed in `RETIRED_CONSUMERS` (a type it no longer
+ * consumes); one already gone is fine. Returns the durables it deleted.
+ */
+export async function retireConsumers(
+  jsm: JetStreamManager,
+  service: string,
+  retired = RETIRED_CONSUMERS,
+): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const r of retired.filter((c) => c.service === service)) {
+    const stream = STREAMS[streamOfType(r.type)].name;
+    const durable = consumerConfig(service, r.type).durable_name;
+    const gone = await jsm.consumers
+      .delete(stream, durable)
+      .catch((e: unknown) => (isNotFound(e) ? false : Promise.reject(e)));
+    if (gone) deleted.push(durable);
+  }
+  return deleted;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -71,3 +71,22 @@ export function definitionsOf<Table extends EventTable>(table: Table): Definitio
     (row) => defineMessage(row.type, row.dto, row.schemaVersion),
   ) as DefinitionsOf<Table>;
 }
+
+/**
+ * A durable consumer a service once had and no longer has: the service deletes it from JetStream
+ * when it starts (`retireConsumers` in @openq/messaging), so it neither keeps state nor shows a
+ * backlog nobody reads. Listed, never inferred: a process never deletes a consumer it was not told to.
+ */
+export interface RetiredConsumer {
+  service: ConsumingService;
+  type: string;
+  why: string;
+}
+
+export const RETIRED_CONSUMERS: readonly RetiredConsumer[] = [
+  {
+    service: 'context',
+    type: 'question.answered',
+    why: 'issue #14: context takes the answered state from decision.recorded (one message per answer)',
+  },
+];

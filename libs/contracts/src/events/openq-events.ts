@@ -57,7 +57,8 @@ export const OPENQ_EVENT_TABLE = {
     type: 'question.answered',
     dto: QuestionAnsweredDto,
     publisher: 'questions',
-    consumers: ['gates', 'context', 'notifier'],
+    // Not context: it takes the answered state from `decision.recorded` (issue #14).
+    consumers: ['gates', 'notifier'],
   }),
   QuestionWithdrawn: eventRow<P.QuestionWithdrawn>()({
     type: 'question.withdrawn',

@@ -6,7 +6,6 @@ import {
   type AgentStoryUpsertedDto,
   type AgentTaskStatusDto,
   type DecisionRecorded,
-  type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
 } from '@openq/contracts';
@@ -52,15 +51,6 @@ export class ContextEventsController {
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
     await projectFact[OpenqEvent.QuestionDeclared](manager, { ...envelope, data });
-  }
-
-  @EventPattern(OpenqEvent.QuestionAnswered)
-  async onQuestionAnswered(
-    @Payload() data: QuestionAnswered,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const { manager, envelope } = ctx.event;
-    await projectFact[OpenqEvent.QuestionAnswered](manager, { ...envelope, data });
   }
 
   /** §11.5 the question leaves the askers' open list; no decision comes of it. */

@@ -6,7 +6,6 @@ import {
   type AgentTaskStatusDto,
   type DecisionRecorded,
   type EventEnvelope,
-  type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
   type StoryArchived,
@@ -32,12 +31,17 @@ export const projectFact = {
     projectStoryUpserted(manager, e.projectId, e.data, versionOf(e)),
   [AgentEvent.TaskStatus]: (manager: EntityManager, e: EventEnvelope<AgentTaskStatusDto>) =>
     projectTaskStatus(manager, e.projectId, e.data, versionOf(e)),
-  [OpenqEvent.DecisionRecorded]: (manager: EntityManager, e: EventEnvelope<DecisionRecorded>) =>
-    projectDecisionRecorded(manager, e.projectId, e.data),
+  // The decision, and the answered state of its question (`question.answered` is not consumed here:
+  // every answer publishes both, with the same instant).
+  [OpenqEvent.DecisionRecorded]: async (manager: EntityManager, e: EventEnvelope<DecisionRecorded>) => {
+    await projectDecisionRecorded(manager, e.projectId, e.data);
+    await projectQuestionAnswered(manager, e.projectId, {
+      questionId: e.data.questionId,
+      answeredAt: e.data.decidedAt,
+    });
+  },
   [OpenqEvent.QuestionDeclared]: (manager: EntityManager, e: EventEnvelope<QuestionDeclared>) =>
     projectQuestionDeclared(manager, e.projectId, e.data),
-  [OpenqEvent.QuestionAnswered]: (manager: EntityManager, e: EventEnvelope<QuestionAnswered>) =>
-    projectQuestionAnswered(manager, e.projectId, e.data),
   [OpenqEvent.QuestionWithdrawn]: (manager: EntityManager, e: EventEnvelope<QuestionWithdrawn>) =>
     projectQuestionWithdrawn(manager, e.projectId, e.data),
   // Not consumed: the correction command writes the content itself (same version); replay only.
@@ -56,7 +60,6 @@ export const CONSUMED_FACT_TYPES: readonly ContextFactType[] = [
   AgentEvent.TaskStatus,
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
-  OpenqEvent.QuestionAnswered,
   OpenqEvent.QuestionWithdrawn,
 ];
 

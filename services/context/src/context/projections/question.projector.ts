@@ -21,10 +21,15 @@ export async function projectQuestionDeclared(
   );
 }
 
+/**
+ * Marks the question answered (the first answer's instant stays). Applied from `decision.recorded`,
+ * which every answer publishes with `decidedAt` = `answeredAt` (issue #14: one message per answer
+ * here, not two); an amendment's decision finds it answered already.
+ */
 export async function projectQuestionAnswered(
   manager: EntityManager,
   projectId: string,
-  answered: QuestionAnswered,
+  answered: Pick<QuestionAnswered, 'questionId' | 'answeredAt'>,
 ): Promise<void> {
   await manager.query(
     `INSERT INTO context_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)

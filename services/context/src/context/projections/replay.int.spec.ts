@@ -219,8 +219,9 @@ describe('openq replay context: the read models rebuilt from the streams (real N
       P1,
       declared(q1, 'Archived code: 404 or 410?'),
     );
-    const q1Answered = await publish(OpenqEvent.QuestionAnswered, P1, answered(q1));
-    await publish(OpenqEvent.DecisionRecorded, P1, decision(q1, ['T1']));
+    // Published as the questions service does; context takes the answered state from the decision.
+    await publish(OpenqEvent.QuestionAnswered, P1, answered(q1));
+    const q1Decision = await publish(OpenqEvent.DecisionRecorded, P1, decision(q1, ['T1']));
     await publish(OpenqEvent.QuestionDeclared, P1, declared(q2, 'Which rounding?'));
     await publish(OpenqEvent.QuestionAnswered, P2, answered(q3));
     await publish(OpenqEvent.QuestionDeclared, P2, declared(q3, 'Keep the old route?'));
@@ -257,7 +258,7 @@ describe('openq replay context: the read models rebuilt from the streams (real N
     );
 
     // Corrections, through the command (the correction is applied to the story as it stands).
-    for (const e of [s2, s3, s4, q1Answered]) await consumed(e);
+    for (const e of [s2, s3, s4, q1Decision]) await consumed(e);
     await correct(P1, 'S2', { changes: { title: 'S2 corrected', rf: ['FR-1 fixed'] } });
     await correct(P1, 'S3', {
       questionId: q1,
@@ -342,7 +343,6 @@ describe('openq replay context: the read models rebuilt from the streams (real N
       [AgentEvent.TaskStatus]: { read: 6, applied: 5, invalid: 1, duplicates: 0, failed: 0 },
       [OpenqEvent.DecisionRecorded]: { read: 3, applied: 2, invalid: 0, duplicates: 0, failed: 1 },
       [OpenqEvent.QuestionDeclared]: { read: 6, applied: 4, invalid: 1, duplicates: 1, failed: 0 },
-      [OpenqEvent.QuestionAnswered]: { read: 2, applied: 2, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.QuestionWithdrawn]: { read: 1, applied: 1, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.StoryCorrected]: { read: 4, applied: 4, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.StoryArchived]: { read: 1, applied: 1, invalid: 0, duplicates: 0, failed: 0 },

@@ -31,7 +31,6 @@ export const REPLAYED_TYPES: readonly ContextFactType[] = [
   AgentEvent.TaskStatus,
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
-  OpenqEvent.QuestionAnswered,
   OpenqEvent.QuestionWithdrawn,
   OpenqEvent.StoryCorrected,
   OpenqEvent.StoryArchived,
