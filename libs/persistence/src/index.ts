@@ -6,3 +6,4 @@ export * from './records/outbox.record';
 export * from './records/inbox.record';
 export * from './records/dead-letter.record';
 export * from './records/consumer-position.record';
+export * from './returned-rows';

@@ -6,8 +6,12 @@ import { IntFromString, IntRange, IsOneOf, Nested, Nullable } from '../validator
 export const EMAIL_MODES = ['immediate', 'hourly', 'daily'] as const;
 export type EmailMode = (typeof EMAIL_MODES)[number];
 
-/** [openq] issue #17 the states of a delivery (one row per event, channel and recipient). */
-export const DELIVERY_STATUSES = ['pending', 'sent', 'dead'] as const;
+/**
+ * [openq] issue #17 the states of a delivery (one row per event, channel and recipient).
+ * `skipped`: a reminder, due notice or escalation whose question was answered or withdrawn before
+ * it went out (its `lastError` says which: `pergunta_respondida`, `pergunta_retirada`).
+ */
+export const DELIVERY_STATUSES = ['pending', 'sent', 'dead', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_LIST_FILTERS = [...DELIVERY_STATUSES, 'all'] as const;
 export type DeliveryListFilter = (typeof DELIVERY_LIST_FILTERS)[number];

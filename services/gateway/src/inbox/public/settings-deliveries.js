@@ -15,7 +15,15 @@ const html = htm.bind(h);
 
 export const DELIVERY_FILTERS = ['all', 'pending', 'sent', 'dead'];
 const LIMIT = 50;
-const KINDS = ['question_declared', 'question_answered', 'gate_parked', 'gate_resumed'];
+const KINDS = [
+  'question_declared',
+  'question_answered',
+  'gate_parked',
+  'gate_resumed',
+  'question_reminder',
+  'question_due',
+  'question_escalated',
+];
 const CHANNELS = ['email', 'slack', 'webhook'];
 /** How often the list looks again: while something is pending, and otherwise. */
 const PENDING_POLL_MS = 2000;
@@ -28,6 +36,8 @@ const channelName = (c) => (CHANNELS.includes(c) ? t(`settings.deliveries.channe
 function reasonText(lastError) {
   if (lastError === 'canal_removido') return t('settings.deliveries.reasons.canal_removido');
   if (lastError === 'canal_indisponivel') return t('settings.deliveries.reasons.canal_indisponivel');
+  if (lastError === 'pergunta_respondida') return t('settings.deliveries.reasons.pergunta_respondida');
+  if (lastError === 'pergunta_retirada') return t('settings.deliveries.reasons.pergunta_retirada');
   return lastError;
 }
 
@@ -65,12 +75,18 @@ function Delivery({ d, now, busy, error, onRedeliver }) {
     ${
       d.lastError &&
       html`<p class="delivery-reason">
-        <span class="reason-label">${d.status === 'dead' ? t('settings.deliveries.why') : t('settings.deliveries.lastError')}</span>
+        <span class="reason-label">${
+          d.status === 'dead'
+            ? t('settings.deliveries.why')
+            : d.status === 'skipped'
+              ? t('settings.deliveries.whySkipped')
+              : t('settings.deliveries.lastError')
+        }</span>
         ${' '}<code>${reasonText(d.lastError)}</code>
       </p>`
     }
     ${
-      d.status !== 'pending'
+      d.status !== 'pending' && d.status !== 'skipped'
         ? html`<p class="delivery-actions">
             <button
               type="button"

@@ -6,6 +6,7 @@ import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../cloc
 import type { Notification } from '../../channels/channel';
 import { NOTIFIER_MIGRATIONS } from '../migrations';
 import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../store/clock.store';
+import { skipClosedClockNotices } from '../store/deliveries.store';
 import { saveQuestion } from '../store/questions.store';
 import { ClockTicker } from './clock-ticker';
 
@@ -182,6 +183,20 @@ it('owes nothing for an answered or withdrawn question', async () => {
   await ticker().tick();
   expect(await told(answered)).toEqual(['question_reminder→dani']);
   expect(await told(withdrawn)).toEqual(['question_reminder→dani']);
+  // The reminders planned before the answer were never sent (no sender runs here): they are
+  // skipped, with why, instead of telling Dani about questions that wait no more.
+  expect(await skipClosedClockNotices(ds)).toBe(2);
+  const states = await ds.query(
+    `SELECT notification->'questions'->0->>'questionId' AS q, status, last_error FROM notification_delivery
+      WHERE project_id = 'clock-d'`,
+  );
+  expect(states).toEqual(
+    expect.arrayContaining([
+      { q: answered, status: 'skipped', last_error: 'pergunta_respondida' },
+      { q: withdrawn, status: 'skipped', last_error: 'pergunta_retirada' },
+    ]),
+  );
+  expect(await skipClosedClockNotices(ds)).toBe(0);
 });
 
 it('gives each notice once when several notifiers tick at the same instant', async () => {

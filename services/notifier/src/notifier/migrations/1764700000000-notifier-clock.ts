@@ -61,9 +61,21 @@ export class NotifierClock1764700000000 implements MigrationInterface {
         coalesced boolean NOT NULL DEFAULT false
       )`);
     await q.query(`CREATE INDEX clock_notice_question ON clock_notice (question_id, at)`);
+    // A clock notice still pending when its question closes is not sent: 'skipped', with why.
+    await q.query(`ALTER TABLE notification_delivery DROP CONSTRAINT notification_delivery_status_check`);
+    await q.query(
+      `ALTER TABLE notification_delivery ADD CONSTRAINT notification_delivery_status_check
+         CHECK (status IN ('pending', 'sent', 'dead', 'skipped'))`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DELETE FROM notification_delivery WHERE status = 'skipped'`);
+    await q.query(`ALTER TABLE notification_delivery DROP CONSTRAINT notification_delivery_status_check`);
+    await q.query(
+      `ALTER TABLE notification_delivery ADD CONSTRAINT notification_delivery_status_check
+         CHECK (status IN ('pending', 'sent', 'dead'))`,
+    );
     await q.query(`DROP TABLE clock_notice`);
     await q.query(`DROP TABLE notifier_member`);
     await q.query(`DROP TABLE working_time`);

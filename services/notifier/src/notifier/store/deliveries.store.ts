@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '@openq/persistence';
 import type { DeliveryListFilter, DeliveryListReply, DeliveryStatus, DeliveryView } from '@openq/contracts';
 import type { ChannelKind, ChannelTargets, Notification } from '../../channels/channel';
 
@@ -104,6 +105,28 @@ export async function claimDue(ds: DataSource, limit: number, leaseMs: number): 
   }));
 }
 
+/** The notification kinds the clock of a question plans (they only make sense while it is open). */
+export const CLOCK_KINDS = ['question_reminder', 'question_due', 'question_escalated'] as const;
+
+/**
+ * Pending clock notices (immediate or held for a digest) whose question was answered or withdrawn
+ * meanwhile: `skipped`, with why, instead of telling someone about a question that waits no more.
+ */
+export async function skipClosedClockNotices(ds: DataSource): Promise<number> {
+  const result: unknown = await ds.query(
+    `UPDATE notification_delivery d
+        SET status = 'skipped',
+            last_error = CASE q.status WHEN 'answered' THEN 'pergunta_respondida' ELSE 'pergunta_retirada' END
+       FROM notifier_question q
+      WHERE d.status = 'pending' AND d.kind = ANY($1::text[]) AND d.digest_id IS NULL
+        AND q.question_id = (d.notification->'questions'->0->>'questionId')::uuid
+        AND q.status IN ('answered', 'withdrawn')
+      RETURNING d.id`,
+    [CLOCK_KINDS],
+  );
+  return returnedRows(result).length;
+}
+
 /** Marks a delivery sent: one statement, right after the channel accepted it. */
 export async function markSent(ds: DataSource, id: string): Promise<void> {
   await ds.query(
@@ -123,12 +146,12 @@ export async function markRetry(ds: DataSource, id: string, delayMs: number, err
 }
 
 export async function markDead(ds: DataSource, id: string, error: string): Promise<boolean> {
-  const rows: unknown[] = await ds.query(
+  const result: unknown = await ds.query(
     `UPDATE notification_delivery SET status = 'dead', dead_at = now(), last_error = $2
       WHERE id = $1 AND status = 'pending' RETURNING id`,
     [id, error],
   );
-  return rows.length > 0;
+  return returnedRows(result).length > 0;
 }
 
 interface DeliveryRow {

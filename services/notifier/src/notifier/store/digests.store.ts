@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { returnedRows } from '@openq/persistence';
 import type { EmailTarget, Notification } from '../../channels/channel';
 import { digestDue, digestId, type DigestMode } from '../../channels/digest';
 
@@ -157,11 +158,11 @@ export async function markDigestDead(ds: DataSource, id: string, error: string):
         WHERE id = $1 AND status = 'pending'`,
       [id, error],
     );
-    const rows: unknown[] = await m.query(
+    const result: unknown = await m.query(
       `UPDATE notification_delivery SET status = 'dead', dead_at = now(), last_error = $2
         WHERE digest_id = $1 AND status = 'pending' RETURNING id`,
       [id, error],
     );
-    return rows.length;
+    return returnedRows(result).length;
   });
 }
