@@ -92,8 +92,9 @@ export function ClockMarker({ item, now }) {
     ${
       item.state === 'overdue'
         ? html`<span
-            ><strong>${t('clock.marker.overdue')}</strong> ${when}
-            <span class="sep" aria-hidden="true">·</span> ${t('clock.marker.late', { author: item.authorId })}</span
+            ><strong>${t('clock.marker.overdue')}</strong>${' '}${when}${' '}<span class="sep" aria-hidden="true"
+              >·</span
+            >${' '}<span class="clock-late">${t('clock.marker.late', { author: item.authorId })}</span></span
           >`
         : html`<span
             >${item.state === 'due_soon' ? html`<strong>${t('clock.marker.dueSoon')}</strong>` : t('clock.marker.due')}

@@ -551,6 +551,7 @@ export default {
       isDefault: 'You have set none: Monday to Friday, 09:00–18:00 UTC.',
       state: '{{days}}, {{start}}–{{end}} ({{zone}}).',
       zone: 'Time zone',
+      zoneHint: 'A name like America/Sao_Paulo; this browser is in {{zone}}.',
       days: 'Working days',
       start: 'Start (HH:MM)',
       end: 'End (HH:MM)',

@@ -557,6 +557,7 @@ export default {
       isDefault: 'Você não definiu nenhum: de segunda a sexta, 09:00–18:00 UTC.',
       state: '{{days}}, {{start}}–{{end}} ({{zone}}).',
       zone: 'Fuso horário',
+      zoneHint: 'Um nome como America/Sao_Paulo; este navegador está em {{zone}}.',
       days: 'Dias de trabalho',
       start: 'Início (HH:MM)',
       end: 'Fim (HH:MM)',

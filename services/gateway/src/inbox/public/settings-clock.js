@@ -286,7 +286,7 @@ export function ClockPolicySection({ id, projectId, me }) {
         : html`<div class="clock-now" data-testid="clock-policy-words">
               ${
                 policy
-                  ? html`<p>${policySentences(policy).join(' ')}</p>
+                  ? html`<p data-testid="clock-policy-sentence">${policySentences(policy).join(' ')}</p>
                       ${
                         data.updatedBy &&
                         data.updatedAt &&

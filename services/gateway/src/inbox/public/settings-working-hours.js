@@ -139,15 +139,20 @@ export function WorkingHoursSection({ id }) {
             </p>
             <div class="channel-field">
               <label for="wt-zone">${t('settings.workingHours.zone')}</label>
-              <select
+              <input
                 id="wt-zone"
+                type="text"
+                list="wt-zones"
+                autocomplete="off"
+                spellcheck="false"
+                maxlength="64"
                 value=${form.timeZone}
                 aria-invalid=${invalid('wt-zone')}
-                aria-describedby=${describedBy('wt-zone')}
-                onChange=${(e) => set({ timeZone: e.currentTarget.value })}
-              >
-                ${zones.map((z) => html`<option value=${z}>${z}</option>`)}
-              </select>
+                aria-describedby=${describedBy('wt-zone', 'wt-zone-hint')}
+                onInput=${(e) => set({ timeZone: e.currentTarget.value.trim() })}
+              />
+              <datalist id="wt-zones">${zones.map((z) => html`<option value=${z} />`)}</datalist>
+              <p class="hint" id="wt-zone-hint">${t('settings.workingHours.zoneHint', { zone: browserZone() })}</p>
             </div>
             <fieldset class="clock-days" aria-invalid=${invalid('wt-day-1')} aria-describedby=${describedBy('wt-day-1')}>
               <legend>${t('settings.workingHours.days')}</legend>
