@@ -88,7 +88,7 @@ export function ClockMarker({ item, now }) {
     >${item.state === 'overdue' ? shortDate(item.dueAt) : dueWhen(item.dueAt, now)}</time
   >`;
   return html`<p class="clock-marker clock-${item.state}" data-clock-state=${item.state}>
-    <span class="clock-icon" aria-hidden="true">${item.state === 'overdue' ? '!' : '◷'}</span>
+    <span class="clock-icon" aria-hidden="true">${item.state === 'overdue' ? '!' : '◷'}</span>${' '}
     ${
       item.state === 'overdue'
         ? html`<span
