@@ -428,7 +428,7 @@ export default {
   settings: {
     open: 'Settings',
     title: 'Settings of {{projectId}}',
-    sub: 'Yours ({{me}}) on this project: nobody else sees or changes them.',
+    sub: 'Yours ({{me}}): your channels and deliveries on this project (nobody else sees them), your working hours on every project, and this project’s clock.',
     index: 'Sections of the settings',
     backToInbox: '← Back to the inbox',
     channels: {

@@ -433,7 +433,7 @@ export default {
   settings: {
     open: 'Configurações',
     title: 'Configurações de {{projectId}}',
-    sub: 'Suas ({{me}}) neste projeto: ninguém mais as vê nem as muda.',
+    sub: 'Suas ({{me}}): seus canais e entregas neste projeto (ninguém mais os vê), seu horário de trabalho em todos os projetos, e o relógio deste projeto.',
     index: 'Seções das configurações',
     backToInbox: '← Voltar à caixa de entrada',
     channels: {
