@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@openq/testing';
 import { useInboxStack } from '../support/inbox-harness';
+import { englishLeft } from '../support/inbox-words';
 
 /*
  * Issue #17 the clock of a question in the inbox, in real headless Chromium against the whole
@@ -34,7 +35,7 @@ async function declare(user: string, pergunta: string): Promise<string> {
       sessionAuthorId: user,
       autor: 'arquiteto',
       pergunta,
-      sugestao: '90 days',
+      sugestao: '90 dias',
       afeta: { regras: [], historias: [], tarefas: ['T-7'] },
       toolCallId: `inbox-clock-${pergunta.length}`,
     },
@@ -202,8 +203,8 @@ describe('the clock of a question in the inbox', () => {
     await page.locator('section.clock-policy [data-testid="clock-policy-sentence"]').waitFor();
     expect(await text(page, 'section.clock-policy [data-testid="clock-policy-sentence"]')).toBe(words);
 
-    // A question for her: its card says when it is due.
-    const q = await declare('ana', 'Keep archived orders for 90 days or for a year?');
+    // A question for her (in Portuguese: her page is read in pt-BR below): its card says when it is due.
+    const q = await declare('ana', 'Guardar os pedidos arquivados por 90 dias ou por um ano?');
     await waitFor(async () => (await stateOf(q)) === 'on_time', { what: 'the question on the clock' });
     await ana.inbox(harness.stack.baseUrl, P);
     const marker = page.locator(`.card[data-question-id="${q}"] .clock-marker`);
@@ -248,6 +249,23 @@ describe('the clock of a question in the inbox', () => {
     expect(small.scrollWidth).toBeLessThanOrEqual(390);
     await mpage.evaluate(() => window.scrollTo(0, 0));
     await mpage.screenshot({ path: `${SHOTS}/clock-settings-390.png`, fullPage: true });
+
+    // In Portuguese: the marker and the clock's words, no English left.
+    const anaPt = await harness.person('ana', P, 'developer', { locale: 'pt-BR' });
+    const ptMarker = anaPt.page.locator(
+      `.card[data-question-id="${q}"] .clock-marker[data-clock-state="overdue"]`,
+    );
+    await ptMarker.waitFor();
+    expect((await ptMarker.innerText()).replace(/\s+/g, ' ')).toMatch(
+      /^! Atrasada desde .+ · ana está atrasado\(a\)$/,
+    );
+    expect(await englishLeft(anaPt.page)).toEqual([]);
+    await anaPt.page.getByRole('banner').getByRole('link', { name: 'Configurações' }).click();
+    await anaPt.page.locator('[data-testid="clock-policy-sentence"]').waitFor();
+    expect(await text(anaPt.page, '[data-testid="clock-policy-sentence"]')).toBe(
+      'Vence 4 h de horário de trabalho depois de feita. O autor é lembrado em 2 h. Após 6 h, os mantenedores são avisados.',
+    );
+    expect(await englishLeft(anaPt.page)).toEqual([]);
 
     // Removed: the card says nothing more, and the author's hours go back to the default.
     await mpage.locator('section.clock-policy').getByRole('button', { name: 'Remove the clock' }).click();
