@@ -78,8 +78,11 @@ function smallTargets(page: Page) {
     const out: string[] = [];
     let measured = 0;
     const selector = 'button, a[href], input, select, textarea, summary, [role="button"]';
-    for (const el of Array.from(document.querySelectorAll(selector))) {
-      if (el.closest('.visually-hidden')) continue;
+    for (const found of Array.from(document.querySelectorAll(selector))) {
+      if (found.closest('.visually-hidden')) continue;
+      // A checkbox or a radio is tapped through its label: the label is the target (inbox-mobile).
+      const box = found instanceof HTMLInputElement && (found.type === 'checkbox' || found.type === 'radio');
+      const el = box ? (found.closest('label') ?? found) : found;
       const style = getComputedStyle(el);
       if (style.display === 'none' || style.visibility === 'hidden') continue;
       const r = el.getBoundingClientRect();

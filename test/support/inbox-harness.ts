@@ -24,15 +24,16 @@ export interface InboxHarness {
 }
 
 /**
- * The inbox suites' lifecycle: the stack (questions, gates, context and the gateway, or what
- * `options` name, e.g. the notifier too) for the file, and browsers closed after each test,
- * which must have logged no error and thrown nothing.
+ * The inbox suites' lifecycle: the stack (questions, gates, context, the notifier and the
+ * gateway, or what `options` name) for the file, and browsers closed after each test, which must
+ * have logged no error and thrown nothing. The notifier is in by default since the queue asks it
+ * where each open question stands on the clock (issue #17): without it that look is a 503.
  */
 export function useInboxStack(options: StackOptions = {}): InboxHarness {
   let stack: Stack | undefined;
   const browsers: UserBrowser[] = [];
   beforeAll(async () => {
-    stack = await Stack.start({ services: ['questions', 'gates', 'context'], ...options });
+    stack = await Stack.start({ services: ['questions', 'gates', 'context', 'notifier'], ...options });
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();

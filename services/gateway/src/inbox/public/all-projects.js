@@ -12,6 +12,7 @@ import { useLiveStream } from './live.js';
 import { sentenceFor } from './messages.js';
 import { BulkAccept } from './hands.js';
 import { OpenQueue } from './queue.js';
+import { useQuestionClock } from './clock.js';
 
 const html = htm.bind(h);
 
@@ -28,6 +29,12 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
   const queue = usePagedList(
     `/me/open-questions?status=open&sort=${sort}${query ? `&${query}` : ''}`,
     `${ALL_PROJECTS}|${sort}|${query}`,
+  );
+
+  // Issue #17 the markers: one look per project shown.
+  const clock = useQuestionClock(
+    queue.items.map((q) => q.projectId),
+    queue.items,
   );
 
   // Bursts of events (a batch of declarations) reload the list once.
@@ -87,6 +94,7 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
             loading=${queue.loading}
           />`}
           emptyNote=${isFiltered(filters) ? t('filters.noMatch') : t('allProjects.empty')}
+          clock=${clock}
         />
       </div>
     </main>

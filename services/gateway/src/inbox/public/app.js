@@ -19,6 +19,7 @@ import { AllProjectsInbox } from './all-projects.js';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
 import { DelegationPanel } from './delegation.js';
 import { SettingsLink, SettingsPage, pickView } from './settings.js';
+import { useQuestionClock } from './clock.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -359,6 +360,9 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     if (view === 'inbox') setTimeout(() => queueHeading.current?.focus(), 0);
   }, [view]);
 
+  // Issue #17 the due and overdue markers of the cards.
+  const clock = useQuestionClock(view === 'inbox' ? [projectId] : [], queue.items);
+
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
 
   if (!projectId) {
@@ -430,6 +434,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
             loading=${queue.loading}
           />`}
           emptyNote=${isFiltered(filters) ? t('filters.noMatch') : undefined}
+          clock=${clock}
         />
       </div>
       <div class="column secondary">

@@ -9,6 +9,7 @@ import { agentName, ago, fullDate, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
 import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui.js';
 import { CardDetails, SelectBox } from './hands.js';
+import { ClockMarker } from './clock.js';
 
 const html = htm.bind(h);
 
@@ -107,7 +108,7 @@ const GONE = [
 ];
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
-export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject }) {
+export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject, clockItem }) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -173,6 +174,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       <span>${t('queue.card.sessionOf')} <strong>${q.sessionAuthorId}</strong></span>
       ${origin && html`<span class="sep" aria-hidden="true">·</span><span>${origin}</span>`}
     </p>
+    <${ClockMarker} item=${clockItem} now=${now} />
     ${
       q.blocking?.blocks.length > 0 &&
       html`<p class="blocks"><strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
@@ -280,6 +282,7 @@ export function OpenQueue({
   showProject,
   filterBar,
   emptyNote,
+  clock,
 }) {
   const reasons = inertReasons(list.items);
   const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
@@ -325,6 +328,7 @@ export function OpenQueue({
                       reasonId=${reasonId(q)}
                       onAnswered=${onAnswered}
                       position=${i}
+                      clockItem=${clock?.get(q.questionId)}
                     />
                   </li>`,
               )}

@@ -8,6 +8,8 @@ import htm from 'htm';
 import { t } from './i18n.js';
 import { ChannelsSection } from './settings-channels.js';
 import { DeliveriesSection } from './settings-deliveries.js';
+import { WorkingHoursSection } from './settings-working-hours.js';
+import { ClockPolicySection } from './settings-clock.js';
 
 const html = htm.bind(h);
 
@@ -15,6 +17,12 @@ const html = htm.bind(h);
 export const SETTINGS_SECTIONS = [
   { id: 'settings-channels', title: () => t('settings.channels.title'), Section: ChannelsSection },
   { id: 'settings-deliveries', title: () => t('settings.deliveries.title'), Section: DeliveriesSection },
+  {
+    id: 'settings-working-hours',
+    title: () => t('settings.workingHours.title'),
+    Section: WorkingHoursSection,
+  },
+  { id: 'settings-clock', title: () => t('settings.clock.title'), Section: ClockPolicySection },
 ];
 
 /** The inbox's view from the URL: the project's queue (default), or its settings (`?view=settings`). */
