@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { AgentEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
+import { englishLeft as englishLeftOn } from '../support/inbox-words';
 import type { UserBrowser } from '../support/browser';
 
 /**
@@ -16,67 +15,9 @@ import type { UserBrowser } from '../support/browser';
  */
 const harness = useInboxStack();
 const P = 'idioma';
-const PUBLIC = join(__dirname, '..', '..', 'services', 'gateway', 'src', 'inbox', 'public');
-
-type Dictionary = { [key: string]: string | Dictionary };
-function values(file: string): string[] {
-  const source = readFileSync(join(PUBLIC, file), 'utf8').replace(/^\s*export default\s*/m, 'return ');
-  const walk = (d: Dictionary): string[] =>
-    Object.values(d).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
-  return walk(new Function(source)() as Dictionary);
-}
-const wordsOf = (texts: string[]): Set<string> =>
-  new Set(
-    texts.flatMap((t) =>
-      (t.replace(/\{\{[^}]*\}\}/g, ' ').match(/[A-Za-z][A-Za-z']+/g) ?? []).map((w) => w.toLowerCase()),
-    ),
-  );
-
-/**
- * The English words of the inbox that Portuguese never uses: the en dictionary's words less the
- * pt-BR one's (so "gate", "QA", "openq", "via" stay allowed), plus what Intl would say in English.
- */
-const portuguese = wordsOf(values('locale-pt-BR.js'));
-const ENGLISH = [
-  ...[...wordsOf(values('locale-en.js'))].filter((w) => w.length >= 3 && !portuguese.has(w)),
-  ...[
-    'ago',
-    'yesterday',
-    'today',
-    'minute',
-    'minutes',
-    'hour',
-    'hours',
-    'days',
-    'dec',
-    'nov',
-    'jan',
-    'am',
-    'pm',
-  ],
-];
-
-/** Every word a person can see or hear: text nodes, labels, titles, the tab's title. */
-function visibleWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const texts: string[] = [document.title];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const parent = n.parentElement;
-      // The switch names each language in itself ("English" is meant to be there).
-      if (!parent || parent.closest('script, style, #language-picker')) continue;
-      texts.push(n.textContent ?? '');
-    }
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')))
-      for (const a of ['aria-label', 'title', 'placeholder']) texts.push(el.getAttribute(a) ?? '');
-    return texts.flatMap((t) => t.match(/[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ']+/g) ?? []);
-  });
-}
-
-async function englishLeft(page: Page): Promise<string[]> {
-  const forbidden = new Set(ENGLISH);
-  return [...new Set((await visibleWords(page)).filter((w) => forbidden.has(w.toLowerCase())))];
-}
+/** Intl's English month names, on top of the dictionaries' words (this spec's dates are in Dec–Jan). */
+const MONTHS = ['dec', 'nov', 'jan'];
+const englishLeft = (page: Page) => englishLeftOn(page, MONTHS);
 
 /**
  * Controls whose words do not fit (Portuguese is ~30 % longer): cut inside a button, or pushed

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 
 /*
  * The English words of the inbox's dictionaries that Portuguese never uses, and those a page
- * shows (the same measure as test/e2e/inbox-language.e2e.spec.ts, for the pages it does not open).
+ * shows: the measure of test/e2e/inbox-language.e2e.spec.ts and of the settings pages' pt-BR checks.
  */
 const PUBLIC = join(__dirname, '..', '..', 'services', 'gateway', 'src', 'inbox', 'public');
 
@@ -29,8 +29,12 @@ export const ENGLISH_ONLY = new Set([
   ...['ago', 'yesterday', 'today', 'minute', 'minutes', 'hour', 'hours', 'days', 'am', 'pm'],
 ]);
 
-/** English-only words a person can see or hear on the page (text, labels, titles, placeholders). */
-export async function englishLeft(page: Page): Promise<string[]> {
+/**
+ * English-only words a person can see or hear on the page (text, labels, titles, placeholders);
+ * `also` adds words a page must not show either (a page whose dates are pinned may list months).
+ */
+export async function englishLeft(page: Page, also: readonly string[] = []): Promise<string[]> {
+  const forbidden = new Set([...ENGLISH_ONLY, ...also]);
   const words = await page.evaluate(() => {
     const texts: string[] = [document.title];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -44,5 +48,5 @@ export async function englishLeft(page: Page): Promise<string[]> {
       for (const a of ['aria-label', 'title', 'placeholder']) texts.push(el.getAttribute(a) ?? '');
     return texts.flatMap((t) => t.match(/[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ']+/g) ?? []);
   });
-  return [...new Set(words.filter((w) => ENGLISH_ONLY.has(w.toLowerCase())))];
+  return [...new Set(words.filter((w) => forbidden.has(w.toLowerCase())))];
 }

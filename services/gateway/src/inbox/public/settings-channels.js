@@ -10,7 +10,7 @@ import { api, projectPath } from './api.js';
 import { useResource } from './hooks.js';
 import { t } from './i18n.js';
 import { sentenceFor } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, useSave } from './ui.js';
 
 const html = htm.bind(h);
 
@@ -55,9 +55,7 @@ const missing = (field, key) => ({ local: true, field, message: t(key) });
  * renders the inputs; `value()` is what Save sends for the kind (or a local refusal).
  */
 function ChannelForm({ kind, projectId, current, onSaved, summary, children, value, after }) {
-  const [busy, setBusy] = useState(false);
-  const [said, setSaid] = useState(null);
-  const [error, setError] = useState(null);
+  const { busy, error, said, setError, save } = useSave();
   const refusal = error ? channelRefusal(error) : null;
   const errorId = `channel-${kind}-error`;
 
@@ -67,21 +65,11 @@ function ChannelForm({ kind, projectId, current, onSaved, summary, children, val
     document.getElementById(fieldId(refusal.field))?.focus();
   }, [error]);
 
-  const put = async (body, said) => {
-    setBusy(true);
-    setError(null);
-    setSaid(null);
-    try {
-      const reply = await api(projectPath(projectId, '/notification-channels'), { method: 'PUT', body });
-      onSaved(reply);
+  const put = (body, sentence) =>
+    save(async () => {
+      onSaved(await api(projectPath(projectId, '/notification-channels'), { method: 'PUT', body }));
       after?.();
-      setSaid(() => said);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, sentence);
 
   const onSubmit = (event) => {
     event.preventDefault();

@@ -11,7 +11,7 @@ import { CLOCK_REASONS, policySentences, refusedFieldOf } from './clock.js';
 import { useNow, useResource } from './hooks.js';
 import { t } from './i18n.js';
 import { ago, fullDate, sentenceFor } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, useSave } from './ui.js';
 
 const html = htm.bind(h);
 
@@ -69,9 +69,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
   const [form, setForm] = useState(() => fromPolicy(policy));
   // What the server holds, once loaded, saved or removed.
   useEffect(() => setForm(fromPolicy(policy)), [updatedAt]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const [said, setSaid] = useState(null);
+  const { busy, error, said, setError, save } = useSave();
   const refusal = error ? clockRefusal(error) : null;
   const errorId = 'clock-policy-error';
   const set = (patch) => setForm((f) => ({ ...f, ...patch }));
@@ -80,20 +78,8 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
     if (refusal?.input) document.getElementById(refusal.input)?.focus();
   }, [error]);
 
-  const send = async (method, body, sentence) => {
-    setBusy(true);
-    setError(null);
-    setSaid(null);
-    try {
-      const reply = await api(projectPath(projectId, '/clock-policy'), { method, body });
-      onSaved(reply);
-      setSaid(() => sentence);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = (method, body, sentence) =>
+    save(async () => onSaved(await api(projectPath(projectId, '/clock-policy'), { method, body })), sentence);
 
   const local = (field, key) => setError({ local: true, field, message: t(key) });
   const onSubmit = (event) => {

@@ -10,7 +10,7 @@ import { browserZone, CLOCK_REASONS, refusedFieldOf, useTimeZones } from './cloc
 import { useResource } from './hooks.js';
 import { language, t } from './i18n.js';
 import { sentenceFor } from './messages.js';
-import { ErrorLine } from './ui.js';
+import { ErrorLine, useSave } from './ui.js';
 
 const html = htm.bind(h);
 
@@ -58,9 +58,7 @@ export function WorkingHoursSection({ id }) {
   const current = useResource(() => api('/me/working-time'), 'me');
   const data = current.data;
   const [form, setForm] = useState(() => fromServer(null));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const [said, setSaid] = useState(null);
+  const { busy, error, said, setError, save } = useSave();
   const zones = useTimeZones(form.timeZone);
   const refusal = error ? workingTimeRefusal(error) : null;
   const errorId = `${id}-error`;
@@ -81,19 +79,8 @@ export function WorkingHoursSection({ id }) {
   const toggleDay = (day, on) =>
     set({ days: on ? [...new Set([...form.days, day])].sort() : form.days.filter((d) => d !== day) });
 
-  const send = async (method, body, sentence) => {
-    setBusy(true);
-    setError(null);
-    setSaid(null);
-    try {
-      current.set(await api('/me/working-time', { method, body }));
-      setSaid(() => sentence);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = (method, body, sentence) =>
+    save(async () => current.set(await api('/me/working-time', { method, body })), sentence);
 
   const onSubmit = (event) => {
     event.preventDefault();

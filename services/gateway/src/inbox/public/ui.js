@@ -15,6 +15,30 @@ export function ErrorLine({ error, retry }) {
   </p>`;
 }
 
+/**
+ * A settings form's save: busy while the call runs, the server's refusal (or a local one, set
+ * with `setError`) in `error`, and `said` — the sentence to show once it went through.
+ */
+export function useSave() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const [said, setSaid] = useState(null);
+  const save = async (call, sentence) => {
+    setBusy(true);
+    setError(null);
+    setSaid(null);
+    try {
+      await call();
+      setSaid(() => sentence);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, said, setError, save };
+}
+
 /** SPEC limits the inbox checks before sending: an answer, and a reason (`motivo`). */
 export const MAX_ANSWER = 2000;
 export const MAX_REASON = 500;
