@@ -30,7 +30,8 @@ it("deletes the service's retired durables and nothing else", async () => {
     ['gates', 'question.answered'],
   ] as const)
     await ensureEventConsumer(jsm, service, type);
-  const names = async () => (await jsm.consumers.list(STREAMS.openqEvents.name).next()).map((c) => c.name).sort();
+  const names = async () =>
+    (await jsm.consumers.list(STREAMS.openqEvents.name).next()).map((c) => c.name).sort();
 
   expect(await retireConsumers(jsm, 'gates')).toEqual([]);
   expect(await retireConsumers(jsm, 'context')).toEqual(['context__question_answered']);
