@@ -42,6 +42,14 @@ interface StoredRef {
   messageId: string | null;
 }
 
+/** Per transaction (its manager): the positions `enter` already moved, as `<subject> <seq>`. */
+const advancedByEnter = new WeakMap<EntityManager, Set<string>>();
+function advancedIn(manager: EntityManager): Set<string> {
+  let moved = advancedByEnter.get(manager);
+  if (!moved) advancedByEnter.set(manager, (moved = new Set()));
+  return moved;
+}
+
 /** How many stream look-ups one check may make past messages settled before positions existed. */
 const MAX_LOOKUPS = 32;
 
@@ -65,14 +73,27 @@ export class SubjectOrder {
    * returns the earlier message still to settle, or null when `seq` may be applied now.
    */
   async enter(manager: EntityManager, subject: string, seq: number): Promise<Predecessor | null> {
-    // One statement creates the position at the start-up floor or locks the existing one.
-    const [row]: { last_seq: string }[] = await manager.query(
-      `INSERT INTO consumer_position (consumer, subject, last_seq) VALUES ($1, $2, $3)
-       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = consumer_position.last_seq
-       RETURNING last_seq`,
-      [this.consumer, subject, this.options.ackFloor],
+    // One statement locks the subject's position (creating it at the start-up floor) and moves it
+    // to `seq` at once, returning where it stood. Every path that commits (applied, seen before,
+    // dead-lettered) advances to `seq`; one that does not (an earlier message pending, a failure)
+    // rolls the move back with it. `advance` then has nothing left to write: one statement less
+    // per message. (`before` reads the row as it stood, locked; a position another transaction
+    // created meanwhile reads as the floor, which only costs look-ups, never order.)
+    // (`before` is joined into the insert's source so that it is read, and locked, first.)
+    const [row]: { before: string | null }[] = await manager.query(
+      `WITH before AS MATERIALIZED (
+         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE)
+       INSERT INTO consumer_position (consumer, subject, last_seq)
+       SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
+         LEFT JOIN before ON true
+       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
+       RETURNING (SELECT last_seq FROM before) AS before`,
+      [this.consumer, subject, this.options.ackFloor, seq],
     );
-    return this.pendingBefore(manager, subject, Number(row!.last_seq) + 1, seq);
+    advancedIn(manager).add(`${subject} ${seq}`);
+    const last =
+      row?.before === null || row?.before === undefined ? this.options.ackFloor : Number(row.before);
+    return this.pendingBefore(manager, subject, last + 1, seq);
   }
 
   /**
@@ -127,6 +148,7 @@ export class SubjectOrder {
 
   /** In the same transaction, after the effects: the subject's position moves to `seq`. */
   async advance(manager: EntityManager, subject: string, seq: number): Promise<void> {
+    if (advancedIn(manager).has(`${subject} ${seq}`)) return; // `enter` moved it already
     await this.advanceBatch(manager, [{ subject, seq }]);
   }
 
