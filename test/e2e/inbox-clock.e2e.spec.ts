@@ -91,7 +91,7 @@ describe('the clock of a question in the inbox', () => {
   it('sets working hours and the project’s clock in Settings; the card says due, then overdue', async () => {
     // The author: her working hours, a bad one refused first.
     const ana = await harness.person('ana', P, 'developer');
-    let page = ana.page;
+    const page = ana.page;
     await openSettings(page);
     const hours = page.locator('section.working-hours');
     await hours.getByText('You have set none: Monday to Friday, 09:00–18:00 UTC.').waitFor();
