@@ -308,3 +308,71 @@ describe('business time, for any working time', () => {
     );
   });
 });
+
+describe('the parsers, for any JSON a person or a client could send (what the routes pass on)', () => {
+  // Near-valid shapes as well as noise: the fields the parsers read, with any JSON in them.
+  const field = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.record(
+      { hours: fc.jsonValue({ maxDepth: 1 }), minutes: fc.jsonValue({ maxDepth: 1 }) },
+      { requiredKeys: [] },
+    ),
+  );
+  const policyLike = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.record(
+      {
+        dueAfter: field,
+        reminders: fc.oneof(fc.array(field, { maxLength: 12 }), field),
+        escalateAfter: field,
+        escalateTo: fc.oneof(
+          fc.constant('maintainers'),
+          fc.record({ users: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 52 }), field) }),
+          field,
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  const workingTimeLike = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.record(
+      {
+        timeZone: fc.oneof(fc.constantFrom('UTC', 'America/Sao_Paulo', 'Mars/Olympus', ''), field),
+        days: fc.oneof(fc.array(fc.integer({ min: -1, max: 9 }), { maxLength: 9 }), field),
+        start: fc.oneof(fc.constantFrom('09:00', '24:00', '9:00', '23:59'), field),
+        end: fc.oneof(fc.constantFrom('18:00', '24:00', '00:00', '25:00'), field),
+        quietHours: fc.oneof(fc.record({ start: field, end: field }), field),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+  it('never throw: a policy, or a refusal with a stable reason and the field', () => {
+    fc.assert(
+      fc.property(policyLike, (input) => {
+        const parsed = parseClockPolicy(input);
+        if (isRefusal(parsed)) {
+          expect(parsed.statusCode).toBe(400);
+          expect(parsed.reason).toMatch(/^[a-z_]+$/);
+        } else {
+          // What is accepted comes out whole and plans a schedule.
+          expect(durationMinutes(parsed.dueAfter)).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(workingTimeLike, (input) => {
+        const parsed = parseWorkingTime(input);
+        if (isRefusal(parsed)) {
+          expect(parsed.statusCode).toBe(400);
+          expect(parsed.reason).toMatch(/^[a-z_]+$/);
+        } else {
+          expect(parsed.days.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
