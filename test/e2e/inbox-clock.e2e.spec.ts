@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@openq/testing';
+import { declare } from '../support/context-helpers';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft } from '../support/inbox-words';
 
@@ -26,23 +27,6 @@ const SHOTS = '/tmp/shots';
 beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
-
-async function declare(user: string, pergunta: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: `s-${user}`,
-      sessionAuthorId: user,
-      autor: 'arquiteto',
-      pergunta,
-      sugestao: '90 dias',
-      afeta: { regras: [], historias: [], tarefas: ['T-7'] },
-      toolCallId: `inbox-clock-${pergunta.length}`,
-    },
-  });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 async function stateOf(questionId: string): Promise<string | undefined> {
   const r = await harness.stack.http('GET', `/projects/${P}/open-questions/clock`, {
@@ -204,7 +188,14 @@ describe('the clock of a question in the inbox', () => {
     expect(await text(page, 'section.clock-policy [data-testid="clock-policy-sentence"]')).toBe(words);
 
     // A question for her (in Portuguese: her page is read in pt-BR below): its card says when it is due.
-    const q = await declare('ana', 'Guardar os pedidos arquivados por 90 dias ou por um ano?');
+    const q = await declare(
+      harness.stack,
+      P,
+      'Guardar os pedidos arquivados por 90 dias ou por um ano?',
+      { tarefas: ['T-7'] },
+      '90 dias',
+      { author: 'ana', autor: 'arquiteto' },
+    );
     await waitFor(async () => (await stateOf(q)) === 'on_time', { what: 'the question on the clock' });
     await ana.inbox(harness.stack.baseUrl, P);
     const marker = page.locator(`.card[data-question-id="${q}"] .clock-marker`);

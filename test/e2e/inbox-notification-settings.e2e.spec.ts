@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@openq/testing';
+import { declare } from '../support/context-helpers';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft } from '../support/inbox-words';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -36,24 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.stop();
 });
-
-let calls = 0;
-async function declare(user: string, pergunta: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: `s-${user}`,
-      sessionAuthorId: user,
-      autor: 'arquiteto',
-      pergunta,
-      sugestao: 'Keep it simple',
-      afeta: { regras: [], historias: [], tarefas: ['T-7'] },
-      toolCallId: `inbox-settings-${++calls}`,
-    },
-  });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 function channels(user: string) {
   return harness.stack.http('GET', `/projects/${P}/notification-channels`, {
@@ -123,7 +106,14 @@ describe('notification settings in the inbox', () => {
     const deliveries = page.locator('section.deliveries');
     await deliveries.getByText('Nothing was sent to you on this project yet.').waitFor();
 
-    await declare('ana', 'Archive or delete the old codes?');
+    await declare(
+      harness.stack,
+      P,
+      'Archive or delete the old codes?',
+      { tarefas: ['T-7'] },
+      'Keep it simple',
+      { author: 'ana', autor: 'arquiteto' },
+    );
     const dead = await waitFor(
       async () => {
         const r = await harness.stack.http('GET', `/projects/${P}/notifications/deliveries?status=dead`, {
@@ -245,7 +235,14 @@ describe('notification settings in the inbox', () => {
       body: { webhook: { url: receiver.url('/dora'), secret: SECRET } },
     });
     expect(put.status).toBe(200);
-    await declare('dora', 'Split the invoice export by month?');
+    await declare(
+      harness.stack,
+      P,
+      'Split the invoice export by month?',
+      { tarefas: ['T-7'] },
+      'Keep it simple',
+      { author: 'dora', autor: 'arquiteto' },
+    );
     await waitFor(
       async () => {
         const r = await harness.stack.http('GET', `/projects/${P}/notifications/deliveries?status=sent`, {

@@ -1,4 +1,5 @@
 import { waitFor } from '@openq/testing';
+import { declare } from '../support/context-helpers';
 import { Stack } from '../support/stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -126,20 +127,14 @@ it('reminds the author, says it is due, escalates to the maintainer who is late;
   expect(set.status).toBe(200);
   expect(set.body).toMatchObject({ policy: { escalateTo: 'maintainers' }, updatedBy: 'mara' });
 
-  const declared = await stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-ana',
-      sessionAuthorId: 'ana',
-      autor: 'arquiteto',
-      pergunta: 'Keep archived orders for 90 days or for a year?',
-      sugestao: '90 days',
-      afeta: { regras: [], historias: [], tarefas: ['T-7'] },
-      toolCallId: 'toolu_clock_1',
-    },
-  });
-  expect(declared.status).toBe(201);
-  const q: string = declared.body.questionId;
+  const q = await declare(
+    stack,
+    P,
+    'Keep archived orders for 90 days or for a year?',
+    { tarefas: ['T-7'] },
+    '90 days',
+    { author: 'ana', autor: 'arquiteto' },
+  );
   // Its clock runs: on time, due four hours after the declaration.
   clock = new Date();
   const first = await waitFor(() => clockOf(q), { what: 'the question on the clock' });
@@ -185,24 +180,21 @@ it('reminds the author, says it is due, escalates to the maintainer who is late;
   // Days later, nothing more about it for anyone: each notice was given once. A second question
   // shows the clock ticked at that time (its own notices came).
   clock = after(72);
-  const second = await stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-ana',
-      sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta: 'Does the export include cancelled orders?',
-      afeta: { regras: [], historias: [], tarefas: ['T-8'] },
-      toolCallId: 'toolu_clock_2',
+  const second = await declare(
+    stack,
+    P,
+    'Does the export include cancelled orders?',
+    { tarefas: ['T-8'] },
+    null,
+    {
+      author: 'ana',
     },
-  });
-  expect(second.status).toBe(201);
-  const aboutSecond = () =>
-    received('/ana').filter((n) => n.questions[0]!.questionId === second.body.questionId);
+  );
+  const aboutSecond = () => received('/ana').filter((n) => n.questions[0]!.questionId === second);
   await waitFor(() => aboutSecond().length === 1, { what: 'the second question’s notice' });
   expect(aboutSecond()[0]!.kind).toBe('question_due'); // its reminder is past too: one message
   expect(received('/ana').filter((n) => n.questions[0]!.questionId === q)).toHaveLength(2);
   await waitFor(() => kinds('/mara').length === 2, { what: 'the second escalation' });
   expect(kinds('/mara')).toEqual(['question_escalated:1', 'question_escalated:1']);
-  expect(received('/mara')[1]!.questions[0]!.questionId).toBe(second.body.questionId);
+  expect(received('/mara')[1]!.questions[0]!.questionId).toBe(second);
 });

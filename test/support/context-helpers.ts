@@ -14,6 +14,12 @@ export interface Afeta {
 
 let toolCalls = 0;
 
+/** Who asks, when not `AUTHOR`'s session and the PO: the session author and the asking agent. */
+export interface Asker {
+  author?: string;
+  autor?: string;
+}
+
 /** Declares a question through the engine's internal route (service token); returns its id. */
 export async function declare(
   stack: Stack,
@@ -21,14 +27,15 @@ export async function declare(
   pergunta: string,
   afeta: Afeta = {},
   sugestao: string | null = null,
+  asker: Asker = {},
 ): Promise<string> {
   toolCalls += 1;
   const res = await stack.http('POST', `/internal/projects/${projectId}/open-questions`, {
     service: true,
     body: {
-      sessionId: 's1',
-      sessionAuthorId: AUTHOR,
-      autor: 'po',
+      sessionId: asker.author ? `s-${asker.author}` : 's1',
+      sessionAuthorId: asker.author ?? AUTHOR,
+      autor: asker.autor ?? 'po',
       pergunta,
       sugestao,
       afeta: { regras: afeta.regras ?? [], historias: afeta.historias ?? [], tarefas: afeta.tarefas ?? [] },

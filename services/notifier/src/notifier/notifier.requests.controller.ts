@@ -98,8 +98,8 @@ export class NotifierRequestsController {
    */
   @MessagePattern(Commands.notifier.clockState.type)
   async clockState(@Payload() cmd: UserScopedCommand): Promise<ClockStateReply> {
+    // A read the inbox repeats every minute: it records no member (the channel routes do).
     const m = this.dataSource.manager;
-    await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
     const rows = await openClockQuestions(m, cmd.projectId);
     if (rows.length === 0) {
       const { policy } = await clockPolicyView(m, cmd.projectId);

@@ -6,7 +6,6 @@ import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../cloc
 import type { Notification } from '../../channels/channel';
 import { NOTIFIER_MIGRATIONS } from '../migrations';
 import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../store/clock.store';
-import { skipClosedClockNotices } from '../store/deliveries.store';
 import { saveQuestion } from '../store/questions.store';
 import { ClockTicker } from './clock-ticker';
 
@@ -183,9 +182,8 @@ it('owes nothing for an answered or withdrawn question', async () => {
   await ticker().tick();
   expect(await told(answered)).toEqual(['question_reminder→dani']);
   expect(await told(withdrawn)).toEqual(['question_reminder→dani']);
-  // The reminders planned before the answer were never sent (no sender runs here): they are
-  // skipped, with why, instead of telling Dani about questions that wait no more.
-  expect(await skipClosedClockNotices(ds)).toBe(2);
+  // The reminders planned before the answer were never sent (no sender runs here): closing the
+  // questions skipped them, with why, instead of telling Dani about questions that wait no more.
   const states = await ds.query(
     `SELECT notification->'questions'->0->>'questionId' AS q, status, last_error FROM notification_delivery
       WHERE project_id = 'clock-d'`,
@@ -196,7 +194,13 @@ it('owes nothing for an answered or withdrawn question', async () => {
       { q: withdrawn, status: 'skipped', last_error: 'pergunta_retirada' },
     ]),
   );
-  expect(await skipClosedClockNotices(ds)).toBe(0);
+  // A second close (a redelivered answer) changes nothing.
+  await ds.transaction((m) => closeQuestion(m, answered, 'answered', '2026-12-07T11:00:00Z'));
+  expect(
+    await ds.query(
+      `SELECT count(*)::int AS n FROM notification_delivery WHERE project_id = 'clock-d' AND status = 'skipped'`,
+    ),
+  ).toEqual([{ n: 2 }]);
 });
 
 it('gives each notice once when several notifiers tick at the same instant', async () => {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ChannelKind } from '../../channels/channel';
 import { planClockTick } from '../domain/clock-notices';
 import {
@@ -96,10 +96,7 @@ export class ClockTicker {
     return planned;
   }
 
-  private async tickBatch(
-    m: import('typeorm').EntityManager,
-    now: Date,
-  ): Promise<{ questions: number; deliveries: number }> {
+  private async tickBatch(m: EntityManager, now: Date): Promise<{ questions: number; deliveries: number }> {
     const rows = await claimClockQuestions(m, now, this.options.batch);
     if (rows.length === 0) return { questions: 0, deliveries: 0 };
     const given = await givenKeys(

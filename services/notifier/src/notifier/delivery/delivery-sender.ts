@@ -10,14 +10,7 @@ import { renderDigest } from '../../channels/digest';
 import type { RenderedEmail } from '../../channels/email';
 import type { ChannelSenders } from '../../channels/senders';
 import { afterFailure, type RetryPolicy } from '../domain/backoff';
-import {
-  claimDue,
-  markDead,
-  markRetry,
-  markSent,
-  skipClosedClockNotices,
-  type ClaimedDelivery,
-} from '../store/deliveries.store';
+import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../store/deliveries.store';
 import {
   claimDueDigests,
   collectDueDigests,
@@ -129,7 +122,6 @@ export class DeliverySender {
 
   private async drain(): Promise<void> {
     try {
-      await skipClosedClockNotices(this.dataSource);
       if (this.senders.email) await this.drainDigests();
       while (this.running) {
         const claimed = await claimDue(this.dataSource, this.options.concurrency, this.leaseMs);

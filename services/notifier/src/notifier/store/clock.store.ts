@@ -1,8 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { ClockPolicyView, ClockStateItem, ProjectRole, WorkingTimeView } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
+import { returnedRows } from '@openq/persistence';
 import { DEFAULT_WORKING_TIME, type ClockPolicy, type WorkingTime, type WorkingTimeOf } from '../../clock';
 import type { GivenNotice } from '../domain/clock-notices';
+import { skipClockNotices } from './deliveries.store';
 
 /*
  * Issue #17 the clock's rows: each project's policy, each person's working time, the members
@@ -152,8 +154,10 @@ export async function maintainersOf(
 }
 
 /**
- * Closes a known question (answered or withdrawn): its clock owes nothing more. A question the
- * notifier has not heard declared yet is retried later (the consumers of different types run apart).
+ * Closes a known question (answered or withdrawn): its clock owes nothing more, and its notices
+ * not sent yet are skipped. The update waits for a tick holding the question, so a notice that
+ * tick planned is skipped here too. A question the notifier has not heard declared yet is retried
+ * later (the consumers of different types run apart); one closed already stays as it was.
  */
 export async function closeQuestion(
   m: EntityManager,
@@ -161,16 +165,20 @@ export async function closeQuestion(
   status: 'answered' | 'withdrawn',
   at: string,
 ): Promise<void> {
-  const [row]: { status: string }[] = await m.query(
-    `SELECT status FROM notifier_question WHERE question_id = $1 FOR UPDATE`,
-    [questionId],
-  );
-  if (!row) throw new RetryLaterError(`question ${questionId} not declared here yet`);
-  if (row.status === 'answered' || row.status === 'withdrawn') return;
-  await m.query(
-    `UPDATE notifier_question SET status = $2, closed_at = $3, next_clock_at = NULL WHERE question_id = $1`,
+  const closed: unknown = await m.query(
+    `UPDATE notifier_question SET status = $2, closed_at = $3, next_clock_at = NULL
+      WHERE question_id = $1 AND status IN ('open', 'untracked')
+      RETURNING 1`,
     [questionId, status, at],
   );
+  if (returnedRows(closed).length > 0) {
+    await skipClockNotices(m, questionId, status);
+    return;
+  }
+  const known: unknown[] = await m.query(`SELECT 1 FROM notifier_question WHERE question_id = $1`, [
+    questionId,
+  ]);
+  if (known.length === 0) throw new RetryLaterError(`question ${questionId} not declared here yet`);
 }
 
 export interface ClockQuestionRow {

@@ -109,20 +109,21 @@ export async function claimDue(ds: DataSource, limit: number, leaseMs: number): 
 export const CLOCK_KINDS = ['question_reminder', 'question_due', 'question_escalated'] as const;
 
 /**
- * Pending clock notices (immediate or held for a digest) whose question was answered or withdrawn
- * meanwhile: `skipped`, with why, instead of telling someone about a question that waits no more.
+ * In the transaction that closes a question: its clock notices still pending (retrying, or held
+ * for a digest) are `skipped`, with why, instead of telling someone about a question that waits
+ * no more. Returns how many.
  */
-export async function skipClosedClockNotices(ds: DataSource): Promise<number> {
-  const result: unknown = await ds.query(
-    `UPDATE notification_delivery d
-        SET status = 'skipped',
-            last_error = CASE q.status WHEN 'answered' THEN 'pergunta_respondida' ELSE 'pergunta_retirada' END
-       FROM notifier_question q
-      WHERE d.status = 'pending' AND d.kind = ANY($1::text[]) AND d.digest_id IS NULL
-        AND q.question_id = (d.notification->'questions'->0->>'questionId')::uuid
-        AND q.status IN ('answered', 'withdrawn')
-      RETURNING d.id`,
-    [CLOCK_KINDS],
+export async function skipClockNotices(
+  m: EntityManager,
+  questionId: string,
+  closedAs: 'answered' | 'withdrawn',
+): Promise<number> {
+  const result: unknown = await m.query(
+    `UPDATE notification_delivery SET status = 'skipped', last_error = $3
+      WHERE status = 'pending' AND digest_id IS NULL AND kind = ANY($2::text[])
+        AND notification->'questions'->0->>'questionId' = $1
+      RETURNING id`,
+    [questionId, CLOCK_KINDS, closedAs === 'answered' ? 'pergunta_respondida' : 'pergunta_retirada'],
   );
   return returnedRows(result).length;
 }
