@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { queryAfterWrites } from '@openq/persistence';
 import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } from '@openq/contracts';
 import {
   AFTER_COMMIT_GRACE_MS,
@@ -112,7 +113,8 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   const queryRunner = manager.queryRunner;
   const publisher = queryRunner?.isTransactionActive ? afterCommitPublisherOf(manager.connection) : undefined;
   if (!queryRunner || !publisher) {
-    await manager.query(
+    await queryAfterWrites(
+      manager,
       `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`,
       values,
     );
@@ -122,7 +124,9 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   // committed before it, and this transaction's earlier ones), not the rows the INSERT adds.
   values.push(AFTER_COMMIT_GRACE_MS);
   const grace = `$${values.length}`;
-  const written: (OutboxRow & { own: boolean })[] = await manager.query(
+  // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one.
+  const written: (OutboxRow & { own: boolean })[] = await queryAfterWrites(
+    manager,
     `WITH written AS (
        INSERT INTO outbox (event_id, subject, envelope, headers, relay_after)
        SELECT v.event_id::uuid, v.subject, v.envelope, v.headers,

@@ -10,6 +10,7 @@ import { MessagingTables1764470000000 } from './migrations/1764470000000-messagi
 import { ConsumerPositions1796083200000 } from './migrations/1796083200000-consumer-positions';
 import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbox-after-commit';
 import { InfrastructureUnavailableError } from './unavailable';
+import { enableWriteBehind } from './write-behind';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
@@ -64,6 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
   }
   await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(ignoreRace);
   await migrate(dataSource, schema);
+  enableWriteBehind(dataSource);
   return dataSource;
 }
 

@@ -7,3 +7,4 @@ export * from './records/inbox.record';
 export * from './records/dead-letter.record';
 export * from './records/consumer-position.record';
 export * from './returned-rows';
+export * from './write-behind';

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { queryAfterWrites } from '@openq/persistence';
 import type { PipelineTask } from './domain/pipeline-task';
 import type { RepoFreeze } from './domain/repo-freeze';
 
@@ -146,9 +147,14 @@ export class PipelineTaskStore {
     return rows.filter((r) => r.answered_at !== null).map((r) => r.question_id);
   }
 
-  /** Remembers an answer (linked or not yet); returns the task the question belongs to, if any. */
+  /**
+   * Remembers an answer (linked or not yet); returns the task the question belongs to, if any. It
+   * reads no table another write of the transaction may have queued, so it takes the queue along
+   * (`queryAfterWrites`: the gate cycle resumed by the same answer).
+   */
   async recordAnswer(projectId: string, questionId: string, answeredAt: Date): Promise<string | null> {
-    const rows: { task_id: string | null }[] = await this.manager.query(
+    const rows: { task_id: string | null }[] = await queryAfterWrites(
+      this.manager,
       `INSERT INTO pipeline_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
        ON CONFLICT (project_id, question_id) DO UPDATE SET answered_at = COALESCE(pipeline_question.answered_at, EXCLUDED.answered_at)
        RETURNING task_id`,

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferWrite } from '@openq/persistence';
 import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@openq/contracts';
 
 /**
@@ -6,18 +7,21 @@ import type { QuestionAnswered, QuestionDeclared, QuestionWithdrawn } from '@ope
  * and the answered state a story correction cites. The events come through their own consumers and
  * may land in any order, so each writes only its own columns; the first answer stays. §11.5 a
  * withdrawn question leaves the open list and never becomes a decision (none is recorded for it).
+ * Nothing reads what they return: each goes with the transaction's next statement (`deferWrite`).
  */
 export async function projectQuestionDeclared(
   manager: EntityManager,
   projectId: string,
   declared: QuestionDeclared,
 ): Promise<void> {
-  await manager.query(
+  await deferWrite(
+    manager,
     `INSERT INTO context_question (project_id, question_id, pergunta, sugestao, declared_at)
      VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (project_id, question_id) DO UPDATE
        SET pergunta = EXCLUDED.pergunta, sugestao = EXCLUDED.sugestao, declared_at = EXCLUDED.declared_at`,
     [projectId, declared.questionId, declared.pergunta, declared.sugestao ?? null, declared.declaredAt],
+    questionKey(projectId, declared.questionId),
   );
 }
 
@@ -31,11 +35,13 @@ export async function projectQuestionAnswered(
   projectId: string,
   answered: Pick<QuestionAnswered, 'questionId' | 'answeredAt'>,
 ): Promise<void> {
-  await manager.query(
+  await deferWrite(
+    manager,
     `INSERT INTO context_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
      ON CONFLICT (project_id, question_id) DO UPDATE
        SET answered_at = COALESCE(context_question.answered_at, EXCLUDED.answered_at)`,
     [projectId, answered.questionId, answered.answeredAt],
+    questionKey(projectId, answered.questionId),
   );
 }
 
@@ -44,10 +50,17 @@ export async function projectQuestionWithdrawn(
   projectId: string,
   withdrawn: QuestionWithdrawn,
 ): Promise<void> {
-  await manager.query(
+  await deferWrite(
+    manager,
     `INSERT INTO context_question (project_id, question_id, withdrawn_at) VALUES ($1, $2, $3)
      ON CONFLICT (project_id, question_id) DO UPDATE
        SET withdrawn_at = COALESCE(context_question.withdrawn_at, EXCLUDED.withdrawn_at)`,
     [projectId, withdrawn.questionId, withdrawn.withdrawnAt],
+    questionKey(projectId, withdrawn.questionId),
   );
+}
+
+/** The `context_question` row a write touches (two writes of one row never share a statement). */
+function questionKey(projectId: string, questionId: string): string {
+  return `context_question:${projectId}:${questionId}`;
 }

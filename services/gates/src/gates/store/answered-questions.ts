@@ -44,14 +44,30 @@ export class AnsweredQuestions {
     return inserted.length > 0;
   }
 
-  /** §11.5 those of `questionIds` already withdrawn. */
-  async withdrawnOf(projectId: string, questionIds: readonly string[]): Promise<string[]> {
-    if (questionIds.length === 0) return [];
-    const rows: { question_id: string }[] = await this.manager.query(
-      `SELECT question_id FROM withdrawn_questions WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
+  /**
+   * What is settled of `questionIds`, in one statement: questionId → decisionEventId of those
+   * already answered, and (§11.5) those already withdrawn.
+   */
+  async settledOf(
+    projectId: string,
+    questionIds: readonly string[],
+  ): Promise<{ decisions: Record<string, string>; withdrawn: string[] }> {
+    if (questionIds.length === 0) return { decisions: {}, withdrawn: [] };
+    const rows: { question_id: string; decision_event_id: string | null }[] = await this.manager.query(
+      `SELECT question_id, decision_event_id FROM answered_questions
+        WHERE project_id = $1 AND question_id = ANY($2::uuid[])
+       UNION ALL
+       SELECT question_id, NULL FROM withdrawn_questions
+        WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
       [projectId, [...questionIds]],
     );
-    return rows.map((r) => r.question_id);
+    const decisions: Record<string, string> = {};
+    const withdrawn: string[] = [];
+    for (const r of rows) {
+      if (r.decision_event_id === null) withdrawn.push(r.question_id);
+      else decisions[r.question_id] = r.decision_event_id;
+    }
+    return { decisions, withdrawn };
   }
 
   /** questionId → decisionEventId for those of `questionIds` already answered. */

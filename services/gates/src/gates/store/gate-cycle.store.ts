@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferWrite } from '@openq/persistence';
 import { GATES, type GateCycle, type GateName } from '../domain/gate-cycle';
 
 export interface CycleKey {
@@ -50,11 +51,16 @@ export class GateCycleStore {
   /**
    * Loads a cycle and holds its row lock until the transaction ends, so concurrent messages on
    * one cycle run one after the other. A cycle that does not exist yet has no row to lock: its
-   * key is locked instead (advisory), so that two first messages do not both create it.
+   * key is locked instead (advisory), so that two first messages do not both create it. A caller
+   * that expects to create it (`creating`: a gate starting) takes the key's lock first and reads
+   * once, two statements instead of three; the read must come after that lock in a statement of
+   * its own, to see a cycle that a concurrent first message committed meanwhile.
    */
-  async lock(key: CycleKey): Promise<GateCycle | null> {
-    const found = await this.selectForUpdate(key);
-    if (found) return found;
+  async lock(key: CycleKey, opts: { creating?: boolean } = {}): Promise<GateCycle | null> {
+    if (!opts.creating) {
+      const found = await this.selectForUpdate(key);
+      if (found) return found;
+    }
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
       `gate-cycle:${key.projectId}:${key.taskId}:${key.gate}`,
     ]);
@@ -130,9 +136,14 @@ export class GateCycleStore {
     return { cycles: rows.map((r) => revive(r.cycle)), total: count?.total ?? 0 };
   }
 
-  /** Writes the cycle (the caller holds its lock, from `lock` or one of the `lock*` reads). */
+  /**
+   * Writes the cycle (the caller holds its lock, from `lock` or one of the `lock*` reads). Its
+   * row is locked and nothing reads the result, so the write goes with the transaction's next
+   * statement (`deferWrite`: usually the outbox insert).
+   */
   async save(cycle: GateCycle): Promise<void> {
-    await this.manager.query(
+    await deferWrite(
+      this.manager,
       `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
           last_activity_at, last_redispatch_at, cycle, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7, $8, $9::jsonb, $10)
@@ -152,6 +163,7 @@ export class GateCycleStore {
         JSON.stringify(cycle),
         cycle.updatedAt,
       ],
+      `gate_cycle:${cycle.projectId}:${cycle.taskId}:${cycle.gate}`,
     );
   }
 

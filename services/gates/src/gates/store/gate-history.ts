@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferWrite } from '@openq/persistence';
 import type { GateHistoryCommand, GateHistoryEntry, GateHistoryReply } from '@openq/contracts';
 import type { WireGateEvent } from '../gate-events.publisher';
 
@@ -14,7 +15,10 @@ interface HistoryRow {
 export class GateHistory {
   constructor(private readonly manager: EntityManager) {}
 
-  /** One statement for a decision's events, in their order (ids ascend with it). */
+  /**
+   * One statement for a decision's events, in their order (ids ascend with it), sent with the
+   * transaction's next statement (`deferWrite`: an append is read by no one in it).
+   */
   async append(projectId: string, events: readonly WireGateEvent[]): Promise<void> {
     if (events.length === 0) return;
     const values: unknown[] = [];
@@ -23,7 +27,8 @@ export class GateHistory {
       const n = i * 6;
       return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}::jsonb, $${n + 6})`;
     });
-    await this.manager.query(
+    await deferWrite(
+      this.manager,
       `INSERT INTO gate_history (project_id, task_id, gate, type, data, occurred_at) VALUES ${rows.join(', ')}`,
       values,
     );

@@ -12,7 +12,8 @@ export async function startCycle(
   now: Date,
 ): Promise<Decided<GateCycle | null, GateEvent> | Refusal> {
   const { taskId, gate, sessionAuthorId, maxCorrections } = data;
-  const state = await tx.cycles.lock({ projectId, taskId, gate });
+  // Usually the first message of its cycle (a restart finds it and is decided on it all the same).
+  const state = await tx.cycles.lock({ projectId, taskId, gate }, { creating: true });
   return tx.decide(
     {
       type: 'start',

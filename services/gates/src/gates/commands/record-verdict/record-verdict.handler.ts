@@ -67,16 +67,11 @@ export async function recordVerdict(
   // New questions: nobody waits on them yet, so locking them after the cycle cannot deadlock.
   await tx.answers.lock(projectId, declared);
   const questionIds = [...new Set([...request.link, ...declared])];
+  const settled = await tx.answers.settledOf(projectId, questionIds);
   // An answer the owner has committed counts, whether or not its event has reached us (§11.1).
-  const answered = {
-    ...answeredCitations(citations),
-    ...(await tx.answers.decisionsOf(projectId, questionIds)),
-  };
+  const answered = { ...answeredCitations(citations), ...settled.decisions };
   // §11.5 so does a withdrawal: the cycle does not wait on a question that needs no answer.
-  const withdrawn = [
-    ...withdrawnCitations(citations),
-    ...(await tx.answers.withdrawnOf(projectId, questionIds)),
-  ];
+  const withdrawn = [...withdrawnCitations(citations), ...settled.withdrawn];
   const link = decide(
     { type: 'questionsLinked', data: { roundId, questionIds, answered, withdrawn } },
     afterRound,
@@ -135,12 +130,14 @@ async function lookUpCitations(
   correlationId: string,
 ): Promise<Record<string, CitedQuestion>> {
   if (questionIds.length === 0) return {};
-  const heard = await tx.answers.decisionsOf(projectId, questionIds);
+  const heard = await tx.answers.settledOf(projectId, questionIds);
   const citations: Record<string, CitedQuestion> = Object.fromEntries(
-    Object.entries(heard).map(([id, decisionEventId]) => [id, { status: 'answered', decisionEventId }]),
+    Object.entries(heard.decisions).map(([id, decisionEventId]) => [
+      id,
+      { status: 'answered', decisionEventId },
+    ]),
   );
-  for (const id of await tx.answers.withdrawnOf(projectId, questionIds))
-    citations[id] = { status: 'withdrawn' };
+  for (const id of heard.withdrawn) citations[id] = { status: 'withdrawn' };
   const unheard = questionIds.filter((id) => !(id in citations));
   for (const item of await owner.statusOf(projectId, unheard, correlationId)) {
     citations[item.questionId] = citedQuestion(item);

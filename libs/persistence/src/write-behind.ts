@@ -1,0 +1,151 @@
+import type {
+  BeforeQueryEvent,
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  QueryRunner,
+} from 'typeorm';
+
+/**
+ * Write-behind inside a transaction (issue #14): a write whose result nobody reads (an upsert of
+ * a locked row, an append to a history) need not cost a round trip of its own. `deferWrite` queues
+ * it on the transaction's query runner; the queue goes to PostgreSQL, as data-modifying CTEs of one
+ * statement, just before the next statement of that transaction of any kind — so every later read,
+ * lock or COMMIT sees it, exactly as if it had run when it was queued. `queryAfterWrites` is the
+ * next statement that takes the queue along instead of flushing it first (the outbox insert, the
+ * last write of most transactions). A ROLLBACK (to a savepoint too) drops the queue: every write
+ * in it came after the last statement sent, so after the savepoint.
+ *
+ * What may be deferred: single INSERT / UPDATE / DELETE statements, without RETURNING, whose
+ * failure fails the transaction anyway (a failure surfaces from the statement that flushes them,
+ * as the same `QueryFailedError`), that never write a row another deferred write of the same
+ * queue writes (one statement cannot change a row twice: a write given the `key` of one still
+ * queued sends the queue first), and whose parameters are `$n` only. Outside a transaction, or on
+ * a data source without write-behind, a write runs at once.
+ */
+export async function deferWrite(
+  manager: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  key?: string,
+): Promise<void> {
+  const runner = manager.queryRunner;
+  if (!runner?.isTransactionActive || !enabled.has(runner.connection)) {
+    await manager.query(sql, [...params]);
+    return;
+  }
+  if (key !== undefined && pendingOf(runner).some((w) => w.key === key))
+    await runWrites(manager, take(runner));
+  pendingOf(runner).push({ sql, params, key });
+}
+
+/** Runs `sql` with the transaction's queued writes as CTEs before it: one round trip for all. */
+export async function queryAfterWrites<T = unknown>(
+  manager: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+): Promise<T> {
+  const runner = manager.queryRunner;
+  const writes = runner ? take(runner) : [];
+  if (writes.length === 0) return manager.query(sql, [...params]) as Promise<T>;
+  if (!foldable(sql, writes, params.length)) {
+    await runWrites(manager, writes);
+    return manager.query(sql, [...params]) as Promise<T>;
+  }
+  const combined = combine(writes, { sql, params });
+  return manager.query(combined.sql, combined.params) as Promise<T>;
+}
+
+/** Turns write-behind on for a data source (`openDatabase` does, for every service). */
+export function enableWriteBehind(dataSource: DataSource): void {
+  if (enabled.has(dataSource)) return;
+  enabled.add(dataSource);
+  dataSource.subscribers.push(new FlushBeforeNextStatement());
+}
+
+interface Write {
+  sql: string;
+  params: readonly unknown[];
+  /** The row (or rows) it writes, when another write of the same transaction may write it too. */
+  key?: string;
+}
+
+const PENDING = 'openq:writeBehind';
+const enabled = new WeakSet<DataSource>();
+/** PostgreSQL takes at most 65,535 parameters in one statement. */
+const MAX_PARAMS = 65_535;
+
+function pendingOf(runner: QueryRunner): Write[] {
+  const data = runner.data as Record<string, Write[] | undefined>;
+  return (data[PENDING] ??= []);
+}
+
+function take(runner: QueryRunner): Write[] {
+  const data = runner.data as Record<string, Write[] | undefined>;
+  const writes = data[PENDING];
+  if (!writes || writes.length === 0) return [];
+  delete data[PENDING];
+  return writes;
+}
+
+class FlushBeforeNextStatement implements EntitySubscriberInterface {
+  beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
+    const runner = event.queryRunner;
+    const data = runner.data as Record<string, Write[] | undefined>;
+    if (!data[PENDING]?.length) return; // the common case: no promise, no extra microtask
+    const writes = take(runner);
+    if (/^\s*ROLLBACK\b/i.test(event.query)) return;
+    return runWrites(runner.manager, writes);
+  }
+}
+
+/** The queue as few statements as the parameter limit allows (one, but for huge queues). */
+async function runWrites(manager: EntityManager, writes: readonly Write[]): Promise<void> {
+  let group: Write[] = [];
+  let params = 0;
+  const send = async () => {
+    if (group.length === 1) await manager.query(group[0]!.sql, [...group[0]!.params]);
+    else if (group.length > 1) {
+      const combined = combine(group, null);
+      await manager.query(combined.sql, combined.params);
+    }
+    group = [];
+    params = 0;
+  };
+  for (const write of writes) {
+    if (params + write.params.length > MAX_PARAMS) await send();
+    group.push(write);
+    params += write.params.length;
+  }
+  await send();
+}
+
+function foldable(sql: string, writes: readonly Write[], finalParams: number): boolean {
+  const total = writes.reduce((n, w) => n + w.params.length, finalParams);
+  return total <= MAX_PARAMS && !/^\s*WITH\s+RECURSIVE\b/i.test(sql);
+}
+
+/**
+ * `WITH openq_w0 AS (write 0), … <final>` with the parameters renumbered in order; the final
+ * statement's own WITH list, if any, continues the list. Without a final statement, `SELECT 1`.
+ */
+function combine(writes: readonly Write[], final: Write | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const ctes = writes.map((w, i) => {
+    const sql = renumber(w.sql, params.length);
+    params.push(...w.params);
+    return `openq_w${i} AS (${sql})`;
+  });
+  if (!final) return { sql: `WITH ${ctes.join(', ')} SELECT 1`, params };
+  const tail = renumber(final.sql, params.length);
+  params.push(...final.params);
+  const ownWith = /^\s*WITH\s+/i.exec(tail);
+  const sql = ownWith
+    ? `WITH ${ctes.join(', ')}, ${tail.slice(ownWith[0].length)}`
+    : `WITH ${ctes.join(', ')} ${tail}`;
+  return { sql, params };
+}
+
+function renumber(sql: string, offset: number): string {
+  return offset === 0 ? sql : sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
