@@ -3,6 +3,7 @@ import { AgentEvent, Commands, OpenqEvent, newId } from '@openq/contracts';
 import { decodeJson, encodeJson, RpcClient } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
 import { ask, gatesOf, publishVerdict, startGate } from '../support/gates';
+import { analystPackage, BEFORE, PipelineDriver, Q_AT } from '../support/pipeline';
 import { Stack } from '../support/stack';
 
 /**
@@ -12,6 +13,7 @@ import { Stack } from '../support/stack';
  * verdict waits on `openq.questions.declare` (and a correction on `openq.questions.status`),
  * the same service still serves other work, which needs that one connection: with the call
  * made inside the transaction it would wait for the connection until the call timed out (5 s).
+ * So does the analyst's declare, which would also hold the project's pipeline lock.
  */
 const P = 'rpcpool';
 /** Well under the 5 s RPC timeout a held connection would be released after. */
@@ -98,6 +100,40 @@ describe('a call to the questions service holds no pooled connection', () => {
         reason: 'user_decision',
         questionIds: [questionId],
       });
+      // Declared once: nothing retried the call while the first one waited.
+      expect(owner.held).toHaveLength(1);
+    } finally {
+      owner.stop();
+    }
+  });
+
+  it('gates: while the analyst declares its questions, the project pipeline lock is free', async () => {
+    const owner = new HeldOwner(Commands.questions.declare.type);
+    const p = new PipelineDriver(stack, 'rpcpool-pipe');
+    try {
+      await p.register('A1', 'R', 1);
+      await p.published(OpenqEvent.PipelineTaskAdmitted, 'A1');
+      await p.finishAnalysis('A1', 'R', {
+        package: analystPackage(Q_AT, BEFORE),
+        questions: [{ pergunta: 'Keep the legacy export?', sugestao: 'no' }],
+      });
+      await waitFor(async () => owner.held.length > 0, { what: 'the analysis declaring its question' });
+
+      // Registering a task of the same project takes its pipeline lock and the one connection:
+      // both free while the declare is unanswered.
+      const started = Date.now();
+      await p.register('A2', 'R', 2);
+      expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
+      expect(owner.held).toHaveLength(1);
+
+      const questionId = newId();
+      expect(owner.payload(0)).toMatchObject({
+        projectId: 'rpcpool-pipe',
+        declaration: { autor: 'analyst', pergunta: 'Keep the legacy export?' },
+      });
+      owner.reply(0, { questionId, created: true });
+      const [needsInput] = await p.published(OpenqEvent.PipelineNeedsInput, 'A1');
+      expect(needsInput!.data).toEqual({ taskId: 'A1', repo: 'R', questionIds: [questionId] });
       // Declared once: nothing retried the call while the first one waited.
       expect(owner.held).toHaveLength(1);
     } finally {

@@ -746,6 +746,25 @@ describe('batches: several messages in one transaction, each with its own guaran
     await ds.destroy();
   });
 
+  it('tells the before-transaction step whether the message was applied already (a redelivery)', async () => {
+    const said: boolean[] = [];
+    const { ds, processor, fetch, settle } = await batchSetup(undefined, {
+      prepare: async (_envelope, applied) => {
+        said.push(await applied());
+        return 'prepared';
+      },
+    });
+    await publishPing(1, 'p1');
+    const [msg] = await fetch(1);
+    expect(await processor.process(msg!)).toBe('ack');
+    // The same message again, as JetStream redelivers one whose ack was lost: applied, no effect.
+    expect(await processor.process(msg!)).toBe('ack');
+    settle([msg!], ['ack']);
+    expect(said).toEqual([false, true]);
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
+    await ds.destroy();
+  });
+
   it("trusts openq's own events in a batch: no class-validator on a hop between services", async () => {
     const registry = new MessageRegistry([defineMessage(PING, PingData), defineMessage(PONGED, PingData)]);
     const { ds, processor, fetch, settle } = await batchSetup(undefined, { type: PONGED, registry });

@@ -52,8 +52,9 @@ export interface InboundOptions {
   /**
    * Runs before the message's transaction, holding no connection or lock (a call to another
    * service); its result is the handler's `prepared`. It may be run again for the same message.
+   * `applied` reads whether this consumer's inbox already has the message (a redelivery).
    */
-  prepare?: (envelope: EventEnvelope) => Promise<unknown>;
+  prepare?: (envelope: EventEnvelope, applied: () => Promise<boolean>) => Promise<unknown>;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
@@ -413,7 +414,7 @@ export class InboundProcessor {
         natsHeaderReader(msg.headers),
         envelope.correlationId,
         this.spanOf(`${envelope.type} prepare`),
-        () => prepare(envelope),
+        () => prepare(envelope, () => this.inInbox(envelope)),
       );
     }
   }
@@ -464,6 +465,15 @@ export class InboundProcessor {
     else msg.nak((this.options.backoffMs ?? defaultBackoff)(msg.info.deliveryCount));
   }
 
+  /** Whether the consumer's inbox has the message (read outside any transaction). */
+  private async inInbox(envelope: EventEnvelope): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM inbox WHERE consumer = $1 AND message_id = $2`,
+      [this.options.consumer, envelope.eventId],
+    );
+    return rows.length > 0;
+  }
+
   private parse(msg: JsMsg): EventEnvelope {
     const parsed = parseEventMessage(msg, this.options.registry);
     if (!parsed.ok) throw new Refused(parsed.reason, parsed.message, parsed.envelope);
@@ -472,7 +482,7 @@ export class InboundProcessor {
 
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
-    const prepared = await this.options.prepare?.(envelope);
+    const prepared = await this.options.prepare?.(envelope, () => this.inInbox(envelope));
     return this.inOneTransaction(async (manager) => {
       const claimed: unknown[] = await manager.query(
         `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,

@@ -77,9 +77,19 @@ export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
  */
 export const BEFORE_TRANSACTION = { beforeTransaction: true } as const;
 
-export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope]> {
+export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope, () => Promise<boolean>]> {
   get envelope(): EventEnvelope {
     return this.args[0];
+  }
+
+  /**
+   * Whether this consumer has already applied the message (its inbox has it): a redelivery. A
+   * step whose calls depend on state the message itself may have moved on since (the analyst's
+   * question keys carry the task's run) asks first and does nothing for one; the transaction
+   * then finds it in the inbox and acks it without effect.
+   */
+  applied(): Promise<boolean> {
+    return this.args[1]();
   }
 }
 
@@ -152,7 +162,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           (data, ctx) => this.invokeChain(inside, data, new JetStreamEventContext([ctx])),
           {
             prepare: before
-              ? (envelope) => this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope]))
+              ? (envelope, applied) =>
+                  this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope, applied]))
               : undefined,
             consumer: durable,
             registry: this.options.eventRegistry,

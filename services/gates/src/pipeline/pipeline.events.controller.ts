@@ -10,10 +10,16 @@ import {
   type QuestionAnswered,
   type QuestionWithdrawn,
 } from '@openq/contracts';
-import type { EventContext, JetStreamEventContext } from '@openq/messaging';
+import { DataSource } from 'typeorm';
+import {
+  BEFORE_TRANSACTION,
+  type EventContext,
+  type JetStreamEventContext,
+  type JetStreamPrepareContext,
+} from '@openq/messaging';
 import { changeTaskStatus } from './commands/change-task-status.handler';
 import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
-import { recordAnalysis } from './commands/record-analysis.handler';
+import { prepareAnalysis, recordAnalysis, type PreparedAnalysis } from './commands/record-analysis.handler';
 import { recordAnswer } from './commands/record-answer.handler';
 import { registerTask } from './commands/register-task.handler';
 import { AGENT_FREEZER } from './domain/repo-freeze';
@@ -32,6 +38,7 @@ export class PipelineEventsController {
   constructor(
     @Inject(PIPELINE_FLAGS) private readonly flags: PipelineFlags,
     private readonly questions: QuestionDeclarer,
+    private readonly dataSource: DataSource,
   ) {}
 
   @EventPattern(AgentEvent.TaskCreated)
@@ -47,12 +54,29 @@ export class PipelineEventsController {
     await changeTaskStatus(await this.open(ctx.event), data);
   }
 
+  /** Before the analysis's transaction: its questions are declared (no lock held across the calls). */
+  @EventPattern(AgentEvent.AnalysisFinished, BEFORE_TRANSACTION)
+  declareBeforeAnalysis(
+    @Payload() data: AgentAnalysisFinishedDto,
+    @Ctx() ctx: JetStreamPrepareContext,
+  ): Promise<PreparedAnalysis> {
+    const { projectId, correlationId } = ctx.envelope;
+    return prepareAnalysis(this.dataSource.manager, data, this.questions, {
+      projectId,
+      correlationId,
+      flags: this.flags,
+      now: new Date(),
+      applied: () => ctx.applied(),
+    });
+  }
+
   @EventPattern(AgentEvent.AnalysisFinished)
   async onAnalysisFinished(
     @Payload() data: AgentAnalysisFinishedDto,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
-    await recordAnalysis(await this.open(ctx.event), data, this.questions, ctx.event.envelope.correlationId);
+    const prepared = ctx.event.prepared as PreparedAnalysis | undefined;
+    await recordAnalysis(await this.open(ctx.event), data, prepared);
   }
 
   @EventPattern(OpenqEvent.QuestionAnswered)
