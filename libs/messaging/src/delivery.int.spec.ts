@@ -374,6 +374,50 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     await service.close();
   });
 
+  it("marks the rows it published in the next commit's outbox insert, and on their own when that commit rolls back", async () => {
+    await ensureStreams(await nc.jetstreamManager());
+    const ds = await openPingDatabase(db.url);
+    // A mark delay no test waits for: a row gets marked only by an outbox insert, or by idle().
+    const publisher = new OutboxPublisher(ds, nc.jetstream(), { service: 'marks', markDelayMs: 600_000 });
+    publisher.attach();
+    const publishedAt = async (eventId: string) =>
+      (
+        (await ds.query(`SELECT published_at FROM outbox WHERE event_id = $1`, [eventId])) as {
+          published_at: Date | null;
+        }[]
+      )[0]?.published_at ?? null;
+    const a = makeEnvelope(PONGED, 'p7', { n: 1 });
+    const b = makeEnvelope(PONGED, 'p8', { n: 2 });
+    const c = makeEnvelope(PONGED, 'p9', { n: 3 });
+    await ds.transaction((m) => appendToOutbox(m, [a]));
+    await waitFor(async () => publisher.awaitingMark === 1, { what: 'a published and acked' });
+    expect(await publishedAt(a.eventId)).toBeNull();
+
+    // The next commit's insert marks `a` in its own statement.
+    await ds.transaction((m) => appendToOutbox(m, [b]));
+    expect(await publishedAt(a.eventId)).not.toBeNull();
+    expect(publisher.published).toBe(1);
+    await waitFor(async () => publisher.awaitingMark === 1, { what: 'b published and acked' });
+
+    // A commit that takes `b` to mark and rolls back gives it back; idle() then marks it alone.
+    await expect(
+      ds.transaction(async (m) => {
+        await appendToOutbox(m, [c]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await publishedAt(b.eventId)).toBeNull();
+    expect(publisher.awaitingMark).toBe(1);
+    await publisher.idle();
+    expect(await publishedAt(b.eventId)).not.toBeNull();
+    expect(publisher.published).toBe(2);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE event_id = $1`, [c.eventId])).toEqual([
+      { n: 0 },
+    ]);
+    await publisher.detach();
+    await ds.destroy();
+  });
+
   it('sends an earlier unpublished row of the subject before its own, so stream order follows commit order', async () => {
     await ensureStreams(await nc.jetstreamManager());
     const js = nc.jetstream();

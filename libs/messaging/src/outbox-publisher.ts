@@ -22,11 +22,16 @@ export interface OutboxRow {
 /** How long the relay leaves a row handed to an after-commit publisher alone (then it is a crash's). */
 export const AFTER_COMMIT_GRACE_MS = 2000;
 
+/** How long acked rows wait for an outbox insert to mark them before an UPDATE of their own. */
+export const MARK_DELAY_MS = 100;
+
 export interface OutboxPublisherOptions {
   /** The `service` label of the metrics. */
   service: string;
   /** PubAck wait per row. */
   timeoutMs?: number;
+  /** How long acked rows wait for an outbox insert to mark them (default `MARK_DELAY_MS`). */
+  markDelayMs?: number;
   /**
    * Fault injection for tests: runs after the commit, before anything is published; throwing
    * drops the rows, as a process that dies between COMMIT and publish would.
@@ -41,6 +46,8 @@ interface Handoff {
   own: OutboxRow[];
   /** Rows of other transactions, of the same subjects, unpublished when the insert read them. */
   before: OutboxRow[];
+  /** Acked rows this transaction's insert marked published (`takeMarks`), and how many it did mark. */
+  marks: { ids: string[]; marked: number };
 }
 
 const HANDOFF = 'openq:outboxHandoff';
@@ -60,11 +67,16 @@ export function handOffAfterCommit(
   publisher: OutboxPublisher,
   own: OutboxRow[],
   before: OutboxRow[],
+  marks?: { ids: string[]; marked: number },
 ): void {
   const data = queryRunner.data as Record<string, Handoff | undefined>;
-  const handoff = (data[HANDOFF] ??= { publisher, own: [], before: [] });
+  const handoff = (data[HANDOFF] ??= { publisher, own: [], before: [], marks: { ids: [], marked: 0 } });
   handoff.own.push(...own);
   handoff.before.push(...before);
+  if (marks) {
+    handoff.marks.ids.push(...marks.ids);
+    handoff.marks.marked += marks.marked;
+  }
 }
 
 /**
@@ -77,13 +89,17 @@ class AfterCommit implements EntitySubscriberInterface {
     // A released savepoint broadcasts too: only the outermost COMMIT hands the rows over.
     if (event.queryRunner.isTransactionActive) return;
     const handoff = take(event.queryRunner);
-    handoff?.publisher.committed(handoff.own, handoff.before);
+    if (!handoff) return;
+    handoff.publisher.marked(handoff.marks.ids, handoff.marks.marked);
+    handoff.publisher.committed(handoff.own, handoff.before);
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
     // Rolled back, even to a savepoint: which rows survived is unknown here, so none is handed
-    // over; whatever committed is the relay's after the grace period.
-    take(event.queryRunner);
+    // over; whatever committed is the relay's after the grace period. The marks it carried were
+    // undone: those rows are marked again, by the next insert or on their own.
+    const handoff = take(event.queryRunner);
+    handoff?.publisher.markLater(handoff.marks.ids);
   }
 }
 
@@ -110,6 +126,7 @@ export class OutboxPublisher {
   private readonly acked: string[] = [];
   private readonly pending = new Set<Promise<void>>();
   private marking: Promise<void> | null = null;
+  private markTimer: NodeJS.Timeout | null = null;
   private readonly subscriber = new AfterCommit();
   private attached = false;
   published = 0;
@@ -141,7 +158,7 @@ export class OutboxPublisher {
   async idle(): Promise<void> {
     while (this.pending.size > 0 || this.marking || this.acked.length > 0) {
       await Promise.allSettled([...this.pending]);
-      this.kickMark();
+      this.kickMark(true);
       await this.marking?.catch(() => undefined);
     }
   }
@@ -191,14 +208,64 @@ export class OutboxPublisher {
     });
   }
 
-  /** One UPDATE marks every row acked since the last one; commits that land meanwhile wait for the next. */
-  private kickMark(): void {
+  /**
+   * Acked rows not yet marked, for the outbox insert of a transaction of this data source to mark
+   * in its own statement (issue #14: no UPDATE of its own); the transaction's end then reports
+   * them (`marked`, or `markLater` on rollback).
+   */
+  takeMarks(): string[] {
+    const ids = this.acked.splice(0);
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = null;
+    return ids;
+  }
+
+  /** Rows published and acked, waiting to be marked (by an outbox insert or an UPDATE). */
+  get awaitingMark(): number {
+    return this.acked.length;
+  }
+
+  /** After the COMMIT of a transaction that marked `ids`: `count` of them were still unmarked. */
+  marked(ids: readonly string[], count: number): void {
+    for (const id of ids) this.unmarked.delete(id);
+    this.countMarked(count);
+  }
+
+  /** The transaction that took `ids` to mark rolled back: they wait for the next mark. */
+  markLater(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.acked.push(...ids);
+    this.kickMark();
+  }
+
+  /**
+   * Acked rows are marked by the next outbox insert of this process if one comes within
+   * `MARK_DELAY_MS` (the usual case under load), else by one UPDATE of their own, which marks
+   * every row acked meanwhile; commits that land while it runs wait for the next.
+   */
+  private kickMark(now = false): void {
     if (this.marking || this.acked.length === 0) return;
+    if (!now) {
+      this.markTimer ??= setTimeout(() => {
+        this.markTimer = null;
+        this.kickMark(true);
+      }, this.options.markDelayMs ?? MARK_DELAY_MS);
+      return;
+    }
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = null;
     const ids = this.acked.splice(0);
     this.marking = this.mark(ids).finally(() => {
       this.marking = null;
       this.kickMark();
     });
+  }
+
+  private countMarked(count: number): void {
+    if (count === 0) return;
+    this.published += count;
+    messagingMetrics.outboxPublished().inc({ service: this.options.service }, count);
+    messagingMetrics.outboxPublishedAfterCommit().inc({ service: this.options.service }, count);
   }
 
   private async mark(ids: string[]): Promise<void> {
@@ -208,9 +275,7 @@ export class OutboxPublisher {
         `UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL`,
         [ids],
       )) as [unknown, number];
-      this.published += marked;
-      messagingMetrics.outboxPublished().inc({ service: this.options.service }, marked);
-      messagingMetrics.outboxPublishedAfterCommit().inc({ service: this.options.service }, marked);
+      this.countMarked(marked);
     } catch (error) {
       // Not marked: the relay republishes them after the grace period, and JetStream drops the copies.
       this.logger.warn(`could not mark ${ids.length} published outbox rows: ${String(error)}`);

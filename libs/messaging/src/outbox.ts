@@ -124,10 +124,24 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   // committed before it, and this transaction's earlier ones), not the rows the INSERT adds.
   values.push(AFTER_COMMIT_GRACE_MS);
   const grace = `$${values.length}`;
+  // The rows this process published and has not marked yet are marked here too (no UPDATE of
+  // their own); they are the transaction's from now on, given back if it rolls back.
+  const marks = publisher.takeMarks();
+  handOffAfterCommit(queryRunner, publisher, [], [], { ids: marks, marked: 0 });
+  let marking = { cte: '', notMarked: '', rows: '' };
+  if (marks.length > 0) {
+    values.push(marks);
+    const ids = `$${values.length}::bigint[]`;
+    marking = {
+      cte: `marked AS (UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}) AND published_at IS NULL RETURNING id), `,
+      notMarked: ` AND o.id <> ALL(${ids})`,
+      rows: ` UNION ALL SELECT m.id::text, NULL::uuid, NULL::text, NULL::jsonb, NULL::jsonb, NULL::boolean FROM marked m`,
+    };
+  }
   // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one.
-  const written: (OutboxRow & { own: boolean })[] = await queryAfterWrites(
+  const written: (OutboxRow & { own: boolean | null })[] = await queryAfterWrites(
     manager,
-    `WITH written AS (
+    `WITH ${marking.cte}written AS (
        INSERT INTO outbox (event_id, subject, envelope, headers, relay_after)
        SELECT v.event_id::uuid, v.subject, v.envelope, v.headers,
               clock_timestamp() + ${grace}::int * interval '1 millisecond'
@@ -136,12 +150,13 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
      SELECT id::text, event_id, subject, envelope, headers, true AS own FROM written
      UNION ALL
      SELECT o.id::text, o.event_id, o.subject, o.envelope, o.headers, false AS own FROM outbox o
-      WHERE o.published_at IS NULL AND o.subject IN (SELECT subject FROM written)`,
+      WHERE o.published_at IS NULL AND o.subject IN (SELECT subject FROM written)${marking.notMarked}${marking.rows}`,
     values,
   );
-  const own = written.filter((r) => r.own).sort(byOutboxId);
-  const before = written.filter((r) => !r.own);
-  handOffAfterCommit(queryRunner, publisher, own.map(rowOf), before.map(rowOf));
+  const own = written.filter((r) => r.own === true).sort(byOutboxId);
+  const before = written.filter((r) => r.own === false);
+  const marked = written.length - own.length - before.length;
+  handOffAfterCommit(queryRunner, publisher, own.map(rowOf), before.map(rowOf), { ids: [], marked });
 }
 
 function rowOf(r: OutboxRow): OutboxRow {
