@@ -484,13 +484,10 @@ export class InboundProcessor {
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
     const prepared = await this.options.prepare?.(envelope, () => this.inInbox(envelope));
     return this.inOneTransaction(async (manager) => {
-      const claimed: unknown[] = await manager.query(
-        `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-        [this.options.consumer, envelope.eventId],
-      );
       // Seen before or not, the message takes its turn: the subject's position must pass it.
-      await this.enterTurn(manager, msg);
-      if (claimed.length === 0) {
+      // Its inbox claim goes in the same statement, after the position's lock.
+      const claimed = await this.enterAndClaim(manager, msg, envelope.eventId);
+      if (!claimed) {
         await this.options.order?.advance(manager, msg.subject, msg.seq);
         return false; // seen before: the effect is already committed
       }
@@ -503,6 +500,24 @@ export class InboundProcessor {
   }
 
   /** Locks the subject's position for the transaction, or rolls it back while an earlier message is pending. */
+  /** `enterTurn` and the message's inbox claim; false when the inbox had it (a redelivery). */
+  private async enterAndClaim(manager: EntityManager, msg: JsMsg, messageId: string): Promise<boolean> {
+    const order = this.options.order;
+    if (!order) {
+      const rows: unknown[] = await manager.query(
+        `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+        [this.options.consumer, messageId],
+      );
+      return rows.length > 0;
+    }
+    const { predecessor, claimed } = await order.enterAndClaim(manager, msg.subject, msg.seq, {
+      inboxConsumer: this.options.consumer,
+      messageId,
+    });
+    if (predecessor) throw new PredecessorPending(predecessor);
+    return claimed;
+  }
+
   private async enterTurn(manager: EntityManager, msg: JsMsg): Promise<void> {
     const predecessor = await this.options.order?.enter(manager, msg.subject, msg.seq);
     if (predecessor) throw new PredecessorPending(predecessor);

@@ -73,27 +73,54 @@ export class SubjectOrder {
    * returns the earlier message still to settle, or null when `seq` may be applied now.
    */
   async enter(manager: EntityManager, subject: string, seq: number): Promise<Predecessor | null> {
+    return (await this.enterAndClaim(manager, subject, seq, null)).predecessor;
+  }
+
+  /**
+   * `enter`, and, when `claim` is given, the message's inbox row inserted in the same statement,
+   * after the position's lock (the order a batch takes them in too): `claimed` is false when the
+   * inbox had the message already (a redelivery).
+   */
+  async enterAndClaim(
+    manager: EntityManager,
+    subject: string,
+    seq: number,
+    claim: { inboxConsumer: string; messageId: string } | null,
+  ): Promise<{ predecessor: Predecessor | null; claimed: boolean }> {
     // One statement locks the subject's position (creating it at the start-up floor) and moves it
     // to `seq` at once, returning where it stood. Every path that commits (applied, seen before,
     // dead-lettered) advances to `seq`; one that does not (an earlier message pending, a failure)
     // rolls the move back with it. `advance` then has nothing left to write: one statement less
     // per message. (`before` reads the row as it stood, locked; a position another transaction
     // created meanwhile reads as the floor, which only costs look-ups, never order.)
-    // (`before` is joined into the insert's source so that it is read, and locked, first.)
-    const [row]: { before: string | null }[] = await manager.query(
+    // (`before` is joined into the insert's source so that it is read, and locked, first; the
+    // inbox insert reads the moved row, so it runs after both.)
+    const params: unknown[] = [this.consumer, subject, this.options.ackFloor, seq];
+    const claimed = claim
+      ? `, claimed AS (
+         INSERT INTO inbox (consumer, message_id) SELECT $5, $6 FROM moved
+         ON CONFLICT DO NOTHING RETURNING 1)`
+      : '';
+    if (claim) params.push(claim.inboxConsumer, claim.messageId);
+    const [row]: { before: string | null; claimed: boolean }[] = await manager.query(
       `WITH before AS MATERIALIZED (
-         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE)
-       INSERT INTO consumer_position (consumer, subject, last_seq)
-       SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
-         LEFT JOIN before ON true
-       ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
-       RETURNING (SELECT last_seq FROM before) AS before`,
-      [this.consumer, subject, this.options.ackFloor, seq],
+         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE),
+       moved AS (
+         INSERT INTO consumer_position (consumer, subject, last_seq)
+         SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
+           LEFT JOIN before ON true
+         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
+         RETURNING (SELECT last_seq FROM before) AS before)${claimed}
+       SELECT before, ${claim ? 'EXISTS (SELECT 1 FROM claimed)' : 'true'} AS claimed FROM moved`,
+      params,
     );
     advancedIn(manager).add(`${subject} ${seq}`);
     const last =
       row?.before === null || row?.before === undefined ? this.options.ackFloor : Number(row.before);
-    return this.pendingBefore(manager, subject, last + 1, seq);
+    return {
+      predecessor: await this.pendingBefore(manager, subject, last + 1, seq),
+      claimed: row?.claimed === true,
+    };
   }
 
   /**
