@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { AfterQueryEvent, DataSource, EntitySubscriberInterface } from 'typeorm';
-import { withDatabase } from './database-url';
 import { dropDatabase, openDatabase } from './data-source';
+import { ownTestDatabaseUrl } from './own-test-database';
 import { deferWrite, queryAfterWrites } from './write-behind';
 
-// A database of this test's own (libs/testing depends on this library, so it is not used here).
-const BASE_URL =
-  process.env.OPENQ_TEST_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/postgres';
-const url = withDatabase(BASE_URL, `openq_test_wb_${randomBytes(6).toString('hex')}`);
+const url = ownTestDatabaseUrl('wb');
 let ds: DataSource;
 
 /** Every statement the data source sends, as PostgreSQL gets it. */
