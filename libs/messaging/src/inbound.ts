@@ -499,7 +499,6 @@ export class InboundProcessor {
     });
   }
 
-  /** Locks the subject's position for the transaction, or rolls it back while an earlier message is pending. */
   /** `enterTurn` and the message's inbox claim; false when the inbox had it (a redelivery). */
   private async enterAndClaim(manager: EntityManager, msg: JsMsg, messageId: string): Promise<boolean> {
     const order = this.options.order;
@@ -518,6 +517,7 @@ export class InboundProcessor {
     return claimed;
   }
 
+  /** Locks the subject's position for the transaction, or rolls it back while an earlier message is pending. */
   private async enterTurn(manager: EntityManager, msg: JsMsg): Promise<void> {
     const predecessor = await this.options.order?.enter(manager, msg.subject, msg.seq);
     if (predecessor) throw new PredecessorPending(predecessor);
