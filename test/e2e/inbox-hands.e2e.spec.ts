@@ -1,5 +1,5 @@
 import type { Page, Route } from 'playwright-core';
-import type { UserBrowser } from '../support/browser';
+import type { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
 
 /**

@@ -4,7 +4,7 @@ import { waitFor } from '@openq/testing';
 import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft as englishLeftOn } from '../support/inbox-words';
-import type { UserBrowser } from '../support/browser';
+import type { UserBrowser } from '@openq/testing/browser';
 
 /**
  * Issue #18 the person's language, in real headless Chromium against the whole stack: a browser

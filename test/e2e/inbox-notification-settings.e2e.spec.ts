@@ -4,7 +4,7 @@ import { waitFor } from '@openq/testing';
 import { declare } from '../support/context-helpers';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft } from '../support/inbox-words';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17 "What the person sees", in real headless Chromium against the whole stack with the

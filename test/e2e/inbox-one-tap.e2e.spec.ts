@@ -1,6 +1,6 @@
 import { DEV_LINK_SECRET, mintOneTapLink } from '@openq/platform';
 import { waitFor } from '@openq/testing';
-import { UserBrowser } from '../support/browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
 
 /**

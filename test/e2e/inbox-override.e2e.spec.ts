@@ -1,5 +1,5 @@
 import { waitFor } from '@openq/testing';
-import type { UserBrowser } from '../support/browser';
+import type { UserBrowser } from '@openq/testing/browser';
 import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';

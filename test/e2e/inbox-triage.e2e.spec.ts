@@ -1,5 +1,5 @@
 import { waitFor } from '@openq/testing';
-import { UserBrowser } from '../support/browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
 import { SEED_PROJECTS, seedInbox, type InboxSeed, type SeededQuestion } from '../support/inbox-seed';
 

@@ -1,7 +1,7 @@
 import { AgentEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { IdleSweep } from '../../services/gates/src/gates/sweep/idle-sweep';
-import { UserBrowser } from '../support/browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';
 

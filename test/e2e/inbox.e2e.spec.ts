@@ -1,5 +1,5 @@
 import { waitFor } from '@openq/testing';
-import { UserBrowser } from '../support/browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack, type InboxRole } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';
 

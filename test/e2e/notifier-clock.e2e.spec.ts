@@ -1,7 +1,7 @@
 import { waitFor } from '@openq/testing';
 import { declare } from '../support/context-helpers';
 import { Stack } from '../support/stack';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17 "reminders and escalation driven by a clock the tests control", over the real stack

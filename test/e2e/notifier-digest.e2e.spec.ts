@@ -1,5 +1,5 @@
 import { waitFor } from '@openq/testing';
-import { SmtpSink } from '../support/smtp-sink';
+import { SmtpSink } from '@openq/testing/smtp-sink';
 import { Stack } from '../support/stack';
 
 /*

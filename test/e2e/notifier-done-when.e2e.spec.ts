@@ -1,8 +1,8 @@
 import { waitFor } from '@openq/testing';
 import { ask, EXEC_AUTHOR, gatesOf, publishVerdict, startGate } from '../support/gates';
-import { SmtpSink } from '../support/smtp-sink';
+import { SmtpSink } from '@openq/testing/smtp-sink';
 import { Stack } from '../support/stack';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17's "Done when" over the real stack (questions, gates, notifier, gateway; real NATS and

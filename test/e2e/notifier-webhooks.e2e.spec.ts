@@ -2,7 +2,7 @@ import { waitFor } from '@openq/testing';
 import { verifySignature } from '../../services/notifier/src/channels/signature';
 import { EXEC_AUTHOR, ask, publishVerdict, startGate } from '../support/gates';
 import { Stack } from '../support/stack';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17 over the real stack (questions, gates, notifier, gateway; real NATS and PostgreSQL):

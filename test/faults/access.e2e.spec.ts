@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { AgentEvent } from '@openq/contracts';
-import { freePort, waitFor } from '@openq/testing';
+import { freePort, suiteTagEnv, waitFor } from '@openq/testing';
 import { CLI, ProcessStack, REPO_ROOT, ServiceProcess, WITH_NOTIFIER } from '../support/processes';
 import {
   AUTHOR,
@@ -227,7 +227,7 @@ function runToExit(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH, ...env },
+      env: { PATH: process.env.PATH, ...suiteTagEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -8,6 +8,7 @@ import { readStream } from './support/quiet';
 import { printFigures, printTable, saveFigures } from './support/report';
 import { rng } from './support/rng';
 import { Workload } from './support/workload';
+import { FULL_SCALE, scaled } from './support/scale';
 
 /*
  * Issue #9, item 1 — crashes under load. While ≥ 10,000 agent events and HTTP answers flow, every
@@ -18,8 +19,6 @@ import { Workload } from './support/workload';
 
 const random = rng();
 const KILLS_PER_SERVICE = 6;
-/** FAULTS_SCALE < 1 shrinks the load for a quick local run; the issue's figures need 1. */
-const SCALE = Number(process.env.FAULTS_SCALE ?? 1);
 let stack: ProcessStack;
 let running: Workload | null = null;
 
@@ -37,15 +36,15 @@ it(`loses and doubles nothing while each service is SIGKILLed ${KILLS_PER_SERVIC
     rng: random,
     tag: 'k',
     projects: 12,
-    declares: Math.round(4600 * SCALE),
-    cycles: Math.round(900 * SCALE),
+    declares: scaled(4600),
+    cycles: scaled(900),
     answerShare: 0.7,
     cycleAnswerShare: 0.85,
     clickShare: 0.4,
     rate: 220,
   });
   running = load;
-  if (SCALE >= 1) expect(load.plannedEvents + load.plannedClicks).toBeGreaterThanOrEqual(10_000);
+  if (FULL_SCALE) expect(load.plannedEvents + load.plannedClicks).toBeGreaterThanOrEqual(10_000);
   const started = Date.now();
   const [kills] = await Promise.all([
     killDuringLoad(stack, () => load.progress, random, ALL_SERVICES, KILLS_PER_SERVICE),

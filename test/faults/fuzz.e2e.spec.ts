@@ -7,6 +7,7 @@ import { agentMessage } from './support/fuzz-inputs';
 import { fuzzTargets } from './support/fuzz-routes';
 import { printFigures, printTable, saveFigures } from './support/report';
 import { rng } from './support/rng';
+import { scaled } from './support/scale';
 
 /*
  * Issue #9, item 5 — bad input. Every HTTP route and every agent-event subject gets generated
@@ -16,9 +17,8 @@ import { rng } from './support/rng';
  */
 
 const random = rng();
-const SCALE = Number(process.env.FAULTS_SCALE ?? 1);
-const HTTP_REQUESTS = Math.round(10_000 * SCALE);
-const PER_AGENT_TYPE = Math.round(150 * SCALE);
+const HTTP_REQUESTS = scaled(10_000);
+const PER_AGENT_TYPE = scaled(150);
 const P = 'fz';
 const AUTHOR = 'ana';
 let stack: ProcessStack;

@@ -4,9 +4,10 @@ import { DEV_JWT_SECRET } from '@openq/platform';
 import { waitFor } from '@openq/testing';
 import { mintDevToken } from '../../tools/token';
 import { ProcessStack } from '../support/processes';
-import { SmtpSink } from '../support/smtp-sink';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { SmtpSink } from '@openq/testing/smtp-sink';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 import { printFigures, saveFigures } from './support/report';
+import { scaled } from './support/scale';
 
 /*
  * Issue #17 — the notifier SIGKILLed mid-run. A burst of declarations flows (agent events on
@@ -20,7 +21,7 @@ import { printFigures, saveFigures } from './support/report';
 
 const P = 'ncrash';
 const USERS = ['ana', 'bia', 'caio', 'davi', 'eva'];
-const DECLARATIONS = Number(process.env.NOTIFIER_CRASH_DECLARATIONS ?? 400);
+const DECLARATIONS = scaled(400, 40);
 const KILLS = 3;
 const CONCURRENCY = 8;
 let stack: ProcessStack;

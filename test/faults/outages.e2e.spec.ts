@@ -7,6 +7,7 @@ import { ReadinessWatch } from './support/readiness';
 import { printFigures, saveFigures } from './support/report';
 import { rng } from './support/rng';
 import { Workload } from './support/workload';
+import { scaled } from './support/scale';
 
 /*
  * Issue #9, item 2 — broker and database restarts in the middle of a load.
@@ -23,7 +24,6 @@ import { Workload } from './support/workload';
  */
 
 const random = rng();
-const SCALE = Number(process.env.FAULTS_SCALE ?? 1);
 const PG_OUTAGE_MS = 4000;
 let stack: ProcessStack;
 let watch: ReadinessWatch;
@@ -47,8 +47,8 @@ function load(tag: string): Workload {
     rng: random,
     tag,
     projects: 6,
-    declares: Math.round(600 * SCALE),
-    cycles: Math.round(120 * SCALE),
+    declares: scaled(600),
+    cycles: scaled(120),
     answerShare: 0.6,
     cycleAnswerShare: 0.8,
     clickShare: 0.4,

@@ -8,6 +8,7 @@ import { printFigures, saveFigures } from './support/report';
 import { rng } from './support/rng';
 import { NakStorm } from './support/storm';
 import { AUTHOR, Workload } from './support/workload';
+import { scaled } from './support/scale';
 
 /*
  * Issue #9, item 3 — redelivery storms and out-of-order delivery. A rogue consumer on the
@@ -18,7 +19,6 @@ import { AUTHOR, Workload } from './support/workload';
  */
 
 const random = rng();
-const SCALE = Number(process.env.FAULTS_SCALE ?? 1);
 let stack: ProcessStack;
 let engine: Engine;
 const figures: Record<string, number | string | boolean> = { seed: random.seed };
@@ -35,8 +35,8 @@ it('applies everything once through a nak storm on the durables and copies of ev
     rng: random,
     tag: 'r',
     projects: 4,
-    declares: Math.round(400 * SCALE),
-    cycles: Math.round(100 * SCALE),
+    declares: scaled(400),
+    cycles: scaled(100),
     answerShare: 0.7,
     cycleAnswerShare: 0.8,
     clickShare: 0.3,

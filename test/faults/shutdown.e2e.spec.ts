@@ -6,6 +6,7 @@ import { checkWorkload, consumerStates, waitQuiet } from './support/invariants';
 import { printFigures, printTable, saveFigures } from './support/report';
 import { rng } from './support/rng';
 import { Workload } from './support/workload';
+import { scaled } from './support/scale';
 
 /*
  * Issue #9, item 7 — graceful shutdown. Each service gets SIGTERM twice while the load runs, and
@@ -17,7 +18,6 @@ import { Workload } from './support/workload';
  */
 
 const random = rng();
-const SCALE = Number(process.env.FAULTS_SCALE ?? 1);
 const STOPS_PER_SERVICE = 2;
 let stack: ProcessStack;
 let running: Workload | null = null;
@@ -36,8 +36,8 @@ it(`stops each service gracefully ${STOPS_PER_SERVICE} times under load, losing 
     rng: random,
     tag: 't',
     projects: 8,
-    declares: Math.round(700 * SCALE),
-    cycles: Math.round(150 * SCALE),
+    declares: scaled(700),
+    cycles: scaled(150),
     answerShare: 0.7,
     cycleAnswerShare: 0.8,
     clickShare: 0.5,

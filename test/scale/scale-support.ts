@@ -5,6 +5,7 @@ import type { Client } from 'pg';
 import { eventSubject, STREAMS, type EventEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
 import { SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
+import { suiteTagEnv } from '@openq/testing';
 
 /** Helpers of the scale-out test: service replicas as processes, and what it reads back. */
 
@@ -30,7 +31,12 @@ export function spawnReplica(
 ): Replica {
   const child = spawn(process.execPath, [CLI, 'start', service], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ...env, [SERVICE_PORTS[service].variable]: String(port) },
+    env: {
+      PATH: process.env.PATH,
+      ...suiteTagEnv(),
+      ...env,
+      [SERVICE_PORTS[service].variable]: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

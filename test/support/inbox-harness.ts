@@ -1,4 +1,4 @@
-import { UserBrowser } from './browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { Stack, type StackOptions } from './stack';
 
 export type InboxRole = 'viewer' | 'developer' | 'maintainer';

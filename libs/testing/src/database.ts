@@ -11,9 +11,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of the test run's own on the real PostgreSQL, dropped at the end. */
+/**
+ * A database of the test run's own on the real PostgreSQL, dropped at the end. Inside jest its name
+ * carries the suite's tag (OPENQ_TEST_SUITE, test/jest/environment.js), so a database the suite
+ * forgets to drop is found and named after the suite.
+ */
 export async function createTestDatabase(prefix = 'openq_test'): Promise<TestDatabase> {
-  const url = withDatabase(TEST_DATABASE_BASE_URL, `${prefix}_${randomBytes(6).toString('hex')}`);
+  const suite = process.env.OPENQ_TEST_SUITE;
+  const name = `${prefix}_${suite ? `${suite}_` : ''}${randomBytes(6).toString('hex')}`;
+  const url = withDatabase(TEST_DATABASE_BASE_URL, name);
   await ensureDatabase(url);
   return { url, drop: () => dropDatabase(url) };
 }

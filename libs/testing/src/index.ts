@@ -3,3 +3,4 @@ export * from './event-collector';
 export * from './nats-server';
 export * from './wait-for';
 export * from './prometheus';
+export * from './suite-tag';

@@ -1,3 +1,4 @@
+import { FULL_SCALE } from './scale';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -32,7 +33,7 @@ export function printFigures(title: string, figures: Record<string, string | num
  * a shrunk run (FAULTS_SCALE < 1) leaves them alone.
  */
 export function saveFigures(name: string, figures: unknown): void {
-  if (Number(process.env.FAULTS_SCALE ?? 1) !== 1) return;
+  if (!FULL_SCALE) return;
   const dir = join(__dirname, '..', '..', 'artifacts', 'faults');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { UserBrowser } from '../../../../test/support/browser';
+import { UserBrowser } from '@openq/testing/browser';
 import { renderDigest } from './digest';
 import { renderEmail } from './email';
 import { sampleNotification } from './templates/sample-notification';

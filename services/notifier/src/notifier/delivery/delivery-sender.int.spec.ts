@@ -1,7 +1,7 @@
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import type { DataSource } from 'typeorm';
-import { WebhookReceiver } from '../../../../../test/support/webhook-receiver';
+import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 import type { Notification } from '../../channels/channel';
 import { SlackSender } from '../../channels/slack';
 import { WebhookSender } from '../../channels/webhook';

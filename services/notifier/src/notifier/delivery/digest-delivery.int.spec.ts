@@ -1,7 +1,7 @@
 import { openDatabase } from '@openq/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
 import type { DataSource } from 'typeorm';
-import { SmtpSink } from '../../../../../test/support/smtp-sink';
+import { SmtpSink } from '@openq/testing/smtp-sink';
 import type { Notification } from '../../channels/channel';
 import { EmailSender, smtpConfigFromEnv } from '../../channels/email';
 import { NOTIFIER_MIGRATIONS } from '../migrations';

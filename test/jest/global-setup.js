@@ -7,8 +7,9 @@ const { existsSync, mkdirSync, chmodSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { createServer } = require('node:net');
+const { randomBytes } = require('node:crypto');
 
-const EMBEDDED = join(__dirname, '..', 'dist', 'tools', 'embedded.js');
+const EMBEDDED = join(__dirname, '..', '..', 'dist', 'tools', 'embedded.js');
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -21,6 +22,9 @@ const freePort = () =>
   });
 
 module.exports = async () => {
+  // The run's tag: every suite's tag starts with it (test/jest/environment.js), so the global
+  // teardown finds what any suite of this run left behind, and nothing of a run beside it.
+  process.env.OPENQ_TEST_RUN ??= `t${randomBytes(2).toString('hex')}`;
   // Both projects run this; the first one to start a server is the one whose URL stays.
   if (process.env.OPENQ_TEST_DATABASE_URL || process.env.DATABASE_URL) return;
   if (!existsSync(EMBEDDED)) return; // no build: the tests will name the missing PostgreSQL

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { waitFor } from '@openq/testing';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { waitFor } from './wait-for';
 
 /** Debian's Chromium (playwright-core ships no browser of its own). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,7 +18,7 @@ const ARGS = [
   '--disable-sync',
 ];
 
-export const SCREENSHOTS = join(__dirname, '..', 'artifacts', 'screenshots');
+export const SCREENSHOTS = join(__dirname, '..', '..', '..', 'test', 'artifacts', 'screenshots');
 
 /** Is a package manager at work (the browser may be being installed right now)? */
 function installing(): boolean {
@@ -49,7 +48,30 @@ export async function chromiumReady(timeoutMs = 10 * 60_000): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is still missing after the install ended`);
 }
 
-/** One person at their own browser: a fresh profile, the token in the `openq_token` cookie. */
+/**
+ * One Chromium per test suite (each jest suite has its own module registry, so this module's state
+ * is the suite's): launched by the first person who opens a page, closed after the suite's last
+ * test. Each person gets a context of their own (cookies, storage, language), never a browser.
+ */
+let shared: Promise<Browser> | null = null;
+
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromiumReady().then(() =>
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }),
+  );
+  return shared;
+}
+
+/** Closes the suite's Chromium (registered as an afterAll of every suite that imports this module). */
+export async function closeBrowser(): Promise<void> {
+  const browser = shared;
+  shared = null;
+  if (browser) await (await browser.catch(() => null))?.close();
+}
+
+if (typeof afterAll === 'function') afterAll(closeBrowser, 30_000);
+
+/** One person at their own browser: a fresh context, the token in the `openq_token` cookie. */
 export class UserBrowser {
   /** JavaScript errors and failed requests the page met (a good page has none). */
   readonly problems: string[] = [];
@@ -57,7 +79,6 @@ export class UserBrowser {
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
-    private readonly profile: string,
   ) {}
 
   /**
@@ -70,24 +91,16 @@ export class UserBrowser {
     viewport = { width: 1360, height: 900 },
     locale = 'en-US',
   ): Promise<UserBrowser> {
-    await chromiumReady();
-    const profile = mkdtempSync(join(tmpdir(), 'openq-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport,
-      locale,
-      timezoneId: 'UTC',
-    });
+    const browser = await sharedBrowser();
+    const context = await browser.newContext({ viewport, locale, timezoneId: 'UTC' });
     if (token) {
       await context.addCookies([
         { name: 'openq_token', value: token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
       ]);
     }
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const user = new UserBrowser(context, page, profile);
+    const user = new UserBrowser(context, page);
     page.on('pageerror', (error) => user.problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() === 'error') user.problems.push(`console: ${message.text()}`);
@@ -112,6 +125,5 @@ export class UserBrowser {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
-    rmSync(this.profile, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { M, PER, S } from './metrics';
+import { QUICK } from './plan';
+import { writeResults } from './support/report';
+import { Collector, type BenchResults } from './support/results';
+import { judgeTargets } from './targets';
+
+// The bench is a command (`npm run bench`, `npm run bench -- --quick`), never a test: what stays in
+// the suite is this check of its own code — targets judged on the figures, the table and chart
+// written — on a tiny synthetic plan, in milliseconds. No figure here was measured.
+
+const plan = QUICK;
+
+/** Three runs of each figure a target reads, around the given median. */
+function collector(values: Record<string, [string, string, string, number]>): Collector {
+  const c = new Collector();
+  for (const [scenario, metric, unit, median] of Object.values(values))
+    for (const v of [median * 0.9, median, median * 1.1]) c.add(scenario, metric, unit, v);
+  return c;
+}
+
+const passing = {
+  peer: [S.peer, M.ratioResumes, '×', 6],
+  solo: [S.peer, M.ratioSolo, '×', 0.8],
+  ingest: [S.ingest, M.ingestBatchedRatio, '×', 0.6],
+  statements: [S.resume, M.sql(PER.cycle), 'statements', 12],
+  cpu: [S.resume, M.cpuTotal(PER.cycle), 'ms', 3],
+  burstFailed: [S.burst, M.burstFailed(plan.burstDeclarations), 'requests', 0],
+  burstAnswered: [S.burst, M.burstAllAnswered(plan.burstDeclarations), 'ms', 1500],
+  resumeP99: [S.resume, M.resumeP99(plan), 'ms', 20],
+  readP99: [S.reads, M.readP99(plan.readsLarge), 'ms', 8],
+  readScale: [S.reads, M.readRatio(plan), '×', 1.2],
+  resumeP50: [S.resume, M.resumeRatio, '×', 2],
+  questions: [S.parked, M.rssDelta('questions'), 'MiB', 4],
+  gates: [S.parked, M.rssDelta('gates'), 'MiB', 4],
+  context: [S.parked, M.rssDelta('context'), 'MiB', 4],
+  gateway: [S.parked, M.rssDelta('gateway'), 'MiB', 4],
+} satisfies Record<string, [string, string, string, number]>;
+
+describe('bench: targets judged on the medians', () => {
+  it('meets every target when every median is inside its limit', () => {
+    const targets = judgeTargets(collector(passing), plan);
+    expect(targets.map((t) => t.id)).toEqual([
+      'resumes-vs-peer',
+      'solo-vs-peer',
+      'ingest-batched',
+      'cycle-statements',
+      'cycle-cpu',
+      'burst-failed',
+      'burst-answered',
+      'resume-p99',
+      'read-p99',
+      'read-scale',
+      'resume-p50',
+      'parked-questions',
+      'parked-gates',
+      'parked-context',
+      'parked-gateway',
+    ]);
+    expect(targets.filter((t) => !t.met)).toEqual([]);
+    expect(targets.find((t) => t.id === 'cycle-statements')?.value).toBe(12);
+  });
+
+  it('misses a target whose median is outside its limit, and only that one', () => {
+    const targets = judgeTargets(collector({ ...passing, peer: [S.peer, M.ratioResumes, '×', 0.78] }), plan);
+    expect(targets.filter((t) => !t.met).map((t) => [t.id, t.value])).toEqual([['resumes-vs-peer', 0.78]]);
+  });
+
+  it('says "not measured" (NaN, missed) for a target whose figure is missing', () => {
+    const { cpu: _cpu, ...rest } = passing;
+    const target = judgeTargets(collector(rest), plan).find((t) => t.id === 'cycle-cpu');
+    expect(target?.met).toBe(false);
+    expect(Number.isNaN(target?.value)).toBe(true);
+  });
+});
+
+describe('bench: results written as JSON, a markdown table and a chart', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'openq-bench-spec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every figure and every target, with failures listed', () => {
+    const c = collector(passing);
+    c.add(S.resume, M.resumeSoloP50, 'ms', 4);
+    c.add(S.resume, M.resumeSoloP50, 'ms', 5);
+    c.add(S.resume, M.resumeSoloP50, 'ms', 9);
+    const results: BenchResults = {
+      meta: { date: '2026-12-02', mode: 'quick', runs: 3, machine: 'test', commit: 'abc' },
+      figures: c.rows(),
+      targets: judgeTargets(c, plan),
+      details: {},
+      errors: { [S.shed]: 'boom' },
+    };
+    const paths = writeResults(dir, 'stamp', results);
+    expect(JSON.parse(readFileSync(paths.json, 'utf8'))).toEqual(results);
+    const md = readFileSync(paths.md, 'utf8');
+    expect(md).toContain('| scenario | metric | median | spread (min – max) | IQR (q1 – q3) | unit | runs |');
+    expect(md).toContain(`| ${S.resume} | ${M.resumeSoloP50} | **5** | 4 – 9 |`);
+    for (const t of results.targets) expect(md).toContain(`| ${t.description} |`);
+    expect(md).toContain(`- **${S.shed}**: boom`);
+    const svg = readFileSync(paths.svg, 'utf8');
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain(`${S.resume} · ${M.resumeSoloP50}`);
+  });
+});
