@@ -5,12 +5,19 @@ export interface WaitOptions {
   what?: string;
 }
 
+/**
+ * How long a wait gives the code to make its condition true by default. A condition that holds is
+ * seen at the next poll, so a longer bound slows no passing test; it only keeps a test green while
+ * CI's busy 2-core machine runs two suites at once (a 10 s bound failed waits that take 11 s there).
+ */
+export const DEFAULT_WAIT_MS = 30_000;
+
 /** Polls `condition` until it returns true (or a non-false value, which is returned). */
 export async function waitFor<T>(
   condition: () => T | Promise<T>,
   options: WaitOptions = {},
 ): Promise<Exclude<T, false | null | undefined>> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
   let last: unknown;
   for (;;) {
     try {
