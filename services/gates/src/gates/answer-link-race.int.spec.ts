@@ -1,8 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
 import { OutboxWriter } from '@openq/messaging';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
+import { useServiceDatabase, waitFor } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import type { QuestionDeclarer } from '../question-declarer';
 import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepare-verdict';
@@ -14,21 +13,10 @@ import { GATES_MIGRATIONS } from './migrations';
  * The lost-wakeup race of §5 "if the answer arrived before the cycle parked, the cycle does not
  * park", on the real PostgreSQL: a verdict links a new question while its answer comes in.
  */
+const store = useServiceDatabase('gates', GATES_MIGRATIONS);
 const P = 'p1';
 const Q = '01890a5d-ac96-774b-bcce-b302099a8057';
 const D = '01890a5d-ac96-774b-bcce-b302099a8058';
-
-let db: TestDatabase;
-let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({ url: db.url, schema: 'gates', migrations: GATES_MIGRATIONS as never });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
 
 function deferred() {
   let resolve!: () => void;
@@ -80,7 +68,7 @@ const answer: QuestionAnswered = {
 };
 
 const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
-  ds.transaction(async (manager) => {
+  store.ds.transaction(async (manager) => {
     const outbox = new OutboxWriter(manager);
     const result = await work(manager, new GateTransaction(manager, outbox));
     await outbox.flush();
@@ -90,7 +78,7 @@ const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<
 const ctx = () => ({ projectId: P, correlationId: 'c', defaultMaxCorrections: 3, now: new Date() });
 
 async function published(taskId: string): Promise<string[]> {
-  const rows: { type: string }[] = await ds.query(
+  const rows: { type: string }[] = await store.ds.query(
     `SELECT envelope->>'type' AS type FROM outbox WHERE envelope->'data'->>'taskId' = $1 ORDER BY id`,
     [taskId],
   );
@@ -98,14 +86,14 @@ async function published(taskId: string): Promise<string[]> {
 }
 
 async function stateOf(taskId: string): Promise<string> {
-  const [row]: { state: string }[] = await ds.query(`SELECT state FROM gate_cycle WHERE task_id = $1`, [
+  const [row]: { state: string }[] = await store.ds.query(`SELECT state FROM gate_cycle WHERE task_id = $1`, [
     taskId,
   ]);
   return row!.state;
 }
 
 beforeEach(async () => {
-  await ds.query(`DELETE FROM answered_questions`);
+  await store.ds.query(`DELETE FROM answered_questions`);
 });
 
 describe("a verdict linking a question and that question's answer, at the same time", () => {
@@ -113,7 +101,7 @@ describe("a verdict linking a question and that question's answer, at the same t
     const release = deferred();
     const { declarer, owner, called } = declarerHeldBy(release.promise);
     // Declared before the verdict's transaction: nothing is locked while the questions service works.
-    const prepared = prepareVerdict(ds.manager, verdict('T1'), { declarer, owner }, ctx());
+    const prepared = prepareVerdict(store.ds.manager, verdict('T1'), { declarer, owner }, ctx());
     await called;
     await inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
     release.resolve();
@@ -137,7 +125,7 @@ describe("a verdict linking a question and that question's answer, at the same t
     const answerDone = inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
     await waitFor(
       async () => {
-        const rows: unknown[] = await ds.query(
+        const rows: unknown[] = await store.ds.query(
           `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
         return rows.length === 1;

@@ -1,7 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { OutboxWriter } from '@openq/messaging';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
+import { useServiceDatabase, waitFor } from '@openq/testing';
 import { PIPELINE_MIGRATIONS } from './migrations';
 import { PipelineTaskStore } from './pipeline-task.store';
 import { PipelineTransaction } from './pipeline-transaction';
@@ -12,25 +11,9 @@ import type { PipelineFlags } from './pipeline.flags';
  * analyst question does. They meet on the question's row: whichever commits second must see the
  * other, or the task would wait for an answer it already has.
  */
+const store = useServiceDatabase('gates', PIPELINE_MIGRATIONS, { poolSize: 20 });
 const P = 'p1';
 const flags = {} as PipelineFlags;
-
-let db: TestDatabase;
-let ds: DataSource;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  ds = await openDatabase({
-    url: db.url,
-    schema: 'gates',
-    migrations: PIPELINE_MIGRATIONS as never,
-    poolSize: 20,
-  });
-});
-afterAll(async () => {
-  await ds.destroy();
-  await db.drop();
-});
 
 const uuid = (i: number) => `01890a5d-ac96-774b-bcce-${i.toString(16).padStart(12, '0')}`;
 
@@ -42,12 +25,12 @@ describe('an answer and the link of its question, at the same moment', () => {
     const race = async (i: number) => {
       const question = uuid(i);
       const linkNow = () =>
-        ds.transaction(async (manager) => {
+        store.ds.transaction(async (manager) => {
           const tx = await PipelineTransaction.open(manager, new OutboxWriter(manager), P, flags);
           return tx.store.linkQuestions(P, `T${i}`, [question], new Date());
         });
       const answerNow = () =>
-        ds.transaction((manager) => {
+        store.ds.transaction((manager) => {
           // What recordAnswer does first, without the project lock.
           const tx = PipelineTransaction.unlocked(manager, new OutboxWriter(manager), P, flags);
           return tx.store.recordAnswer(P, question, new Date());
@@ -72,7 +55,7 @@ describe('an answer and the link of its question, at the same moment', () => {
     }
     const missed = outcomes.filter((o) => !o.linkSawAnswer && !o.answerSawTask);
     expect(missed).toEqual([]);
-    const rows: { n: string }[] = await ds.query(
+    const rows: { n: string }[] = await store.ds.query(
       `SELECT count(*) AS n FROM pipeline_question WHERE task_id IS NOT NULL AND answered_at IS NOT NULL`,
     );
     expect(Number(rows[0]!.n)).toBe(200);
@@ -94,15 +77,15 @@ describe('an answer and the link of its question, at the same moment', () => {
       if (lock) await tx.lockProject();
       return tx;
     };
-    const firstTx = ds.transaction(async (manager) => {
+    const firstTx = store.ds.transaction(async (manager) => {
       firstDone(await first(await open(manager, lockFirst)));
       await held;
     });
     const a = await firstResult;
-    const secondTx = ds.transaction(async (manager) => second(await open(manager, lockSecond)));
+    const secondTx = store.ds.transaction(async (manager) => second(await open(manager, lockSecond)));
     await waitFor(
       async () => {
-        const rows: { n: string }[] = await ds.query(
+        const rows: { n: string }[] = await store.ds.query(
           `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
         return Number(rows[0]!.n) === 1;
@@ -135,6 +118,6 @@ describe('an answer and the link of its question, at the same moment', () => {
     );
     expect(task).toBeNull();
     expect(answered).toEqual([question]);
-    expect(await new PipelineTaskStore(ds.manager).linkQuestions(P, 'T0', [], new Date())).toEqual([]);
+    expect(await new PipelineTaskStore(store.ds.manager).linkQuestions(P, 'T0', [], new Date())).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { useServiceDatabase } from '@openq/testing';
 import { isRefusal, type QuestionDeclared } from '@openq/contracts';
-import type { DataSource } from 'typeorm';
+
 import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../clock';
 import type { Notification } from '../../channels/channel';
 import { NOTIFIER_MIGRATIONS } from '../migrations';
@@ -16,13 +15,12 @@ import { ClockTicker } from './clock-ticker';
  * where things stand now, and an answered question owes nothing.
  */
 
-let db: TestDatabase;
-let ds: DataSource;
+const store = useServiceDatabase('notifier', NOTIFIER_MIGRATIONS, { prefix: 'openq_notifier_clock_int' });
 let now = new Date();
 let serial = 0;
 
 function ticker(): ClockTicker {
-  return new ClockTicker(ds, {
+  return new ClockTicker(store.ds, {
     tickMs: 60_000,
     batch: 2,
     publicUrl: 'https://openq.example.com',
@@ -38,7 +36,7 @@ function policy(json: unknown): ClockPolicy {
 }
 
 async function project(p: string, clock: unknown, people: Record<string, 'developer' | 'maintainer'>) {
-  await ds.transaction(async (m) => {
+  await store.ds.transaction(async (m) => {
     for (const [user, role] of Object.entries(people)) {
       await recordMember(m, p, user, role);
       await m.query(
@@ -53,7 +51,7 @@ async function project(p: string, clock: unknown, people: Record<string, 'develo
 async function declare(p: string, author: string, declaredAt: string): Promise<string> {
   serial += 1;
   const questionId = `0190a3b8-7c1d-7e2f-8a3b-${String(serial).padStart(12, '0')}`;
-  await ds.transaction((m) =>
+  await store.ds.transaction((m) =>
     saveQuestion(m, p, {
       questionId,
       sessionId: 's1',
@@ -76,7 +74,7 @@ interface DeliveryRow {
 }
 
 async function deliveries(questionId: string): Promise<DeliveryRow[]> {
-  return ds.query(
+  return store.ds.query(
     `SELECT recipient_user_id, kind, notification FROM notification_delivery
       WHERE notification->'questions'->0->>'questionId' = $1 ORDER BY created_at, kind, recipient_user_id`,
     [questionId],
@@ -85,15 +83,6 @@ async function deliveries(questionId: string): Promise<DeliveryRow[]> {
 
 const told = async (questionId: string) =>
   (await deliveries(questionId)).map((d) => `${d.kind}→${d.recipient_user_id}`);
-
-beforeAll(async () => {
-  db = await createTestDatabase('openq_notifier_clock_int');
-  ds = await openDatabase({ url: db.url, schema: 'notifier', migrations: NOTIFIER_MIGRATIONS as never });
-});
-afterAll(async () => {
-  await ds?.destroy();
-  await db?.drop();
-});
 
 // 2026-12-07 is a Monday; nobody set a working time: Mon–Fri 09:00–18:00 UTC.
 const CLOCK = {
@@ -129,7 +118,7 @@ it('reminds the author, says when it is due, then tells the maintainers who is l
   expect(escalation!.notification.clock!.late).toEqual(['ana']);
   expect(escalation!.notification.links.accept).toBeUndefined();
   // Nothing more is owed: the question is not looked at again.
-  const [{ next_clock_at }] = await ds.query(
+  const [{ next_clock_at }] = await store.ds.query(
     `SELECT next_clock_at FROM notifier_question WHERE question_id = $1`,
     [q],
   );
@@ -156,7 +145,7 @@ it('after an outage tells each person once where things stand, and records what 
   now = new Date('2026-12-07T15:00:00Z'); // the reminder, the due time and the escalation all past
   await ticker().tick();
   expect(await told(q)).toEqual(['question_due→caio', 'question_escalated→mara']);
-  const notices = await ds.query(
+  const notices = await store.ds.query(
     `SELECT kind, recipient_user_id, coalesced FROM clock_notice WHERE question_id = $1 ORDER BY at, key`,
     [q],
   );
@@ -174,7 +163,7 @@ it('owes nothing for an answered or withdrawn question', async () => {
   now = new Date('2026-12-07T10:00:00Z');
   await ticker().tick();
   expect(await told(answered)).toEqual(['question_reminder→dani']);
-  await ds.transaction(async (m) => {
+  await store.ds.transaction(async (m) => {
     await closeQuestion(m, answered, 'answered', '2026-12-07T10:05:00Z');
     await closeQuestion(m, withdrawn, 'withdrawn', '2026-12-07T10:05:00Z');
   });
@@ -184,7 +173,7 @@ it('owes nothing for an answered or withdrawn question', async () => {
   expect(await told(withdrawn)).toEqual(['question_reminder→dani']);
   // The reminders planned before the answer were never sent (no sender runs here): closing the
   // questions skipped them, with why, instead of telling Dani about questions that wait no more.
-  const states = await ds.query(
+  const states = await store.ds.query(
     `SELECT notification->'questions'->0->>'questionId' AS q, status, last_error FROM notification_delivery
       WHERE project_id = 'clock-d'`,
   );
@@ -195,9 +184,9 @@ it('owes nothing for an answered or withdrawn question', async () => {
     ]),
   );
   // A second close (a redelivered answer) changes nothing.
-  await ds.transaction((m) => closeQuestion(m, answered, 'answered', '2026-12-07T11:00:00Z'));
+  await store.ds.transaction((m) => closeQuestion(m, answered, 'answered', '2026-12-07T11:00:00Z'));
   expect(
-    await ds.query(
+    await store.ds.query(
       `SELECT count(*)::int AS n FROM notification_delivery WHERE project_id = 'clock-d' AND status = 'skipped'`,
     ),
   ).toEqual([{ n: 2 }]);
@@ -223,7 +212,7 @@ it('plans again when the author changes their working time', async () => {
   // Fil works 12:00–20:00 in São Paulo (UTC-3): 15:00–23:00 UTC; the two hours end at 17:00 UTC.
   const wt = parseWorkingTime({ timeZone: 'America/Sao_Paulo', start: '12:00', end: '20:00' });
   if (isRefusal(wt)) throw new Error(wt.message);
-  await ds.transaction((m) => setWorkingTime(m, 'fil', wt));
+  await store.ds.transaction((m) => setWorkingTime(m, 'fil', wt));
   now = new Date('2026-12-07T11:00:00Z');
   await ticker().tick();
   expect(await told(q)).toEqual([]);

@@ -1,6 +1,5 @@
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
-import type { DataSource } from 'typeorm';
+import { useServiceDatabase, waitFor } from '@openq/testing';
+
 import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 import type { Notification } from '../../channels/channel';
 import { SlackSender } from '../../channels/slack';
@@ -18,23 +17,18 @@ import { insertDeliveries } from '../store/deliveries.store';
  */
 
 const P = 'pint';
-let db: TestDatabase;
-let ds: DataSource;
 let receiver: WebhookReceiver;
 
+const store = useServiceDatabase('notifier', NOTIFIER_MIGRATIONS, { prefix: 'openq_notifier_int' });
 beforeAll(async () => {
-  db = await createTestDatabase('openq_notifier_int');
-  ds = await openDatabase({ url: db.url, schema: 'notifier', migrations: NOTIFIER_MIGRATIONS as never });
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await db?.drop();
   await receiver?.stop();
 });
 
 async function channel(user: string, path: string): Promise<void> {
-  await ds.query(
+  await store.ds.query(
     `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, $2, 'webhook', $3)`,
     [P, user, JSON.stringify({ url: receiver.url(path), secret: 'int-secret-0123456789' })],
   );
@@ -55,7 +49,7 @@ function notification(eventId: string, user: string): Notification {
 
 const sender = (maxAttempts = 5) =>
   new DeliverySender(
-    ds,
+    store.ds,
     { webhook: new WebhookSender({ timeoutMs: 2000 }) },
     {
       retry: { maxAttempts, baseMs: 20, maxMs: 100 },
@@ -71,9 +65,9 @@ it('two senders deliver each of 200 deliveries once', async () => {
     const eventId = `0190a3b8-7c1d-7e2f-8a3b-${String(i).padStart(12, '0')}`;
     return { notification: notification(eventId, 'ana'), eventId, channel: 'webhook' as const };
   });
-  await ds.transaction((m) => insertDeliveries(m, rows));
+  await store.ds.transaction((m) => insertDeliveries(m, rows));
   // the same rows again: the unique key keeps one each
-  expect(await ds.transaction((m) => insertDeliveries(m, rows))).toBe(0);
+  expect(await store.ds.transaction((m) => insertDeliveries(m, rows))).toBe(0);
   const a = sender();
   const b = sender();
   a.start();
@@ -82,7 +76,8 @@ it('two senders deliver each of 200 deliveries once', async () => {
     await waitFor(
       async () =>
         Number(
-          (await ds.query(`SELECT count(*) AS n FROM notification_delivery WHERE status = 'sent'`))[0].n,
+          (await store.ds.query(`SELECT count(*) AS n FROM notification_delivery WHERE status = 'sent'`))[0]
+            .n,
         ) === 200,
       { what: '200 deliveries sent' },
     );
@@ -98,7 +93,7 @@ it('dead-letters a delivery whose receiver keeps failing, after the last attempt
   receiver.answer('/down', () => 503);
   await channel('bia', '/down');
   const eventId = '0190a3b8-7c1d-7e2f-8a3b-ffffffffffff';
-  await ds.transaction((m) =>
+  await store.ds.transaction((m) =>
     insertDeliveries(m, [{ notification: notification(eventId, 'bia'), eventId, channel: 'webhook' }]),
   );
   const s = sender(3);
@@ -106,14 +101,14 @@ it('dead-letters a delivery whose receiver keeps failing, after the last attempt
   try {
     await waitFor(
       async () =>
-        (await ds.query(`SELECT status FROM notification_delivery WHERE recipient_user_id = 'bia'`))[0]
+        (await store.ds.query(`SELECT status FROM notification_delivery WHERE recipient_user_id = 'bia'`))[0]
           .status === 'dead',
       { what: 'the dead letter' },
     );
   } finally {
     await s.stop();
   }
-  const [row] = await ds.query(
+  const [row] = await store.ds.query(
     `SELECT attempts, last_error FROM notification_delivery WHERE recipient_user_id = 'bia'`,
   );
   expect(row).toEqual({ attempts: 3, last_error: 'HTTP 503' });
@@ -122,15 +117,15 @@ it('dead-letters a delivery whose receiver keeps failing, after the last attempt
 
 it('waits for Slack’s Retry-After (30 s without the header) rather than the short backoff', async () => {
   receiver.answer('/slack-busy', (n) => (n === 1 ? 429 : 200));
-  await ds.query(
+  await store.ds.query(
     `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'caio', 'slack', $2)`,
     [P, JSON.stringify({ webhookUrl: receiver.url('/slack-busy') })],
   );
   const eventId = '0190a3b8-7c1d-7e2f-8a3b-eeeeeeeeeeee';
   const n = { ...notification(eventId, 'caio'), id: deliveryId(eventId, 'slack', 'caio') };
-  await ds.transaction((m) => insertDeliveries(m, [{ notification: n, eventId, channel: 'slack' }]));
+  await store.ds.transaction((m) => insertDeliveries(m, [{ notification: n, eventId, channel: 'slack' }]));
   const s = new DeliverySender(
-    ds,
+    store.ds,
     { slack: new SlackSender({ timeoutMs: 2000 }) },
     { retry: { maxAttempts: 5, baseMs: 20, maxMs: 100 }, sendTimeoutMs: 2000, concurrency: 4, pollMs: 20 },
   );
@@ -139,7 +134,7 @@ it('waits for Slack’s Retry-After (30 s without the header) rather than the sh
   try {
     row = await waitFor(
       async () => {
-        const [r] = await ds.query(
+        const [r] = await store.ds.query(
           `SELECT attempts, extract(epoch FROM next_attempt_at - now())::float AS wait_s, last_error
              FROM notification_delivery WHERE recipient_user_id = 'caio'`,
         );

@@ -1,6 +1,5 @@
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, waitFor, type TestDatabase } from '@openq/testing';
-import type { DataSource } from 'typeorm';
+import { useServiceDatabase, waitFor } from '@openq/testing';
+
 import { SmtpSink } from '@openq/testing/smtp-sink';
 import type { Notification } from '../../channels/channel';
 import { EmailSender, smtpConfigFromEnv } from '../../channels/email';
@@ -18,18 +17,13 @@ import { deliveryId } from './enqueue';
 
 const P = 'digest';
 const ADDRESS = 'dora@example.com';
-let db: TestDatabase;
-let ds: DataSource;
 let smtp: SmtpSink;
 
+const store = useServiceDatabase('notifier', NOTIFIER_MIGRATIONS, { prefix: 'openq_notifier_digest_int' });
 beforeAll(async () => {
-  db = await createTestDatabase('openq_notifier_digest_int');
-  ds = await openDatabase({ url: db.url, schema: 'notifier', migrations: NOTIFIER_MIGRATIONS as never });
   smtp = await SmtpSink.start();
 });
 afterAll(async () => {
-  await ds?.destroy();
-  await db?.drop();
   await smtp?.stop();
 });
 
@@ -64,21 +58,21 @@ function declared(
 }
 
 it('holds an hourly channel’s e-mails and sends one digest listing them all when the clock says so', async () => {
-  await ds.query(
+  await store.ds.query(
     `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'dora', 'email', $2)`,
     [P, JSON.stringify({ address: ADDRESS, mode: 'hourly' })],
   );
   const occurredAt = '2026-12-01T10:10:00.000Z';
   const rows = [1, 2, 3].map((i) => declared(i, occurredAt));
-  await ds.transaction((m) => insertDeliveries(m, rows));
+  await store.ds.transaction((m) => insertDeliveries(m, rows));
 
   // Held: the immediate pass does not see them, and no digest is due before 11:00.
-  expect(await claimDue(ds, 10, 1000)).toEqual([]);
-  expect(await collectDueDigests(ds, new Date('2026-12-01T10:59:59Z'))).toBe(0);
+  expect(await claimDue(store.ds, 10, 1000)).toEqual([]);
+  expect(await collectDueDigests(store.ds, new Date('2026-12-01T10:59:59Z'))).toBe(0);
 
   let clock = new Date('2026-12-01T10:30:00Z');
   const sender = new DeliverySender(
-    ds,
+    store.ds,
     { email: new EmailSender(smtpConfigFromEnv(smtp.env())!) },
     {
       retry: { maxAttempts: 3, baseMs: 20, maxMs: 100 },
@@ -102,11 +96,11 @@ it('holds an hourly channel’s e-mails and sends one digest listing them all wh
     });
     for (const i of [1, 2, 3]) expect(mail!.text).toContain(`Digest question number ${i}?`);
     expect(mail!.text).toMatch(/https:\/\/openq\.example\.com\/l\//);
-    const [digest] = await ds.query(`SELECT id, status FROM notification_digest`);
+    const [digest] = await store.ds.query(`SELECT id, status FROM notification_digest`);
     expect(digest).toMatchObject({ status: 'sent' });
     expect(mail!.headers.get('x-openq-delivery-id')).toBe(digest.id);
     const deliveries: { status: string; digest_id: string }[] = await waitFor(async () => {
-      const r: { status: string; digest_id: string }[] = await ds.query(
+      const r: { status: string; digest_id: string }[] = await store.ds.query(
         `SELECT status, digest_id FROM notification_delivery`,
       );
       return r.every((d) => d.status === 'sent') ? r : null;
@@ -121,23 +115,23 @@ it('holds an hourly channel’s e-mails and sends one digest listing them all wh
 
 it('a digest fixed before a crash is sent as it was: a later notification waits for the next one', async () => {
   const address = 'eli@example.com';
-  await ds.query(
+  await store.ds.query(
     `INSERT INTO notification_channel (project_id, user_id, kind, target) VALUES ($1, 'eli', 'email', $2)`,
     [P, JSON.stringify({ address, mode: 'hourly' })],
   );
-  await ds.transaction((m) =>
+  await store.ds.transaction((m) =>
     insertDeliveries(
       m,
       [11, 12].map((i) => declared(i, '2026-12-01T10:10:00.000Z', 'eli')),
     ),
   );
   // A pass fixes the digest, then the process dies before sending it.
-  expect(await collectDueDigests(ds, new Date('2026-12-01T11:00:00Z'))).toBe(1);
-  const [fixed] = await ds.query(`SELECT id FROM notification_digest WHERE recipient_user_id = 'eli'`);
-  await ds.transaction((m) => insertDeliveries(m, [declared(13, '2026-12-01T10:50:00.000Z', 'eli')]));
+  expect(await collectDueDigests(store.ds, new Date('2026-12-01T11:00:00Z'))).toBe(1);
+  const [fixed] = await store.ds.query(`SELECT id FROM notification_digest WHERE recipient_user_id = 'eli'`);
+  await store.ds.transaction((m) => insertDeliveries(m, [declared(13, '2026-12-01T10:50:00.000Z', 'eli')]));
 
   const sender = new DeliverySender(
-    ds,
+    store.ds,
     { email: new EmailSender(smtpConfigFromEnv(smtp.env())!) },
     {
       retry: { maxAttempts: 3, baseMs: 20, maxMs: 100 },

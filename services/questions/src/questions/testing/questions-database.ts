@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { openDatabase } from '@openq/persistence';
-import { createTestDatabase, type TestDatabase } from '@openq/testing';
+import { useServiceDatabase } from '@openq/testing';
 import { QuestionLog1764470100000 } from '../migrations/1764470100000-question-log';
 import { AnswerKeys1764470500000 } from '../migrations/1764470500000-answer-keys';
 import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-question-withdrawn';
@@ -8,35 +7,24 @@ import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-dec
 import { QuestionSearch1764500000000 } from '../migrations/1764500000000-question-search';
 import { DelegationLog1764510000000 } from '../migrations/1764510000000-delegation-log';
 
+/** The question log's migrations (the answer keys, withdrawals, amendments and delegations too). */
+export const QUESTION_LOG_MIGRATIONS = [
+  QuestionLog1764470100000,
+  AnswerKeys1764470500000,
+  QuestionWithdrawn1764490000000,
+  DecisionSuperseded1764495000000,
+  QuestionSearch1764500000000,
+  DelegationLog1764510000000,
+];
+
 /**
- * For an integration spec: a throwaway database with the question log's schema (the answer keys, withdrawals and amendments too), opened before
+ * For an integration spec: a throwaway database with the question log's schema, opened before
  * the spec's tests (handed to `opened`) and dropped after them.
  */
 export function useQuestionsDatabase(
   opened: (ds: DataSource) => void,
   options: { poolSize?: number } = {},
 ): void {
-  let db: TestDatabase;
-  let ds: DataSource;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await openDatabase({
-      url: db.url,
-      schema: 'questions',
-      migrations: [
-        QuestionLog1764470100000,
-        AnswerKeys1764470500000,
-        QuestionWithdrawn1764490000000,
-        DecisionSuperseded1764495000000,
-        QuestionSearch1764500000000,
-        DelegationLog1764510000000,
-      ],
-      ...options,
-    });
-    opened(ds);
-  });
-  afterAll(async () => {
-    await ds.destroy();
-    await db.drop();
-  });
+  const store = useServiceDatabase('questions', QUESTION_LOG_MIGRATIONS, options);
+  beforeAll(() => opened(store.ds));
 }
