@@ -1,6 +1,7 @@
 import { AgentEvent, OpenqEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * SPEC §11.5 in the web inbox, in real headless Chromium against the whole stack: an agent
@@ -10,23 +11,12 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-9',
-      sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta,
-      sugestao: null,
-      afeta: { regras: [], historias: [], tarefas: ['T-7'] },
-      toolCallId: `amend-${++calls}`,
-    },
+const declare = (project: string, pergunta: string): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-9',
+    pergunta,
+    afeta: { tarefas: ['T-7'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 describe("amending an agent's answer in the inbox", () => {
   it('the session author replaces the decision from the history; the card says what it replaced, live for others', async () => {

@@ -2,6 +2,7 @@ import { OpenqEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { ask, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * Issue #18 in the web inbox, in real headless Chromium against the whole stack: the question
@@ -11,22 +12,13 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-async function declare(project: string, pergunta: string, toolCallId: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-1',
-      sessionAuthorId: 'ana',
-      autor: 'arquiteto',
-      pergunta,
-      sugestao: null,
-      afeta: { regras: [], historias: [], tarefas: [] },
-      toolCallId,
-    },
+const declare = (project: string, pergunta: string, toolCallId: string): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-1',
+    autor: 'arquiteto',
+    pergunta,
+    toolCallId,
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 describe('blocking cost in the inbox', () => {
   it('the blocking question comes first with what it blocks; oldest first on request; the answer says what it did', async () => {

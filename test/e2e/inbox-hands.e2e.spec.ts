@@ -1,6 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import type { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * Issue #18 fast hands in the web inbox, in real headless Chromium against the whole stack: the
@@ -9,23 +10,19 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string, sugestao: string | null, author = 'ana') {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-hands',
-      sessionAuthorId: author,
-      autor: 'po',
-      pergunta,
-      sugestao,
-      afeta: { regras: ['RN-1'], historias: [], tarefas: [] },
-      toolCallId: `hands-${++calls}`,
-    },
+const declare = (
+  project: string,
+  pergunta: string,
+  sugestao: string | null,
+  author = 'ana',
+): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-hands',
+    sessionAuthorId: author,
+    pergunta,
+    sugestao,
+    afeta: { regras: ['RN-1'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 const card = (page: Page, id: string) => page.locator(`.queue .card[data-question-id="${id}"]`);
 const focusedId = (page: Page) =>

@@ -5,6 +5,7 @@ import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft as englishLeftOn } from '../support/inbox-words';
 import type { UserBrowser } from '@openq/testing/browser';
+import { TestEngine, type Declaration } from '../support/engine';
 
 /**
  * Issue #18 the person's language, in real headless Chromium against the whole stack: a browser
@@ -40,24 +41,15 @@ function overflowing(page: Page): Promise<string[]> {
   ]);
 }
 
-let calls = 0;
-async function declare(pergunta: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-1',
-      sessionAuthorId: 'ana',
-      autor: 'criativo',
-      pergunta,
-      sugestao: 'Sim — normalizar para maiúsculas antes da consulta',
-      afeta: { regras: ['RN-858'], historias: ['H-12'], tarefas: ['T-31'] },
-      toolCallId: `idioma-${++calls}`,
-      ...extra,
-    },
+const declare = (pergunta: string, extra: Declaration = {}): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(P, {
+    sessionId: 's-1',
+    autor: 'criativo',
+    pergunta,
+    sugestao: 'Sim — normalizar para maiúsculas antes da consulta',
+    afeta: { regras: ['RN-858'], historias: ['H-12'], tarefas: ['T-31'] },
+    ...extra,
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 /** A project with something in every panel. */
 async function seed(): Promise<void> {

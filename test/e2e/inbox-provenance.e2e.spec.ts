@@ -1,4 +1,5 @@
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * The audit of an agent's answer in the web inbox (ADR 0258 §4, SPEC §11.2): a decision an agent
@@ -7,23 +8,13 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string, sugestao: string | null = null): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-42',
-      sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta,
-      sugestao,
-      afeta: { regras: [], historias: ['H-12'], tarefas: [] },
-      toolCallId: `provenance-${++calls}`,
-    },
+const declare = (project: string, pergunta: string, sugestao: string | null = null): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-42',
+    pergunta,
+    sugestao,
+    afeta: { historias: ['H-12'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 async function answerAsAgent(
   project: string,

@@ -2,6 +2,7 @@ import { waitFor } from '@openq/testing';
 import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack, type InboxRole } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';
+import { TestEngine, type Declaration } from '../support/engine';
 
 /**
  * The web inbox in real headless Chromium against the whole stack in this process: the cookie
@@ -18,24 +19,15 @@ type Role = InboxRole;
 const person = (user: string, project: string, role: Role = 'developer'): Promise<UserBrowser> =>
   harness.person(user, project, role);
 
-let calls = 0;
-async function declare(project: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-42',
-      sessionAuthorId: 'ana',
-      autor: 'criativo',
-      pergunta: 'Should GET /:codigo accept lowercase codes?',
-      sugestao: 'Yes — normalise to upper case before the lookup',
-      afeta: { regras: ['RN-858'], historias: ['H-12'], tarefas: ['T-31'] },
-      toolCallId: `inbox-${++calls}`,
-      ...extra,
-    },
+const declare = (project: string, extra: Declaration = {}): Promise<string> =>
+  new TestEngine(stack.baseUrl).declare(project, {
+    sessionId: 's-42',
+    autor: 'criativo',
+    pergunta: 'Should GET /:codigo accept lowercase codes?',
+    sugestao: 'Yes — normalise to upper case before the lookup',
+    afeta: { regras: ['RN-858'], historias: ['H-12'], tarefas: ['T-31'] },
+    ...extra,
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 const card = (b: UserBrowser, questionId: string) =>
   b.page.locator(`.queue .card[data-question-id="${questionId}"]`);

@@ -1,6 +1,7 @@
 import { OpenqEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { Stack } from '../support/stack';
+import { TestEngine } from '../support/engine';
 
 /**
  * Issue #18 "accept suggestions" in bulk, through the real stack (gateway, questions; NATS
@@ -17,28 +18,18 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-let calls = 0;
-async function declare(
+const declare = (
   project: string,
   pergunta: string,
   sugestao: string | null,
   sessionAuthorId = 'ana',
-): Promise<string> {
-  const r = await stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-bulk',
-      sessionAuthorId,
-      autor: 'po',
-      pergunta,
-      sugestao,
-      afeta: { regras: [], historias: [], tarefas: [] },
-      toolCallId: `bulk-${++calls}`,
-    },
+): Promise<string> =>
+  new TestEngine(stack.baseUrl).declare(project, {
+    sessionId: 's-bulk',
+    sessionAuthorId,
+    pergunta,
+    sugestao,
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 const accept = (body: unknown, key?: string, user = 'ana') =>
   stack.http('POST', `/projects/${P}/open-questions/accept-suggestions`, {

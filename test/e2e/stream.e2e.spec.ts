@@ -4,6 +4,7 @@ import { mintDevToken } from '../../tools/token';
 import { DEV_JWT_SECRET } from '@openq/platform';
 import { SseClient } from '../../services/gateway/src/stream/testing/sse-client';
 import { Stack } from '../support/stack';
+import { TestEngine } from '../support/engine';
 
 /**
  * GET /projects/:projectId/stream, read with fetch as a program would: auth, one project's
@@ -56,23 +57,8 @@ const cookie = (user = 'ana', project = P, role: 'viewer' | 'developer' = 'viewe
 const openStream = (headers: Record<string, string> = cookie(), project = P) =>
   open(`/projects/${project}/stream`, headers);
 
-let calls = 0;
-async function declare(project = P, pergunta = 'Which currency?'): Promise<string> {
-  const r = await stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's1',
-      sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta,
-      sugestao: 'BRL',
-      afeta: { regras: [], historias: [], tarefas: ['T1'] },
-      toolCallId: `live-${++calls}`,
-    },
-  });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
+const declare = (project = P, pergunta = 'Which currency?'): Promise<string> =>
+  new TestEngine(stack.baseUrl).declare(project, { pergunta, sugestao: 'BRL', afeta: { tarefas: ['T1'] } });
 
 async function answer(questionId: string, project = P): Promise<void> {
   const r = await stack.http('POST', `/projects/${project}/open-questions/${questionId}/answer`, {

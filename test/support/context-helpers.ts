@@ -1,6 +1,7 @@
 import { AgentEvent, eventSubject, makeEnvelope, type EventEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
+import { TestEngine, type Declaration } from './engine';
 import type { Stack } from './stack';
 
 /** The session author who answers by click in these tests. */
@@ -12,15 +13,13 @@ export interface Afeta {
   tarefas?: string[];
 }
 
-let toolCalls = 0;
-
 /** Who asks, when not `AUTHOR`'s session and the PO: the session author and the asking agent. */
 export interface Asker {
   author?: string;
   autor?: string;
 }
 
-/** Declares a question through the engine's internal route (service token); returns its id. */
+/** Declares a question through the engine's internal route (the SDK's client); returns its id. */
 export async function declare(
   stack: Stack,
   projectId: string,
@@ -29,21 +28,14 @@ export async function declare(
   sugestao: string | null = null,
   asker: Asker = {},
 ): Promise<string> {
-  toolCalls += 1;
-  const res = await stack.http('POST', `/internal/projects/${projectId}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: asker.author ? `s-${asker.author}` : 's1',
-      sessionAuthorId: asker.author ?? AUTHOR,
-      autor: asker.autor ?? 'po',
-      pergunta,
-      sugestao,
-      afeta: { regras: afeta.regras ?? [], historias: afeta.historias ?? [], tarefas: afeta.tarefas ?? [] },
-      toolCallId: `tc-${toolCalls}-${Date.now()}`,
-    },
+  return new TestEngine(stack.baseUrl).declare(projectId, {
+    sessionId: asker.author ? `s-${asker.author}` : 's1',
+    sessionAuthorId: asker.author ?? AUTHOR,
+    autor: (asker.autor ?? 'po') as Declaration['autor'],
+    pergunta,
+    sugestao,
+    afeta,
   });
-  if (res.status !== 201) throw new Error(`declare failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.questionId as string;
 }
 
 /** The session author answers by click; returns the decision's id. */
