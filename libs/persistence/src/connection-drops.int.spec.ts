@@ -61,7 +61,20 @@ describe('a data source whose connections the server keeps terminating', () => {
     expect(outcomes.transient).toBeGreaterThan(0);
     expect(outcomes.other.map(String).slice(0, 3)).toEqual([]);
     expect(uncaught.map(String).slice(0, 3)).toEqual([]);
-    // And the pool recovers once the storm is over.
-    await expect(ds.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    // And the pool recovers once the storm is over. An idle connection the last round of the storm
+    // terminated may still be in the pool until its client reads the server's notice: the first
+    // query after the storm may fail on it (a transient error, like any cut), and a next one works.
+    const after: unknown[] = [];
+    let recovered: unknown = null;
+    // One attempt per pooled connection (5), plus the one that must work.
+    for (let attempt = 0; attempt < 6 && recovered === null; attempt++) {
+      try {
+        recovered = await ds.query('SELECT 1 AS one');
+      } catch (error) {
+        after.push(error);
+      }
+    }
+    expect(recovered).toEqual([{ one: 1 }]);
+    expect(after.filter((error) => !isTransientDbError(error)).map(String)).toEqual([]);
   });
 });
