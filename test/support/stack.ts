@@ -66,6 +66,9 @@ export class Stack {
       NOTIFIER_HTTP_PORT: '0',
       HOST: '127.0.0.1',
       ...RATE_LIMITS_OFF,
+      // The gateway's RPC deadline (5 s in production) is not what these tests are about: two suites
+      // at a time on a busy 2-core machine once took longer and the inbox saw a 504.
+      GATEWAY_RPC_TIMEOUT_MS: '20000',
       ...options.env,
     });
     const stack = new Stack(nats, db, nc, config);
