@@ -17,3 +17,4 @@ export * from './service-gauges';
 export * from './tracing';
 export * from './dev-token';
 export * from './one-tap-links';
+export * from './outbound';
