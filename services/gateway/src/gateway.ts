@@ -21,6 +21,8 @@ export function startGateway(
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     // [openq] issue #17 a one-tap link token (`/l/:token`, a compact JWS) is ~330 characters.
     maxParamLength: 1024,
+    // [openq] issue #27 the client's address through the operator's proxies only (rate limits, logs).
+    trustProxy: config.trustedProxies,
     configure: async (app) => {
       const fastify = app.getHttpAdapter().getInstance();
       await installAdmission(fastify, config.admission);
