@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
-import { GatewayEnv } from '../services/gateway/src/config';
+import { GatewayEnv, parseTrustedProxies } from '../services/gateway/src/config';
 import { NotifierEnv } from '../services/notifier/src/notifier-config';
 import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import {
@@ -191,6 +191,18 @@ describe('deploy/k8s: workloads', () => {
         'prometheus.io/port': String(SERVICE_PORTS[name].port),
       });
     }
+  });
+
+  it('lets the world in through an Ingress whose controller the gateway trusts for X-Forwarded-For (issue #27)', () => {
+    const ingress = find(manifests, 'Ingress', 'gateway');
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({
+      name: 'gateway',
+      port: { name: 'http' },
+    });
+    // Server-Sent Events pass unbuffered.
+    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
+    const config = find(manifests, 'ConfigMap', 'openq-config');
+    expect(parseTrustedProxies(config.data.GATEWAY_TRUSTED_PROXIES).length).toBeGreaterThan(0);
   });
 });
 
