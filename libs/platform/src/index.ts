@@ -18,3 +18,4 @@ export * from './tracing';
 export * from './dev-token';
 export * from './one-tap-links';
 export * from './outbound';
+export * from './probe-server';

@@ -30,6 +30,15 @@ export class GatewayEnv {
   @IsOptional()
   @IsString()
   GATEWAY_TRUSTED_PROXIES: string | undefined = undefined;
+
+  /**
+   * Issue #27: a port of its own for `/healthz` and `/readyz`, answered by a worker thread so a
+   * burst on the main port cannot hold a probe back (the heartbeat of the main loop and its last
+   * readiness). Unset: the probes are on the main port only (they always are there too).
+   */
+  @IsOptional()
+  @EnvInt(0, 65_535)
+  GATEWAY_PROBE_PORT: number | undefined = undefined;
 }
 
 /** `GATEWAY_TRUSTED_PROXIES` as a list of addresses and CIDRs; a bad entry stops the process, named. */
@@ -54,6 +63,8 @@ export interface GatewayConfig extends OpenqConfig {
   rateLimits: RateLimitSettings;
   /** The proxies whose `X-Forwarded-For` is believed (empty: none). */
   trustedProxies: string[];
+  /** The probe port (`GATEWAY_PROBE_PORT`; 0: a free one), or null: none. */
+  probePort: number | null;
 }
 
 /** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
@@ -70,5 +81,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     rateLimits: loadRateLimitSettings(env),
     trustedProxies: parseTrustedProxies(own.GATEWAY_TRUSTED_PROXIES),
+    probePort: own.GATEWAY_PROBE_PORT ?? null,
   };
 }
