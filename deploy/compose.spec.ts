@@ -95,6 +95,8 @@ describe('deploy/compose.yaml', () => {
       expect(env[secret]).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
     expect(env.OPENQ_SERVICE_TOKEN_PREVIOUS).toBe('${OPENQ_SERVICE_TOKEN_PREVIOUS:-}');
     expect(env.OPENQ_LINK_SECRET_PREVIOUS).toBe('${OPENQ_LINK_SECRET_PREVIOUS:-}');
+    // Issue #27: nothing in front of the published port by default; an operator names their proxy.
+    expect(env.GATEWAY_TRUSTED_PROXIES).toBe('${GATEWAY_TRUSTED_PROXIES:-}');
     for (const name of ['questions', 'gates', 'context'])
       expect(Object.keys(services[name]!.environment)).not.toContain('OPENQ_JWT_SECRET');
   });

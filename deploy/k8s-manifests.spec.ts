@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenqEnv, SERVICE_PORTS, type OpenqServiceName } from '@openq/platform';
-import { GatewayEnv } from '../services/gateway/src/config';
+import { GatewayEnv, parseTrustedProxies } from '../services/gateway/src/config';
 import { NotifierEnv } from '../services/notifier/src/notifier-config';
 import { SCRAPE_JOB } from '../tools/monitoring/alerts';
 import {
@@ -144,12 +144,19 @@ describe('deploy/k8s: workloads', () => {
       expect(containers(deployment)).toHaveLength(1);
       expect(container!.image).toBe('openq');
       expect(container!.command).toEqual(['node', 'dist/tools/cli.js', 'start', name]);
-      expect(container!.ports).toEqual([{ name: 'http', containerPort: port }]);
+      // Issue #27: the gateway answers its probes on a port of their own, off the main event loop.
+      const probe = name === 'gateway' ? 'probe' : 'http';
+      expect(container!.ports).toEqual([
+        { name: 'http', containerPort: port },
+        ...(name === 'gateway' ? [{ name: 'probe', containerPort: 3900 }] : []),
+      ]);
       expect(envOf(container!)).toContainEqual({ name: variable, value: String(port) });
-      expect(container!.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-      expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      if (name === 'gateway')
+        expect(envOf(container!)).toContainEqual({ name: 'GATEWAY_PROBE_PORT', value: '3900' });
+      expect(container!.readinessProbe.httpGet).toEqual({ path: '/readyz', port: probe });
+      expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: probe });
       // Migrations run before the port opens: a startup probe keeps liveness from killing a long one.
-      expect(container!.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container!.startupProbe.httpGet).toEqual({ path: '/healthz', port: probe });
       expect(deployment.spec.template.metadata.annotations).toMatchObject({
         'prometheus.io/scrape': 'true',
         'prometheus.io/port': String(port),
@@ -191,6 +198,18 @@ describe('deploy/k8s: workloads', () => {
         'prometheus.io/port': String(SERVICE_PORTS[name].port),
       });
     }
+  });
+
+  it('lets the world in through an Ingress whose controller the gateway trusts for X-Forwarded-For (issue #27)', () => {
+    const ingress = find(manifests, 'Ingress', 'gateway');
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({
+      name: 'gateway',
+      port: { name: 'http' },
+    });
+    // Server-Sent Events pass unbuffered.
+    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
+    const config = find(manifests, 'ConfigMap', 'openq-config');
+    expect(parseTrustedProxies(config.data.GATEWAY_TRUSTED_PROXIES).length).toBeGreaterThan(0);
   });
 });
 

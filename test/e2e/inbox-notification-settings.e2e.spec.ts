@@ -4,7 +4,7 @@ import { waitFor } from '@openq/testing';
 import { declare } from '../support/context-helpers';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft } from '../support/inbox-words';
-import { WebhookReceiver } from '@openq/testing/webhook-receiver';
+import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17 "What the person sees", in real headless Chromium against the whole stack with the
@@ -17,6 +17,7 @@ import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 const harness = useInboxStack({
   services: ['questions', 'gates', 'context', 'notifier'],
   env: {
+    ...RECEIVERS_ALLOWED,
     NOTIFIER_POLL_MS: '50',
     NOTIFIER_RETRY_BASE_MS: '50',
     NOTIFIER_RETRY_MAX_MS: '200',
@@ -137,7 +138,7 @@ describe('notification settings in the inbox', () => {
       'Failed New question for you by webhook',
     );
     expect((await row.locator('.delivery-reason').innerText()).replace(/\s+/g, ' ')).toBe(
-      'Why it failed: HTTP 400',
+      'Why it failed: the address refused the message (HTTP 4xx)',
     );
     expect(await row.locator('.attempts').innerText()).toBe('1 attempt');
     await page.evaluate(() => window.scrollTo(0, 0));

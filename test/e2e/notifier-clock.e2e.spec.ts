@@ -1,7 +1,7 @@
 import { waitFor } from '@openq/testing';
 import { declare } from '../support/context-helpers';
 import { Stack } from '../support/stack';
-import { WebhookReceiver } from '@openq/testing/webhook-receiver';
+import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17 "reminders and escalation driven by a clock the tests control", over the real stack
@@ -23,6 +23,7 @@ beforeAll(async () => {
   stack = await Stack.start({
     services: ['questions', 'notifier'],
     env: {
+      ...RECEIVERS_ALLOWED,
       NOTIFIER_POLL_MS: '50',
       NOTIFIER_CLOCK_TICK_MS: '50',
       OPENQ_PUBLIC_URL: 'https://openq.example.com',

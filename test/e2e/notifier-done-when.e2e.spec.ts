@@ -2,7 +2,7 @@ import { waitFor } from '@openq/testing';
 import { ask, EXEC_AUTHOR, gatesOf, publishVerdict, startGate } from '../support/gates';
 import { SmtpSink } from '@openq/testing/smtp-sink';
 import { Stack } from '../support/stack';
-import { WebhookReceiver } from '@openq/testing/webhook-receiver';
+import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';
 
 /*
  * Issue #17's "Done when" over the real stack (questions, gates, notifier, gateway; real NATS and
@@ -25,7 +25,7 @@ beforeAll(async () => {
   slack = await WebhookReceiver.start();
   stack = await Stack.start({
     services: ['questions', 'gates', 'notifier'],
-    env: { ...smtp.env(), NOTIFIER_POLL_MS: '50', OPENQ_PUBLIC_URL: PUBLIC },
+    env: { ...smtp.env(), ...RECEIVERS_ALLOWED, NOTIFIER_POLL_MS: '50', OPENQ_PUBLIC_URL: PUBLIC },
   });
 });
 afterAll(async () => {

@@ -101,6 +101,23 @@ describe('one-tap links', () => {
       headers: { 'sec-fetch-site': 'cross-site' },
     });
     expect(crossSite).toMatchObject({ status: 403, body: { reason: 'origem_nao_confiavel' } });
+    // Issue #27: a foreign Origin (or, without one, a foreign Referer) with a valid confirm field
+    // is refused too — also from a client that sends no Sec-Fetch-Site — and uses nothing up.
+    const foreignHeaders: Record<string, string>[] = [
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { referer: 'http://evil.example/phish.html' },
+      { origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' },
+    ];
+    for (const headers of foreignHeaders) {
+      const foreign = await stack.http('POST', `/l/${token}`, { body: { confirm }, headers });
+      expect({ headers, status: foreign.status, reason: foreign.body.reason }).toEqual({
+        headers,
+        status: 403,
+        reason: 'origem_nao_confiavel',
+      });
+    }
+    expect(await questionStatus(questionId)).toBe('open');
 
     // The button: a form POST from the page, answered as the inbox's click would be.
     const answered = await fetch(`${stack.baseUrl}/l/${token}`, {
@@ -109,6 +126,8 @@ describe('one-tap links', () => {
         ...HTML,
         'content-type': 'application/x-www-form-urlencoded',
         'sec-fetch-site': 'same-origin',
+        // What a browser sends for the confirm page's form (its Referrer-Policy is no-referrer).
+        origin: 'null',
       },
       body: `confirm=${encodeURIComponent(confirm)}`,
     });
@@ -141,6 +160,12 @@ describe('one-tap links', () => {
     // Second use, as JSON and as a page; the GET says so too.
     const again = await stack.http('POST', `/l/${token}`, { body: { confirm } });
     expect(again).toMatchObject({ status: 409, body: { statusCode: 409, reason: 'link_ja_usado' } });
+    // openq's own origins pass the origin check (and meet the link's state): the public one
+    // (OPENQ_PUBLIC_URL, here its default) and the one the request was sent to.
+    for (const origin of ['http://localhost:3000', stack.baseUrl]) {
+      const ours = await stack.http('POST', `/l/${token}`, { body: { confirm }, headers: { origin } });
+      expect({ origin, reason: ours.body.reason }).toEqual({ origin, reason: 'link_ja_usado' });
+    }
     const againPage = await fetch(`${stack.baseUrl}/l/${token}`, {
       method: 'POST',
       headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' },

@@ -5,7 +5,7 @@ import { waitFor } from '@openq/testing';
 import { mintDevToken } from '../../tools/token';
 import { ProcessStack } from '../support/processes';
 import { SmtpSink } from '@openq/testing/smtp-sink';
-import { WebhookReceiver } from '@openq/testing/webhook-receiver';
+import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';
 import { printFigures, saveFigures } from './support/report';
 import { scaled } from './support/scale';
 
@@ -38,6 +38,7 @@ beforeAll(async () => {
     dbPrefix: 'openq_notif_crash',
     env: {
       ...smtp.env(),
+      ...RECEIVERS_ALLOWED,
       NOTIFIER_POLL_MS: '50',
       NOTIFIER_RETRY_BASE_MS: '50',
       NOTIFIER_RETRY_MAX_MS: '500',

@@ -15,3 +15,4 @@ export * from './http';
 export * from './analyst-questions-file';
 export * from './decider';
 export * from './calendar';
+export * from './edge-reasons';

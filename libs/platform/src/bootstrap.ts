@@ -28,6 +28,11 @@ export interface RunServiceOptions {
   bodyLimitBytes?: number;
   /** Longest path parameter (Fastify's default 100); longer → 414. The gateway's link tokens need more. */
   maxParamLength?: number;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client (addresses or CIDRs; Fastify's
+   * `trustProxy`). Empty or absent: the peer is the client.
+   */
+  trustProxy?: readonly string[];
   shutdownTimeoutMs?: number;
   /** Runs after the app is created and before it listens (global pipes, OpenAPI, …). */
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
@@ -59,6 +64,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
+    ...(options.trustProxy && options.trustProxy.length > 0 ? { trustProxy: [...options.trustProxy] } : {}),
     genReqId: (req: IncomingMessage) => correlationIdOf(req),
     logger: false,
     return503OnClosing: true,

@@ -25,6 +25,15 @@ export const READY_METRIC = 'openq_service_ready';
 /** Per service of the process, how to tell whether it is ready (several in laptop mode and tests). */
 const readiness = new Map<object, { service: string; ready: () => Promise<boolean> }>();
 
+/**
+ * What `/readyz` of `service` would answer now (its checks, and false once shutting down), for a
+ * probe answered off the main port (issue #27, `probe-server.ts`); undefined before it started.
+ */
+export function serviceReadiness(service: string): (() => Promise<boolean>) | undefined {
+  for (const r of readiness.values()) if (r.service === service) return r.ready;
+  return undefined;
+}
+
 function ensureReadyGauge(): void {
   if (register.getSingleMetric(READY_METRIC)) return;
   new Gauge({

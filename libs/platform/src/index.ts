@@ -17,3 +17,5 @@ export * from './service-gauges';
 export * from './tracing';
 export * from './dev-token';
 export * from './one-tap-links';
+export * from './outbound';
+export * from './probe-server';

@@ -65,3 +65,11 @@ export class WebhookReceiver {
     await new Promise((resolve) => this.server.close(resolve));
   }
 }
+
+/**
+ * The receivers listen on 127.0.0.1, which the notifier refuses unless the operator allows it
+ * (issue #27, `OPENQ_NOTIFY_ALLOWED_TARGETS`): a stack whose tests deliver to one adds this to its env.
+ */
+export const RECEIVERS_ALLOWED: Readonly<Record<string, string>> = {
+  OPENQ_NOTIFY_ALLOWED_TARGETS: '127.0.0.1',
+};

@@ -14,6 +14,17 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({ GATEWAY_RPC_TIMEOUT_MS: 'soon' })).toThrow(/GATEWAY_RPC_TIMEOUT_MS/);
   });
 
+  it('reads the trusted proxies (issue #27): none by default, addresses and CIDRs, a bad one named', () => {
+    expect(loadGatewayConfig({}).trustedProxies).toEqual([]);
+    expect(
+      loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,fd00::/8' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+    expect(() => loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow(
+      /GATEWAY_TRUSTED_PROXIES/,
+    );
+    expect(() => loadGatewayConfig({ GATEWAY_TRUSTED_PROXIES: 'ingress.local' })).toThrow(ConfigError);
+  });
+
   it('refuses to start in production with the development secrets', () => {
     expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(
       /OPENQ_JWT_SECRET is empty or the development default/,

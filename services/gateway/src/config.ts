@@ -1,4 +1,6 @@
-import { EnvInt, loadConfig, parseEnv, type OpenqConfig } from '@openq/platform';
+import ipaddr from 'ipaddr.js';
+import { IsOptional, IsString } from 'class-validator';
+import { ConfigError, EnvInt, loadConfig, parseEnv, type OpenqConfig } from '@openq/platform';
 import type { AdmissionSettings } from './http/admission';
 import { loadRateLimitSettings, type RateLimitSettings } from './http/rate-limit.config';
 
@@ -19,12 +21,50 @@ export class GatewayEnv {
   /** Mean event-loop delay (ms) past which the gateway sheds new requests with 503; 0 turns it off. */
   @EnvInt(0, 60_000)
   GATEWAY_MAX_EVENT_LOOP_DELAY_MS: number = 0;
+
+  /**
+   * Issue #27 (SPEC §12.2): the proxies in front of the gateway (comma-separated addresses or
+   * CIDRs). The client's address is read from `X-Forwarded-For` only through them; unset, the
+   * peer's address is the client's, and `X-Forwarded-For` is ignored.
+   */
+  @IsOptional()
+  @IsString()
+  GATEWAY_TRUSTED_PROXIES: string | undefined = undefined;
+
+  /**
+   * Issue #27: a port of its own for `/healthz` and `/readyz`, answered by a worker thread so a
+   * burst on the main port cannot hold a probe back (the heartbeat of the main loop and its last
+   * readiness). Unset: the probes are on the main port only (they always are there too).
+   */
+  @IsOptional()
+  @EnvInt(0, 65_535)
+  GATEWAY_PROBE_PORT: number | undefined = undefined;
+}
+
+/** `GATEWAY_TRUSTED_PROXIES` as a list of addresses and CIDRs; a bad entry stops the process, named. */
+export function parseTrustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const entry of entries) {
+    const ok = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!ok)
+      throw new ConfigError(
+        `Invalid configuration: GATEWAY_TRUSTED_PROXIES has "${entry}", which is not an address or a CIDR`,
+      );
+  }
+  return entries;
 }
 
 export interface GatewayConfig extends OpenqConfig {
   rpcTimeoutMs: number;
   admission: AdmissionSettings;
   rateLimits: RateLimitSettings;
+  /** The proxies whose `X-Forwarded-For` is believed (empty: none). */
+  trustedProxies: string[];
+  /** The probe port (`GATEWAY_PROBE_PORT`; 0: a free one), or null: none. */
+  probePort: number | null;
 }
 
 /** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
@@ -40,5 +80,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       maxEventLoopDelayMs: own.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
     },
     rateLimits: loadRateLimitSettings(env),
+    trustedProxies: parseTrustedProxies(own.GATEWAY_TRUSTED_PROXIES),
+    probePort: own.GATEWAY_PROBE_PORT ?? null,
   };
 }

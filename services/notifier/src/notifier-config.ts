@@ -1,5 +1,5 @@
-import { IsOptional, Matches } from 'class-validator';
-import { EnvInt, parseEnv } from '@openq/platform';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { EnvInt, parseAllowedTargets, parseEnv, type OutboundPolicy } from '@openq/platform';
 import type { RetryPolicy } from './notifier/domain/backoff';
 
 /**
@@ -27,6 +27,13 @@ export class NotifierEnv {
   @EnvInt(10, 3_600_000) NOTIFIER_CLOCK_TICK_MS: number = 60_000;
   /** Open questions the clock plans per transaction. */
   @EnvInt(1, 10_000) NOTIFIER_CLOCK_BATCH: number = 200;
+  /**
+   * Issue #27 (SPEC §12.2): hosts, addresses and CIDRs a webhook or Slack target may be on
+   * although they are not public (comma-separated). Empty: public addresses only.
+   */
+  @IsOptional()
+  @IsString()
+  OPENQ_NOTIFY_ALLOWED_TARGETS: string | undefined = undefined;
 }
 
 export interface NotifierSettings {
@@ -38,6 +45,8 @@ export interface NotifierSettings {
   maxEventAgeS: number;
   clockTickMs: number;
   clockBatch: number;
+  /** Where webhooks and Slack may go (`OPENQ_NOTIFY_ALLOWED_TARGETS`). */
+  outbound: OutboundPolicy;
 }
 
 export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number): NotifierSettings {
@@ -55,5 +64,6 @@ export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number
     maxEventAgeS: e.NOTIFIER_MAX_EVENT_AGE_S,
     clockTickMs: e.NOTIFIER_CLOCK_TICK_MS,
     clockBatch: e.NOTIFIER_CLOCK_BATCH,
+    outbound: parseAllowedTargets(e.OPENQ_NOTIFY_ALLOWED_TARGETS),
   };
 }

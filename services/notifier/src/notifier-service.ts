@@ -41,7 +41,11 @@ export function startNotifier(
     settings = loadNotifierSettings(env, config.ports.gateway);
     senders =
       overrides.senders ??
-      defaultChannelSenders({ sendTimeoutMs: settings.sendTimeoutMs, smtp: smtpConfigFromEnv(env) });
+      defaultChannelSenders({
+        sendTimeoutMs: settings.sendTimeoutMs,
+        smtp: smtpConfigFromEnv(env),
+        policy: settings.outbound,
+      });
   } catch (error) {
     if (overrides.embedded) throw error;
     exitOnStartupFailure('notifier', error);

@@ -22,11 +22,15 @@ export class ServiceTokenGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (zoneOf(context, this.reflector) !== 'internal') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const token = serviceTokenOf(request.headers);
     if (!token || !this.matcher.matches(token)) {
+      // Only a request that fails to authenticate meets the failed-authentication limit (issue #27).
+      await this.limits.checkFailedAuthentication(request, reply);
       throw httpError(401, Reason.badServiceToken, 'internal routes need a valid X-Service-Token header');
     }
-    await this.limits.checkService(request, context.switchToHttp().getResponse<FastifyReply>(), token);
+    // Authenticated: the token's own budget, never its address's.
+    await this.limits.checkService(request, reply, token);
     return true;
   }
 }

@@ -30,27 +30,37 @@ export class UserAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (zoneOf(context, this.reflector) !== 'user') return true;
+    const zone = zoneOf(context, this.reflector);
     const request = context.switchToHttp().getRequest<RequestWithUser>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    // A public route judges no credential: whatever reaches it costs its address (issue #27).
+    if (zone === 'public') await this.limits.checkUnauthenticated(request, reply);
+    if (zone !== 'user') return true;
     const minimum = minRoleOf(context, this.reflector);
     if (!minimum) throw new Error(`route ${request.routeOptions?.url ?? request.url} declares no @MinRole`);
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     refuseCrossSiteWrite(request);
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    let identity: UserIdentity;
+    try {
+      identity = await authenticateUser(this.verifier, userTokenOf(request.headers));
+    } catch (error) {
+      // Only a request that fails to authenticate meets the failed-authentication limit.
+      if (isUnauthenticated(error)) await this.limits.checkFailedAuthentication(request, reply);
+      throw error;
+    }
+    // Authenticated: the caller's own budget, never its address's (issue #27).
+    await this.limits.checkUser(request, reply, identity.id);
     if (isAcrossProjects(context, this.reflector)) {
-      request.identity = await authenticateUser(this.verifier, userTokenOf(request.headers));
-      await this.limits.checkUser(request, reply, request.identity.id);
+      request.identity = identity;
       return true;
     }
-    request.user = await authorizeUser(
-      this.verifier,
-      userTokenOf(request.headers),
-      params.projectId,
-      minimum,
-    );
-    await this.limits.checkUser(request, reply, request.user.id);
+    request.user = authorizeIdentity(identity, params.projectId, minimum);
     return true;
   }
+}
+
+function isUnauthenticated(error: unknown): boolean {
+  return (error as { getStatus?: () => number } | null)?.getStatus?.() === 401;
 }
 
 /** The user guard's decision, as a function: who is calling, and may they use this project route. */
@@ -60,7 +70,15 @@ export async function authorizeUser(
   projectId: string | undefined,
   minimum: Role,
 ): Promise<AuthenticatedUser> {
-  const identity = await authenticateUser(verifier, token);
+  return authorizeIdentity(await authenticateUser(verifier, token), projectId, minimum);
+}
+
+/** May this caller use this project route: a well-formed project, a role on it, at least `minimum`. */
+export function authorizeIdentity(
+  identity: UserIdentity,
+  projectId: string | undefined,
+  minimum: Role,
+): AuthenticatedUser {
   if (!isId(projectId))
     throw httpError(400, Reason.badParameter, 'projectId must match ^[A-Za-z0-9_-]{1,64}$');
   const role = identity.roles.get(projectId);

@@ -7,7 +7,11 @@ class RateLimitEnv {
   @EnvInt(1000, 3_600_000)
   GATEWAY_RATE_LIMIT_WINDOW_MS: number = 60_000;
 
-  /** Requests one client address may make per window, any route (health and metrics excepted). */
+  /**
+   * Requests one client address may make per window without authenticating (no credential, a
+   * credential that fails, a public route); health and metrics excepted. A signed-in user or the
+   * engine is limited by its own budget, not by this one (issue #27).
+   */
   @EnvInt(0, 10_000_000)
   GATEWAY_RATE_LIMIT_PER_ADDRESS: number = 6000;
 
@@ -19,7 +23,10 @@ class RateLimitEnv {
   @EnvInt(0, 10_000_000)
   GATEWAY_RATE_LIMIT_PER_SERVICE: number = 60_000;
 
-  /** Failed authentications (401) from one address per window; past it every request is refused. */
+  /**
+   * Failed authentications (401) from one address per window; past it a request from there that
+   * fails to authenticate gets 429 — one that authenticates never does (issue #27).
+   */
   @EnvInt(0, 10_000_000)
   GATEWAY_RATE_LIMIT_AUTH_FAILURES: number = 60;
 

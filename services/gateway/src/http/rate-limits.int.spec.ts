@@ -72,28 +72,102 @@ it('gives each signed-in user a budget; past it 429 muitas_requisicoes with Retr
   expect(metrics).toMatch(/openq_gateway_rate_limited_total\{limit="user"\} 1/);
 });
 
-it('refuses an address that failed authentication too often, whatever it sends next', async () => {
+it('past the failed-authentication budget refuses what fails, and never a request that authenticates', async () => {
   const base = await gateway({ GATEWAY_RATE_LIMIT_AUTH_FAILURES: '3' });
-  for (let i = 0; i < 4; i++) expect((await count(base, 'forged.token.here')).status).toBe(401);
-  const next = await count(base, await token('ana'));
-  expect(next).toMatchObject({ status: 429, body: { reason: 'muitas_requisicoes', limit: 'auth_failures' } });
+  for (let i = 0; i < 3; i++) expect((await count(base, 'forged.token.here')).status).toBe(401);
+  for (let i = 0; i < 20; i++)
+    expect(await count(base, 'forged.token.here')).toMatchObject({
+      status: 429,
+      body: { reason: 'muitas_requisicoes', limit: 'auth_failures' },
+    });
+  // Issue #27: the same address with a valid user token, and with the service token, is served.
+  expect((await count(base, await token('ana'))).status).toBe(200);
+  const internal = await get(base, '/internal/projects/p1/tasks/T1/qa-cut', {
+    'x-service-token': SERVICE_TOKEN,
+  });
+  // No context service runs here: past the guard the route answers 503 at once (no responders).
+  expect(internal).toMatchObject({ status: 503, body: { reason: 'servico_indisponivel' } });
+  const wrongService = await get(base, '/internal/projects/p1/tasks/T1/qa-cut', {
+    'x-service-token': 'x'.repeat(40),
+  });
+  expect(wrongService).toMatchObject({ status: 429, body: { limit: 'auth_failures' } });
   // Probes keep working: an orchestrator must still see the process alive.
   expect((await get(base, '/healthz')).status).toBe(200);
 });
 
-it('counts every request of an address, and gives the service token its own budget', async () => {
-  const base = await gateway({ GATEWAY_RATE_LIMIT_PER_SERVICE: '2', GATEWAY_RATE_LIMIT_PER_ADDRESS: '6' });
-  // No context service runs here: past the guard the route answers 503 at once (no responders).
+it('spends the address budget on unauthenticated traffic only, and gives the service token its own', async () => {
+  const base = await gateway({ GATEWAY_RATE_LIMIT_PER_SERVICE: '2', GATEWAY_RATE_LIMIT_PER_ADDRESS: '3' });
   const internal = () =>
     get(base, '/internal/projects/p1/tasks/T1/qa-cut', { 'x-service-token': SERVICE_TOKEN });
   expect(await internal()).toMatchObject({ status: 503, body: { reason: 'servico_indisponivel' } });
   expect(await internal()).toMatchObject({ status: 503, body: { reason: 'servico_indisponivel' } });
   expect(await internal()).toMatchObject({ status: 429, body: { limit: 'service' } });
+  // A signed-in user is limited by their own budget (off here), not by the address's.
   const ana = await token('ana');
+  for (let i = 0; i < 6; i++) expect((await count(base, ana)).status).toBe(200);
+  // No credential, or a credential that fails: the address pays.
+  expect((await get(base, '/projects/p1/open-questions/count')).status).toBe(401);
+  expect((await count(base, 'forged.token.here')).status).toBe(401);
+  expect((await get(base, '/projects/p1/open-questions/count')).status).toBe(401);
+  expect(await get(base, '/projects/p1/open-questions/count')).toMatchObject({
+    status: 429,
+    body: { limit: 'address' },
+  });
+  expect(await count(base, 'forged.token.here')).toMatchObject({ status: 429, body: { limit: 'address' } });
+  // … and still not the signed-in user.
   expect((await count(base, ana)).status).toBe(200);
-  expect((await count(base, ana)).status).toBe(200);
-  expect((await count(base, ana)).status).toBe(200);
-  expect(await count(base, ana)).toMatchObject({ status: 429, body: { limit: 'address' } });
+});
+
+it('lets no user starve another from the same address (issue #27)', async () => {
+  const base = await gateway({ GATEWAY_RATE_LIMIT_PER_USER: '5', GATEWAY_RATE_LIMIT_PER_ADDRESS: '5' });
+  const [ana, bia] = await Promise.all([token('ana'), token('bia')]);
+  const flood = await Promise.all(Array.from({ length: 30 }, () => count(base, ana)));
+  expect(flood.filter((r) => r.status === 200)).toHaveLength(5);
+  expect(flood.filter((r) => r.status === 429).every((r) => r.body.limit === 'user')).toBe(true);
+  const reads = await Promise.all(Array.from({ length: 5 }, () => count(base, bia)));
+  expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+});
+
+describe('behind a proxy (GATEWAY_TRUSTED_PROXIES)', () => {
+  const via = (client: string, headers: Record<string, string> = {}) => ({
+    'x-forwarded-for': client,
+    ...headers,
+  });
+  const limits = { GATEWAY_RATE_LIMIT_AUTH_FAILURES: '3', GATEWAY_RATE_LIMIT_PER_ADDRESS: '5' };
+
+  it('counts each client behind a trusted proxy on its own address', async () => {
+    const base = await gateway({ ...limits, GATEWAY_TRUSTED_PROXIES: '127.0.0.1/32, ::1' });
+    const junk = { authorization: 'Bearer forged.token.here' };
+    for (let i = 0; i < 3; i++)
+      expect((await get(base, '/projects/p1/open-questions/count', via('203.0.113.7', junk))).status).toBe(
+        401,
+      );
+    expect(await get(base, '/projects/p1/open-questions/count', via('203.0.113.7', junk))).toMatchObject({
+      status: 429,
+      body: { limit: 'auth_failures' },
+    });
+    // Another person behind the same ingress: their address, their budget.
+    expect((await get(base, '/projects/p1/open-questions/count', via('203.0.113.8', junk))).status).toBe(401);
+    const bia = { authorization: `Bearer ${await token('bia')}` };
+    expect((await get(base, '/projects/p1/open-questions/count', via('203.0.113.8', bia))).status).toBe(200);
+    // The flooding client itself, once it signs in, is served too.
+    const ana = { authorization: `Bearer ${await token('ana')}` };
+    expect((await get(base, '/projects/p1/open-questions/count', via('203.0.113.7', ana))).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For from a peer it does not trust', async () => {
+    const base = await gateway({ ...limits, GATEWAY_TRUSTED_PROXIES: '10.0.0.0/8' });
+    const junk = { authorization: 'Bearer forged.token.here' };
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await get(base, '/projects/p1/open-questions/count', via(`198.51.100.${i}`, junk))).status,
+      ).toBe(401);
+    // A forged header changes nothing: every request above came from this one peer.
+    expect(await get(base, '/projects/p1/open-questions/count', via('198.51.100.99', junk))).toMatchObject({
+      status: 429,
+      body: { limit: 'auth_failures' },
+    });
+  });
 });
 
 it('shares the counts between replicas through NATS (GATEWAY_RATE_LIMIT_STORE=nats)', async () => {

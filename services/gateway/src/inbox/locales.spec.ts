@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DELIVERY_FAILURE_WORDS, EDGE_REASONS } from '@openq/contracts';
 
 /**
  * The inbox's dictionaries (public/locale-*.js) are plain ES modules the browser imports. Each
@@ -73,5 +74,25 @@ describe('the inbox dictionaries (public/locale-*.js)', () => {
     for (const r of reasons)
       if (!english.has(`messages.reasons.${r.slice(1, -1)}`)) missing.push(`messages.js: reason ${r}`);
     expect(missing).toEqual([]);
+  });
+
+  it('say the reasons of issue #27 in the words libs/contracts defines for them, in both languages', () => {
+    for (const [file, lang] of [
+      ['locale-en.js', 'en'],
+      ['locale-pt-BR.js', 'pt-BR'],
+    ] as const) {
+      const d = dictionary(file) as {
+        messages: { reasons: Record<string, string> };
+        settings: { deliveries: { reasons: Record<string, string> } };
+      };
+      for (const [code, words] of Object.entries(EDGE_REASONS))
+        expect({ file, code, words: d.messages.reasons[code] }).toEqual({ file, code, words: words[lang] });
+      for (const [code, words] of Object.entries(DELIVERY_FAILURE_WORDS))
+        expect({ file, code, words: d.settings.deliveries.reasons[code] }).toEqual({
+          file,
+          code,
+          words: words[lang],
+        });
+    }
   });
 });

@@ -2,6 +2,8 @@ import { Controller, Get, HttpException, Inject, Param, Post, Req, Res } from '@
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  EDGE_REASONS,
+  EdgeReason,
   GatesCommand,
   QuestionsCommand,
   type AnswerQuestionReply,
@@ -28,6 +30,8 @@ export interface OneTapSettings {
   secrets: string[];
   /** The longest a link may still live (ms): its single-use mark must outlive it. */
   maxLifetimeMs: number;
+  /** openq's public origin (`OPENQ_PUBLIC_URL`'s scheme, host and port): where confirm pages live. */
+  publicOrigin: string;
 }
 
 /** A refusal of this module: `{ statusCode, reason, message }`, shown as a page to a browser. */
@@ -128,10 +132,14 @@ export class OneTapController {
           where,
         );
       const site = request.headers['sec-fetch-site'];
-      if (site === 'cross-site' || site === 'same-site')
+      if (
+        site === 'cross-site' ||
+        site === 'same-site' ||
+        !fromOpenqOrigin(request, this.settings.publicOrigin)
+      )
         throw new LinkRefusal(
-          403,
-          'origem_nao_confiavel',
+          EDGE_REASONS.origem_nao_confiavel.status,
+          EdgeReason.untrustedOrigin,
           'an answer by link must come from its confirm page',
           where,
         );
@@ -322,6 +330,38 @@ function asRefusal(error: unknown): LinkRefusal | null {
       return new LinkRefusal(error.getStatus(), body.reason, String(body.message ?? body.reason));
   }
   return null;
+}
+
+/**
+ * [openq] issue #27 (SPEC §12.2) where a browser says the POST came from: `Origin`, or without it
+ * the `Referer`'s origin, must be openq's — its public origin, or the origin the request was sent
+ * to (a deployment reached by a second name, a laptop on 127.0.0.1 while links say localhost; a
+ * page of another site cannot make a browser claim either). Neither header (a client that is not
+ * a browser): nothing to judge, the confirm field still has to match. `Origin: null` is what a
+ * browser sends for the confirm page's own form (its `Referrer-Policy: no-referrer` hides the
+ * origin too), and also what a sandboxed or `data:` page sends: it passes only with
+ * `Sec-Fetch-Site: same-origin`, which no page of another origin can make a browser send.
+ */
+export function fromOpenqOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+  const origin = request.headers.origin;
+  const referer = request.headers.referer;
+  let claimed: string;
+  if (typeof origin === 'string') claimed = origin.trim();
+  else if (typeof referer === 'string') claimed = originOf(referer) ?? '';
+  else return true;
+  if (claimed === 'null') return request.headers['sec-fetch-site'] === 'same-origin';
+  if (claimed === '') return false;
+  const own = originOf(`${request.protocol}://${request.host}`);
+  return claimed === publicOrigin || (own !== null && claimed === own);
+}
+
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }
 
 /** A browser navigating (Accept names text/html) gets pages; anything else JSON. */

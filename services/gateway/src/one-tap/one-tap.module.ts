@@ -13,7 +13,11 @@ const GRACE_MS = 3600_000;
 export class OneTapModule {
   static forRoot(config: Pick<OpenqConfig, 'links'>): DynamicModule {
     const lifetimeMs = config.links.ttlS * 1000;
-    const settings: OneTapSettings = { secrets: config.links.secrets, maxLifetimeMs: lifetimeMs + 60_000 };
+    const settings: OneTapSettings = {
+      secrets: config.links.secrets,
+      maxLifetimeMs: lifetimeMs + 60_000,
+      publicOrigin: new URL(config.links.publicUrl).origin,
+    };
     return {
       module: OneTapModule,
       controllers: [OneTapController],

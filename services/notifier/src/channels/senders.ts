@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '@openq/platform';
 import type { ChannelKind, ChannelSender, ChannelTargets } from './channel';
 import { EmailSender, type SmtpConfig } from './email';
 import { SlackSender } from './slack';
@@ -10,6 +11,8 @@ export interface ChannelSendersOptions {
   sendTimeoutMs: number;
   /** The SMTP settings (`smtpConfigFromEnv`); null: e-mail is off in this process. */
   smtp?: SmtpConfig | null;
+  /** Which webhook and Slack targets may be reached (issue #27); default public addresses only. */
+  policy?: OutboundPolicy;
 }
 
 /**
@@ -19,8 +22,14 @@ export interface ChannelSendersOptions {
  */
 export function defaultChannelSenders(options: ChannelSendersOptions): ChannelSenders {
   return {
-    webhook: new WebhookSender({ timeoutMs: options.sendTimeoutMs }),
-    slack: new SlackSender({ timeoutMs: options.sendTimeoutMs }),
+    webhook: new WebhookSender({
+      timeoutMs: options.sendTimeoutMs,
+      ...(options.policy ? { policy: options.policy } : {}),
+    }),
+    slack: new SlackSender({
+      timeoutMs: options.sendTimeoutMs,
+      ...(options.policy ? { policy: options.policy } : {}),
+    }),
     ...(options.smtp ? { email: new EmailSender(options.smtp) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { parseAllowedTargets } from '@openq/platform';
 import { PermanentSendError, TransientSendError } from './channel';
 import { renderSlack, SlackRateLimitedError, SlackSender } from './slack';
 import { sampleNotification } from './templates/sample-notification';
@@ -47,6 +48,9 @@ async function startReceiver(reply: (res: ServerResponse) => void = (res) => res
   };
 }
 
+/** The receivers are on 127.0.0.1: allowed here as an operator would (issue #27). */
+const LOCAL = { policy: parseAllowedTargets('127.0.0.1') };
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -60,7 +64,7 @@ async function receiver(reply?: (res: ServerResponse) => void) {
 
 async function failureOf(
   promise: Promise<void>,
-): Promise<Error & { reason?: string; retryAfterMs?: number }> {
+): Promise<Error & { reason?: string; retryAfterMs?: number; failure?: string }> {
   return promise.then(
     () => {
       throw new Error('expected the send to fail');
@@ -73,7 +77,7 @@ describe('SlackSender against a real HTTP receiver', () => {
   it('POSTs the Block Kit JSON once, and 200 ok is success', async () => {
     const slack = await receiver();
     const n = sampleNotification();
-    await new SlackSender().send({ webhookUrl: slack.url }, n);
+    await new SlackSender(LOCAL).send({ webhookUrl: slack.url }, n);
 
     expect(slack.received).toHaveLength(1);
     const [request] = slack.received;
@@ -113,9 +117,12 @@ describe('SlackSender against a real HTTP receiver', () => {
       res.statusCode = status;
       res.end(body);
     });
-    const error = await failureOf(new SlackSender().send({ webhookUrl: slack.url }, sampleNotification()));
+    const error = await failureOf(
+      new SlackSender(LOCAL).send({ webhookUrl: slack.url }, sampleNotification()),
+    );
     expect(error).toBeInstanceOf(PermanentSendError);
     expect(error.reason).toBe('slack_recusou');
+    expect(error.failure).toBe('http_4xx');
     expect(error.message).toBe(
       `Slack webhook http://127.0.0.1:${new URL(slack.url).port}/*** refused the message (${status} ${body})`,
     );
@@ -128,7 +135,9 @@ describe('SlackSender against a real HTTP receiver', () => {
       res.setHeader('Retry-After', '17');
       res.end('rate_limited');
     });
-    const error = await failureOf(new SlackSender().send({ webhookUrl: slack.url }, sampleNotification()));
+    const error = await failureOf(
+      new SlackSender(LOCAL).send({ webhookUrl: slack.url }, sampleNotification()),
+    );
     expect(error).toBeInstanceOf(SlackRateLimitedError);
     expect(error).toBeInstanceOf(TransientSendError);
     expect(error.retryAfterMs).toBe(17_000);
@@ -142,20 +151,24 @@ describe('SlackSender against a real HTTP receiver', () => {
         res.statusCode = status;
         res.end('boom');
       });
-      const error = await failureOf(new SlackSender().send({ webhookUrl: slack.url }, sampleNotification()));
+      const error = await failureOf(
+        new SlackSender(LOCAL).send({ webhookUrl: slack.url }, sampleNotification()),
+      );
       expect(error).toBeInstanceOf(TransientSendError);
       expect(error).not.toBeInstanceOf(SlackRateLimitedError);
       expect(error.reason).toBe('slack_indisponivel');
+      expect(error.failure).toBe('http_5xx');
     }
   });
 
   it('turns a receiver that never answers into a TransientSendError after the timeout', async () => {
     const slack = await receiver(() => undefined);
     const error = await failureOf(
-      new SlackSender({ timeoutMs: 300 }).send({ webhookUrl: slack.url }, sampleNotification()),
+      new SlackSender({ ...LOCAL, timeoutMs: 300 }).send({ webhookUrl: slack.url }, sampleNotification()),
     );
     expect(error).toBeInstanceOf(TransientSendError);
     expect(error.message).toContain('no answer in 300 ms');
+    expect(error.failure).toBe('tempo_esgotado');
     expect(error.message).not.toContain('XXXXsecretXXXX');
     expect(slack.received).toHaveLength(1);
   });
@@ -166,13 +179,30 @@ describe('SlackSender against a real HTTP receiver', () => {
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const error = await failureOf(
-      new SlackSender().send(
+      new SlackSender(LOCAL).send(
         { webhookUrl: `http://127.0.0.1:${port}/services/XXXXsecretXXXX` },
         sampleNotification(),
       ),
     );
     expect(error).toBeInstanceOf(TransientSendError);
     expect(error.message).toContain('ECONNREFUSED');
+    expect(error.failure).toBe('conexao_recusada');
     expect(error.message).not.toContain('XXXXsecretXXXX');
+  });
+
+  it('sends nothing to a loopback receiver the operator does not allow, however the URL is written', async () => {
+    const slack = await receiver();
+    const port = new URL(slack.url).port;
+    for (const webhookUrl of [
+      slack.url,
+      `http://localhost:${port}/services/XXXXsecretXXXX`,
+      `https://hooks.slack.com@127.0.0.1:${port}/services/XXXXsecretXXXX`,
+    ]) {
+      const error = await failureOf(new SlackSender().send({ webhookUrl }, sampleNotification()));
+      expect(error).toBeInstanceOf(PermanentSendError);
+      expect(error.failure).toBe('destino_nao_permitido');
+      expect(error.message).not.toContain('XXXXsecretXXXX');
+    }
+    expect(slack.received).toEqual([]);
   });
 });

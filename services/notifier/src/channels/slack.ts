@@ -1,3 +1,12 @@
+import type { DeliveryFailureClass } from '@openq/contracts';
+import {
+  guardedRequest,
+  operatorAllowsHost,
+  OutboundError,
+  PUBLIC_ONLY,
+  statusClass,
+  type OutboundPolicy,
+} from '@openq/platform';
 import { PermanentSendError, TransientSendError, type ChannelSender, type Notification } from './channel';
 import {
   affectsLine,
@@ -162,13 +171,19 @@ export function redactWebhookUrl(url: string): string {
 
 export type SlackFailureReason = 'webhook_invalido' | 'slack_recusou' | 'slack_limite' | 'slack_indisponivel';
 
-function failure<E extends Error>(error: E, reason: SlackFailureReason): E & { reason: SlackFailureReason } {
-  return Object.assign(error, { reason });
+/** `reason`: Slack's own words for the log; `failure`: the class the API shows (issue #27). */
+function failure<E extends Error>(
+  error: E,
+  reason: SlackFailureReason,
+  failure: DeliveryFailureClass = 'resposta_invalida',
+): E & { reason: SlackFailureReason; failure: DeliveryFailureClass } {
+  return Object.assign(error, { reason, failure });
 }
 
 /** Slack said 429: try again, not before `retryAfterMs` (from `Retry-After`). */
 export class SlackRateLimitedError extends TransientSendError {
   readonly reason = 'slack_limite' as const;
+  readonly failure: DeliveryFailureClass = 'http_4xx';
   constructor(
     readonly retryAfterMs: number,
     message: string,
@@ -191,20 +206,26 @@ export function retryAfterMs(header: string | null, now: Date): number {
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** https only; plain http only to this machine (a local relay, the tests). */
-function checkedWebhookUrl(raw: string): URL {
+/**
+ * https only; plain http only to a host or address the operator allows (a local relay, the
+ * tests): `OPENQ_NOTIFY_ALLOWED_TARGETS`.
+ */
+function checkedWebhookUrl(raw: string, policy: OutboundPolicy): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw failure(new PermanentSendError('the Slack webhook URL is not a URL'), 'webhook_invalido');
+    throw failure(
+      new PermanentSendError('the Slack webhook URL is not a URL'),
+      'webhook_invalido',
+      'destino_nao_permitido',
+    );
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && operatorAllowsHost(policy, url.hostname))) {
     throw failure(
       new PermanentSendError(`the Slack webhook URL must be https (${redactWebhookUrl(raw)})`),
       'webhook_invalido',
+      'destino_nao_permitido',
     );
   }
   return url;
@@ -219,41 +240,44 @@ export class SlackSender implements ChannelSender<SlackTarget> {
   readonly kind = 'slack' as const;
   private readonly timeoutMs: number;
   private readonly clock: () => Date;
+  private readonly policy: OutboundPolicy;
 
-  constructor(options: { timeoutMs?: number; clock?: () => Date } = {}) {
+  constructor(options: { timeoutMs?: number; clock?: () => Date; policy?: OutboundPolicy } = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.clock = options.clock ?? (() => new Date());
+    this.policy = options.policy ?? PUBLIC_ONLY;
   }
 
   async send(target: SlackTarget, notification: Notification): Promise<void> {
-    const url = checkedWebhookUrl(target.webhookUrl);
+    const url = checkedWebhookUrl(target.webhookUrl, this.policy);
     const where = redactWebhookUrl(url.href);
-    let response: Response;
+    let response: { status: number; headers: Record<string, string | string[] | undefined>; body: string };
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        // Slack ignores the header; a relay or a test counts deliveries by it (stable across retries).
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'x-openq-delivery-id': notification.id,
+      response = await guardedRequest(
+        url.href,
+        {
+          // Slack ignores the header; a relay or a test counts deliveries by it (stable across retries).
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'x-openq-delivery-id': notification.id,
+          },
+          body: JSON.stringify(renderSlack(notification)),
+          timeoutMs: this.timeoutMs,
         },
-        body: JSON.stringify(renderSlack(notification)),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      const e = error as Error & { cause?: { code?: string } };
-      const why = e.name === 'TimeoutError' ? `no answer in ${this.timeoutMs} ms` : (e.cause?.code ?? e.name);
-      throw failure(
-        new TransientSendError(`Slack webhook ${where} unreachable: ${why}`),
-        'slack_indisponivel',
+        this.policy,
       );
+    } catch (error) {
+      if (!(error instanceof OutboundError)) throw error;
+      const Failure = error.transient ? TransientSendError : PermanentSendError;
+      const reason = error.failure === 'destino_nao_permitido' ? 'webhook_invalido' : 'slack_indisponivel';
+      throw failure(new Failure(`Slack webhook ${where}: ${error.detail}`), reason, error.failure);
     }
-    const said = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+    const said = response.body.replace(/\s+/g, ' ').trim().slice(0, 200);
     if (response.status >= 200 && response.status < 300) return;
     const answer = `${response.status}${said ? ` ${said}` : ''}`;
     if (response.status === 429) {
-      const delay = retryAfterMs(response.headers.get('retry-after'), this.clock());
+      const header = response.headers['retry-after'];
+      const delay = retryAfterMs(typeof header === 'string' ? header : null, this.clock());
       throw new SlackRateLimitedError(
         delay,
         `Slack webhook ${where} rate-limited (${answer}); retry in ${delay} ms`,
@@ -263,11 +287,13 @@ export class SlackSender implements ChannelSender<SlackTarget> {
       throw failure(
         new TransientSendError(`Slack webhook ${where} failed (${answer})`),
         'slack_indisponivel',
+        statusClass(response.status),
       );
     }
     throw failure(
       new PermanentSendError(`Slack webhook ${where} refused the message (${answer})`),
       'slack_recusou',
+      statusClass(response.status),
     );
   }
 }

@@ -1,4 +1,11 @@
 import {
+  guardedRequest,
+  OutboundError,
+  PUBLIC_ONLY,
+  statusClass,
+  type OutboundPolicy,
+} from '@openq/platform';
+import {
   PermanentSendError,
   TransientSendError,
   type ChannelSender,
@@ -12,6 +19,8 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
   /** The clock, in ms (tests). */
   now?: () => number;
+  /** Which targets may be reached (issue #27): public addresses only unless the operator allows more. */
+  policy?: OutboundPolicy;
 }
 
 /** The body a webhook receives: the notification as the channels see it, plus its type. */
@@ -24,7 +33,9 @@ export function webhookBody(notification: Notification): string {
  * (`X-Openq-Signature`), with `X-Openq-Delivery-Id` = the delivery id, the same on every retry, so
  * a receiver dedupes on it. 2xx is delivered; 408, 425, 429, 5xx, a timeout or a connection
  * failure are retried; any other answer (4xx, a redirect, which is not followed) is permanent.
- * Errors never carry the URL (it may hold a token) nor the secret.
+ * It goes through the guarded client (`guardedRequest`, issue #27): a target that is not public
+ * fails `destino_nao_permitido` before a byte leaves. Errors carry their class (`failure`) for the
+ * API and a detail for the log, never the URL's path (it may hold a token) nor the secret.
  */
 export class WebhookSender implements ChannelSender<WebhookTarget> {
   readonly kind = 'webhook' as const;
@@ -34,39 +45,33 @@ export class WebhookSender implements ChannelSender<WebhookTarget> {
   async send(target: WebhookTarget, notification: Notification): Promise<void> {
     const body = webhookBody(notification);
     const timestamp = Math.floor((this.options.now?.() ?? Date.now()) / 1000);
-    let response: Response;
+    let status: number;
     try {
-      response = await fetch(target.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'user-agent': 'openq-notifier',
-          [DELIVERY_ID_HEADER]: notification.id,
-          'X-Openq-Event': notification.kind,
-          [SIGNATURE_HEADER]: signatureHeader(target.secret, timestamp, body),
+      ({ status } = await guardedRequest(
+        target.url,
+        {
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'user-agent': 'openq-notifier',
+            [DELIVERY_ID_HEADER]: notification.id,
+            'X-Openq-Event': notification.kind,
+            [SIGNATURE_HEADER]: signatureHeader(target.secret, timestamp, body),
+          },
+          body,
+          timeoutMs: this.options.timeoutMs,
         },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
+        this.options.policy ?? PUBLIC_ONLY,
+      ));
     } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError')
-        throw new TransientSendError(`timeout after ${this.options.timeoutMs} ms`);
-      const code = (error as { cause?: { code?: string } }).cause?.code;
-      throw new TransientSendError(`connection failed${code ? ` (${code})` : ''}`);
+      if (!(error instanceof OutboundError)) throw error;
+      const Failure = error.transient ? TransientSendError : PermanentSendError;
+      throw Object.assign(new Failure(error.detail), { failure: error.failure });
     }
-    // The body is not needed; read it so the connection is released.
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.status >= 200 && response.status < 300) return;
-    const text = `HTTP ${response.status}`;
-    if (
-      response.status === 408 ||
-      response.status === 425 ||
-      response.status === 429 ||
-      response.status >= 500
-    )
-      throw new TransientSendError(text);
-    throw new PermanentSendError(text);
+    if (status >= 200 && status < 300) return;
+    const text = `HTTP ${status}`;
+    const failure = statusClass(status);
+    if (status === 408 || status === 425 || status === 429 || status >= 500)
+      throw Object.assign(new TransientSendError(text), { failure });
+    throw Object.assign(new PermanentSendError(text), { failure });
   }
 }

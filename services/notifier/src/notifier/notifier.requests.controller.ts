@@ -1,8 +1,10 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
   Commands,
+  EDGE_REASONS,
+  EdgeReason,
   isRefusal,
   refusal,
   type ClockPolicyView,
@@ -20,6 +22,7 @@ import {
   type SetNotificationChannelsCommand,
   type UserScopedCommand,
 } from '@openq/contracts';
+import { checkOutboundTarget, OutboundError } from '@openq/platform';
 import { overdueState, parseClockPolicy, parseWorkingTime } from '../clock';
 import { channelsView, setChannels } from './store/channels.store';
 import {
@@ -38,6 +41,8 @@ import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 /** `openq.notifier.*`: a person's channels and deliveries on a project (the gateway's user routes). */
 @Controller()
 export class NotifierRequestsController {
+  private readonly logger = new Logger('NotifierChannels');
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(NOTIFIER_RUNTIME) private readonly runtime: NotifierRuntime,
@@ -49,13 +54,44 @@ export class NotifierRequestsController {
     return channelsView(this.dataSource.manager, cmd.projectId, cmd.userId);
   }
 
+  /**
+   * Issue #27 (SPEC §12.2): a webhook or Slack target must resolve to public addresses (or ones
+   * the operator allows) — else 400 `destino_nao_permitido` and nothing is saved. The same rule
+   * holds again at every send (the name may resolve elsewhere by then).
+   */
   @MessagePattern(Commands.notifier.setChannels.type)
-  setChannels(@Payload() cmd: SetNotificationChannelsCommand): Promise<NotificationChannelsView> {
+  async setChannels(
+    @Payload() cmd: SetNotificationChannelsCommand,
+  ): Promise<NotificationChannelsView | Refusal> {
+    const targets = [cmd.channels.webhook?.url, cmd.channels.slack?.webhookUrl].filter(
+      (url): url is string => typeof url === 'string',
+    );
+    for (const url of targets) {
+      const refused = await this.refusedTarget(url);
+      if (refused) return refused;
+    }
     return this.dataSource.transaction(async (m) => {
       await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
       await setChannels(m, cmd.projectId, cmd.userId, cmd.channels);
       return channelsView(m, cmd.projectId, cmd.userId);
     });
+  }
+
+  private async refusedTarget(url: string): Promise<Refusal | null> {
+    try {
+      await checkOutboundTarget(url, this.runtime.settings.outbound);
+      return null;
+    } catch (error) {
+      if (!(error instanceof OutboundError)) throw error;
+      // A name that does not resolve right now is not refused: it is tried (and classed) at send.
+      if (error.failure !== EdgeReason.targetNotAllowed) return null;
+      this.logger.warn(`notification target refused: ${error.detail}`);
+      return refusal(
+        EDGE_REASONS.destino_nao_permitido.status,
+        EdgeReason.targetNotAllowed,
+        'this address cannot receive notifications: it is not public (an operator may allow it with OPENQ_NOTIFY_ALLOWED_TARGETS)',
+      );
+    }
   }
 
   @MessagePattern(Commands.notifier.deliveries.type)

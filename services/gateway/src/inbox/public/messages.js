@@ -25,6 +25,10 @@ const REASONS = new Set([
   'corpo_grande_demais',
   'rota_nao_encontrada',
   'sem_conexao',
+  // Issue #27: words from libs/contracts (edge-reasons.ts), held equal by locales.spec.ts.
+  'destino_nao_permitido',
+  'origem_nao_confiavel',
+  'muitas_requisicoes',
 ]);
 
 /** An error as one sentence: the known reason's words, else the server's own message. */

@@ -32,13 +32,25 @@ const IDLE_POLL_MS = 30000;
 const kindName = (kind) => (KINDS.includes(kind) ? t(`settings.deliveries.kinds.${kind}`) : kind);
 const channelName = (c) => (CHANNELS.includes(c) ? t(`settings.deliveries.channels.${c}`) : c);
 
-/** A dead letter's reason: the notifier's own codes in words, an HTTP status or a timeout as it is. */
+/**
+ * Why a delivery failed or was not sent: the notifier's own codes and the classes of a failure
+ * (issue #27: `conexao_recusada`, `http_4xx`, … — never the detail) in words; anything else as it is.
+ */
+const REASON_CODES = [
+  'canal_removido',
+  'canal_indisponivel',
+  'pergunta_respondida',
+  'pergunta_retirada',
+  'destino_nao_permitido',
+  'conexao_recusada',
+  'tempo_esgotado',
+  'tls_invalido',
+  'http_4xx',
+  'http_5xx',
+  'resposta_invalida',
+];
 function reasonText(lastError) {
-  if (lastError === 'canal_removido') return t('settings.deliveries.reasons.canal_removido');
-  if (lastError === 'canal_indisponivel') return t('settings.deliveries.reasons.canal_indisponivel');
-  if (lastError === 'pergunta_respondida') return t('settings.deliveries.reasons.pergunta_respondida');
-  if (lastError === 'pergunta_retirada') return t('settings.deliveries.reasons.pergunta_retirada');
-  return lastError;
+  return REASON_CODES.includes(lastError) ? t(`settings.deliveries.reasons.${lastError}`) : lastError;
 }
 
 /** The refusals of "Redeliver", in words. */

@@ -1,5 +1,5 @@
+import { parseAllowedTargets, PUBLIC_ONLY, type OutboundPolicy } from '@openq/platform';
 import { useServiceDatabase, waitFor } from '@openq/testing';
-
 import { WebhookReceiver } from '@openq/testing/webhook-receiver';
 import type { Notification } from '../../channels/channel';
 import { SlackSender } from '../../channels/slack';
@@ -47,10 +47,13 @@ function notification(eventId: string, user: string): Notification {
   };
 }
 
-const sender = (maxAttempts = 5) =>
+/** The receiver is on 127.0.0.1: allowed here as an operator would (issue #27). */
+const LOCAL = parseAllowedTargets('127.0.0.1');
+
+const sender = (maxAttempts = 5, policy: OutboundPolicy = LOCAL) =>
   new DeliverySender(
     store.ds,
-    { webhook: new WebhookSender({ timeoutMs: 2000 }) },
+    { webhook: new WebhookSender({ timeoutMs: 2000, policy }) },
     {
       retry: { maxAttempts, baseMs: 20, maxMs: 100 },
       sendTimeoutMs: 2000,
@@ -111,7 +114,8 @@ it('dead-letters a delivery whose receiver keeps failing, after the last attempt
   const [row] = await store.ds.query(
     `SELECT attempts, last_error FROM notification_delivery WHERE recipient_user_id = 'bia'`,
   );
-  expect(row).toEqual({ attempts: 3, last_error: 'HTTP 503' });
+  // The class only (issue #27): which address answered what is for the operator's log.
+  expect(row).toEqual({ attempts: 3, last_error: 'http_5xx' });
   expect(receiver.at('/down')).toHaveLength(3);
 });
 
@@ -126,7 +130,7 @@ it('waits for Slack’s Retry-After (30 s without the header) rather than the sh
   await store.ds.transaction((m) => insertDeliveries(m, [{ notification: n, eventId, channel: 'slack' }]));
   const s = new DeliverySender(
     store.ds,
-    { slack: new SlackSender({ timeoutMs: 2000 }) },
+    { slack: new SlackSender({ timeoutMs: 2000, policy: LOCAL }) },
     { retry: { maxAttempts: 5, baseMs: 20, maxMs: 100 }, sendTimeoutMs: 2000, concurrency: 4, pollMs: 20 },
   );
   s.start();
@@ -146,7 +150,35 @@ it('waits for Slack’s Retry-After (30 s without the header) rather than the sh
     await s.stop();
   }
   expect(row.attempts).toBe(1);
-  expect(row.last_error).toContain('rate-limited');
+  expect(row.last_error).toBe('http_4xx');
   expect(row.wait_s).toBeGreaterThan(25); // the backoff alone would be ≤ 100 ms
   expect(receiver.at('/slack-busy')).toHaveLength(1);
+});
+
+it('refuses at send a target saved before the rules, on an address the operator does not allow', async () => {
+  // A row as an older release saved it (no check at save then): the receiver must hear nothing.
+  await channel('davi', '/davi');
+  const eventId = '0190a3b8-7c1d-7e2f-8a3b-dddddddddddd';
+  await store.ds.transaction((m) =>
+    insertDeliveries(m, [{ notification: notification(eventId, 'davi'), eventId, channel: 'webhook' }]),
+  );
+  const s = sender(5, PUBLIC_ONLY);
+  s.start();
+  let row: { status: string; attempts: number; last_error: string };
+  try {
+    row = await waitFor(
+      async () => {
+        const [r] = await store.ds.query(
+          `SELECT status, attempts, last_error FROM notification_delivery WHERE recipient_user_id = 'davi'`,
+        );
+        return r.status === 'dead' ? r : null;
+      },
+      { what: 'the refused delivery dead-lettered' },
+    );
+  } finally {
+    await s.stop();
+  }
+  // Permanent at once: no retry would make the address public.
+  expect(row).toEqual({ status: 'dead', attempts: 1, last_error: 'destino_nao_permitido' });
+  expect(receiver.at('/davi')).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { isDeliveryFailureClass } from '@openq/contracts';
 import type { DataSource } from 'typeorm';
 import {
   PermanentSendError,
@@ -46,10 +47,22 @@ function retryAfterOf(error: unknown): number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
-/** A failure's reason as stored and shown: never the target (a URL may hold a token), never a secret. */
-function reasonOf(error: unknown): string {
+/** A failure in words, for the operator's log only: never the URL's path (a token), never a secret. */
+function detailOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.slice(0, 500);
+}
+
+/**
+ * A failure as stored and shown through the API (issue #27, SPEC §12.2): its class only
+ * (`conexao_recusada`, `http_4xx`, …; an e-mail failure's own code), never the detail — the
+ * delivery log must not tell a port that answers from one that does not.
+ */
+export function failureClassOf(error: unknown): string {
+  const e = error as { failure?: unknown; reason?: unknown } | null;
+  if (isDeliveryFailureClass(e?.failure)) return e.failure;
+  if (typeof e?.reason === 'string' && /^[a-z_]{1,64}$/.test(e.reason)) return e.reason;
+  return 'resposta_invalida';
 }
 
 /**
@@ -131,7 +144,7 @@ export class DeliverySender {
       }
     } catch (error) {
       // The database is away: the rows keep their leases and are claimed again later.
-      this.logger.warn(`notification pass failed: ${reasonOf(error)}`);
+      this.logger.warn(`notification pass failed: ${detailOf(error)}`);
     }
   }
 
@@ -159,7 +172,7 @@ export class DeliverySender {
 
   private async failed(d: ClaimedDelivery, channel: ChannelKind, error: unknown): Promise<void> {
     notifierMetrics.failed().inc({ channel });
-    const reason = reasonOf(error);
+    const reason = failureClassOf(error);
     const outcome = afterFailure(
       this.options.retry,
       d.attempts,
@@ -169,9 +182,12 @@ export class DeliverySender {
     if (outcome.status === 'dead') {
       if (await markDead(this.dataSource, d.id, reason)) notifierMetrics.deadLettered().inc({ channel });
       this.logger.warn(
-        `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${reason}`,
+        `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${reason}: ${detailOf(error)}`,
       );
     } else {
+      this.logger.warn(
+        `delivery ${d.id} (${channel}) attempt ${d.attempts} failed, will retry: ${reason}: ${detailOf(error)}`,
+      );
       await markRetry(this.dataSource, d.id, Math.max(outcome.delayMs, retryAfterOf(error)), reason);
     }
   }
@@ -212,7 +228,7 @@ export class DeliverySender {
       await mailer.sendRendered(g.target.address, rendered, g.id);
     } catch (error) {
       notifierMetrics.failed().inc({ channel });
-      const reason = reasonOf(error);
+      const reason = failureClassOf(error);
       const outcome = afterFailure(
         this.options.retry,
         g.attempts,
@@ -222,7 +238,9 @@ export class DeliverySender {
       if (outcome.status === 'dead') {
         const died = await markDigestDead(this.dataSource, g.id, reason);
         if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
-        this.logger.warn(`digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${reason}`);
+        this.logger.warn(
+          `digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${reason}: ${detailOf(error)}`,
+        );
       } else {
         await markDigestRetry(this.dataSource, g.id, outcome.delayMs, reason);
       }

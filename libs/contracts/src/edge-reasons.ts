@@ -1,0 +1,91 @@
+/**
+ * [openq] issue #27 (SPEC §12.2) the reason codes of the edge and of outbound requests, defined
+ * once: the code on the wire (Portuguese, like every reason), the HTTP status it answers with
+ * where it is a refusal, and its words in both languages of the inbox. The inbox's dictionaries
+ * (services/gateway/src/inbox/public/locale-*.js) carry the same sentences; a spec holds them equal.
+ */
+
+export interface ReasonWords {
+  en: string;
+  'pt-BR': string;
+}
+
+/** The refusals of issue #27: code, status and words. */
+export const EDGE_REASONS = {
+  destino_nao_permitido: {
+    status: 400,
+    en: 'This address cannot receive notifications: it is not public. An operator may allow it (OPENQ_NOTIFY_ALLOWED_TARGETS).',
+    'pt-BR':
+      'Este endereço não pode receber notificações: não é público. Um operador pode permiti-lo (OPENQ_NOTIFY_ALLOWED_TARGETS).',
+  },
+  origem_nao_confiavel: {
+    status: 403,
+    en: 'This request did not come from an openq page, so it was not carried out.',
+    'pt-BR': 'Este pedido não veio de uma página do openq, por isso não foi feito.',
+  },
+  muitas_requisicoes: {
+    status: 429,
+    en: 'Too many requests in a short time. Wait a moment and try again.',
+    'pt-BR': 'Pedidos demais em pouco tempo. Espere um momento e tente de novo.',
+  },
+} as const satisfies Record<string, ReasonWords & { status: number }>;
+export type EdgeReason = keyof typeof EDGE_REASONS;
+
+/** The code of each refusal, by name (no string literals in the services). */
+export const EdgeReason = {
+  targetNotAllowed: 'destino_nao_permitido',
+  untrustedOrigin: 'origem_nao_confiavel',
+  tooManyRequests: 'muitas_requisicoes',
+} as const satisfies Record<string, EdgeReason>;
+
+/**
+ * §12.2 why a delivery failed, as the API shows it (`lastError` of a delivery): a class, never the
+ * detail — which address answered what stays in the operator's log. A class, not a free text, so
+ * the delivery log cannot be read as a port scanner.
+ */
+export const DELIVERY_FAILURE_CLASSES = [
+  'destino_nao_permitido',
+  'conexao_recusada',
+  'tempo_esgotado',
+  'tls_invalido',
+  'http_4xx',
+  'http_5xx',
+  'resposta_invalida',
+] as const;
+export type DeliveryFailureClass = (typeof DELIVERY_FAILURE_CLASSES)[number];
+
+/** The words of each delivery failure class (the inbox's delivery log says them). */
+export const DELIVERY_FAILURE_WORDS: Readonly<Record<DeliveryFailureClass, ReasonWords>> = {
+  destino_nao_permitido: {
+    en: 'the address is not public and the operator does not allow it',
+    'pt-BR': 'o endereço não é público e o operador não o permite',
+  },
+  conexao_recusada: {
+    en: 'no connection could be made to the address',
+    'pt-BR': 'não foi possível conectar ao endereço',
+  },
+  tempo_esgotado: {
+    en: 'the address did not answer in time',
+    'pt-BR': 'o endereço não respondeu a tempo',
+  },
+  tls_invalido: {
+    en: 'the address’s TLS certificate is not valid',
+    'pt-BR': 'o certificado TLS do endereço não é válido',
+  },
+  http_4xx: {
+    en: 'the address refused the message (HTTP 4xx)',
+    'pt-BR': 'o endereço recusou a mensagem (HTTP 4xx)',
+  },
+  http_5xx: {
+    en: 'the address failed (HTTP 5xx)',
+    'pt-BR': 'o endereço falhou (HTTP 5xx)',
+  },
+  resposta_invalida: {
+    en: 'the address gave an answer openq does not accept (a redirect, or no HTTP)',
+    'pt-BR': 'o endereço deu uma resposta que o openq não aceita (um redirecionamento, ou não HTTP)',
+  },
+};
+
+export function isDeliveryFailureClass(value: unknown): value is DeliveryFailureClass {
+  return typeof value === 'string' && (DELIVERY_FAILURE_CLASSES as readonly string[]).includes(value);
+}
