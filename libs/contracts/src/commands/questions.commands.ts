@@ -1,4 +1,4 @@
-import { ArrayMinSize, IsOptional } from 'class-validator';
+import { ArrayMinSize, IsBoolean, IsOptional } from 'class-validator';
 import {
   ACROSS_PROJECTS_MAX,
   LIST_LIMIT_DEFAULT,
@@ -60,6 +60,8 @@ import type {
   DelegationListReply,
   DelegationView,
   GrantDelegationReply,
+  ProjectPolicies,
+  ProjectPoliciesReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -242,6 +244,35 @@ export class ListDelegationsCommand extends ProjectScoped {
   userId!: string;
 }
 
+/** §12.1 the project's policies; with `userId`, also whom that person may answer for now. */
+export class GetPoliciesCommand extends ProjectScoped {
+  @IsOptional()
+  @IsEntityId()
+  userId?: string;
+}
+
+/** §12.1 a maintainer (`userId`; the gateway checked the role) changes one or both policies, saying why. */
+@ClassRule<ChangePoliciesCommand>(
+  'delegacao|overrideDeMantenedor',
+  (o) => o.delegacao !== undefined || o.overrideDeMantenedor !== undefined,
+  'give delegacao, overrideDeMantenedor or both',
+)
+export class ChangePoliciesCommand extends ProjectScoped {
+  @IsEntityId()
+  userId!: string;
+
+  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+
+  @IsOptional()
+  @IsBoolean()
+  delegacao?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  overrideDeMantenedor?: boolean;
+}
+
 export const QuestionsCommand = {
   declare: defineCommand<DeclareQuestionCommand, DeclareQuestionReply>(
     Verb.questions.declare,
@@ -285,5 +316,13 @@ export const QuestionsCommand = {
   delegationList: defineCommand<ListDelegationsCommand, DelegationListReply>(
     Verb.questions.delegationList,
     ListDelegationsCommand,
+  ),
+  policiesGet: defineCommand<GetPoliciesCommand, ProjectPoliciesReply>(
+    Verb.questions.policiesGet,
+    GetPoliciesCommand,
+  ),
+  policiesChange: defineCommand<ChangePoliciesCommand, ProjectPolicies>(
+    Verb.questions.policiesChange,
+    ChangePoliciesCommand,
   ),
 } as const;

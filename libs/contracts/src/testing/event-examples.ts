@@ -163,6 +163,14 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     by: I.sessionAuthorId,
     revokedAt: I.at,
   },
+  'project.policy_changed': {
+    projectId: I.projectId,
+    by: I.sessionAuthorId,
+    motivo: 'the team answers for each other during the release week',
+    delegacao: true,
+    overrideDeMantenedor: false,
+    changedAt: I.at,
+  },
   'gate.verdict_recorded': {
     taskId: I.taskId,
     gate: 'qa',

@@ -517,8 +517,20 @@ describe('§11.6 a delegate answers for the session author', () => {
         ? null
         : { grantId: 'g1', projectId: 'p1', by: 'ana', revokedAt: at(over.revokedAt).toISOString() },
   });
-  const delegateClick = (grants: Delegation[], userId = 'bia') =>
-    answer({ by: 'user', userId, resposta: 'No', grants });
+  const delegateClick = (grants: Delegation[], userId = 'bia', delegationOn = true) =>
+    answer({ by: 'user', userId, resposta: 'No', grants, delegationOn });
+
+  it("§12.1 refuses a live grant 403 delegacao_desligada while the project keeps the seeds' rule", () => {
+    given([declared()])
+      .when(delegateClick([grant()], 'bia', false))
+      .then({ statusCode: 403, reason: 'delegacao_desligada' });
+    given([declared()])
+      .when(answer({ by: 'user', userId: 'bia', resposta: 'No', grants: [grant()] }))
+      .then({ statusCode: 403, reason: 'delegacao_desligada' });
+    given([declared()])
+      .when(delegateClick([], 'bia', false))
+      .then({ statusCode: 403, reason: 'so_o_autor_da_sessao' });
+  });
 
   it('records both: respondidaPor the author, answeredBy the delegate, and the grant, in the answer and the decision', () => {
     const { events } = given([declared()]).when(delegateClick([grant()]));

@@ -12,6 +12,7 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
+import { DELEGATION_OFF } from './project-policy';
 
 /**
  * A question folded from its log: declared once, then answered or withdrawn at most once (never
@@ -103,6 +104,8 @@ export type AnswerCommand =
       resposta?: string;
       aceitarSugestao?: true;
       grants?: readonly Delegation[];
+      /** §12.1 the project's `delegacao` policy, read with the grants (absent: off, the seeds' rule). */
+      delegationOn?: boolean;
     }
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
@@ -200,7 +203,8 @@ function decideDeclare(
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
  * project is the same 404), 403 not the session author — unless (§11.6) the author has a live
  * grant to the clicker (else 403 `delegacao_revogada` / `delegacao_expirada` for the newest grant,
- * `so_o_autor_da_sessao` with none) — 409 already answered, 409 withdrawn
+ * `so_o_autor_da_sessao` with none; §12.1 any grant while the project's delegation is off: 403
+ * `delegacao_desligada`) — 409 already answered, 409 withdrawn
  * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already answered (not an
  * error: no events, the first answer stands), 409 withdrawn (nothing was recorded, so the agent
  * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
@@ -217,6 +221,7 @@ function decideAnswer(
   if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
     const standing = standingFor(question, command.userId, command.grants ?? [], now);
     if (standing.kind === 'none') return NOT_THE_AUTHOR('answer');
+    if (command.delegationOn !== true) return DELEGATION_OFF(403);
     if (standing.kind === 'revoked') return DELEGATION_REVOKED();
     if (standing.kind === 'expired') return DELEGATION_EXPIRED();
     grantId = standing.grant.grantId;

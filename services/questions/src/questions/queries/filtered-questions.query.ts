@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Delegation } from '../delegation/delegation';
-import { DelegationLog } from '../delegation/delegation-log';
+import { grantsInForce } from '../policy/policy-log';
 import {
   isFiltered,
   refusal,
@@ -109,7 +109,7 @@ export async function listFiltered(
   const grants = new Map<string, Delegation[]>();
   if (q.status !== 'answered' && q.status !== 'withdrawn') {
     for (const projectId of new Set(page.map((row) => row.project_id))) {
-      grants.set(projectId, await new DelegationLog(manager).loadTo(projectId, q.userId));
+      grants.set(projectId, await grantsInForce(manager, projectId, q.userId));
     }
   }
   return {

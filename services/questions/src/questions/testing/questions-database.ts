@@ -7,6 +7,7 @@ import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-ques
 import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
 import { QuestionSearch1764500000000 } from '../migrations/1764500000000-question-search';
 import { DelegationLog1764510000000 } from '../migrations/1764510000000-delegation-log';
+import { ProjectPolicyLog1764520000000 } from '../migrations/1764520000000-project-policy-log';
 
 /**
  * For an integration spec: a throwaway database with the question log's schema (the answer keys, withdrawals and amendments too), opened before
@@ -30,6 +31,7 @@ export function useQuestionsDatabase(
         DecisionSuperseded1764495000000,
         QuestionSearch1764500000000,
         DelegationLog1764510000000,
+        ProjectPolicyLog1764520000000,
       ],
       ...options,
     });
