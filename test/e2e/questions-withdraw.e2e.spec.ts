@@ -7,7 +7,9 @@ import { Stack } from '../support/stack';
  * SPEC §11.5, withdrawing a question, through the real stack (gateway, questions, gates, context;
  * NATS JetStream and PostgreSQL): a QA verdict parks the gate on two questions, one is answered
  * and the other withdrawn by the session author, and the gate resumes with trigger `withdrawn`;
- * the doors' refusals (403, 404, 409, 400); an asker's `withdraw_open_question` tool call.
+ * the doors' refusals (403, 404, 409, 400); an asker's `withdraw_open_question` tool call, which
+ * (§12.1) only the agent that asked may make: another asker, another session, or QA's question is
+ * rejected `so_quem_perguntou`.
  */
 const P = 'projwd';
 let stack: Stack;
@@ -63,6 +65,28 @@ it('a gate parked on two questions: one answered, the other withdrawn → resume
   expect(await answer(q1!, { aceitarSugestao: true })).toMatchObject({ status: 200 });
   await stack.events.waitForType(OpenqEvent.QuestionAnswered, 1);
   await drained(stack, OpenqEvent.QuestionAnswered);
+  expect((await gatesOf(stack, P, T)).body[0]).toMatchObject({ state: 'parked', questionIds: [q2] });
+
+  // §12.1 QA's question is not an asker's to drop: the tool call is rejected and the gate stays parked.
+  await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
+    toolCallId: 'toolu_wd_qa',
+    questionId: q2,
+    motivo: 'I think it is moot',
+    viaAgente: 'po',
+    sessionId: 'sess-po',
+  });
+  await waitFor(
+    () =>
+      stack.events
+        .ofType<Data>(OpenqEvent.QuestionRejected)
+        .some((e) => e.data['toolCallId'] === 'toolu_wd_qa'),
+    { what: 'question.rejected for an asker dropping QA’s question' },
+  );
+  expect(
+    stack.events
+      .ofType<Data>(OpenqEvent.QuestionRejected)
+      .find((e) => e.data['toolCallId'] === 'toolu_wd_qa'),
+  ).toMatchObject({ data: { reason: 'so_quem_perguntou' } });
   expect((await gatesOf(stack, P, T)).body[0]).toMatchObject({ state: 'parked', questionIds: [q2] });
 
   const withdrawn = await withdraw(q2!, { motivo: '  The v1 route is already gone  ' });
@@ -155,14 +179,34 @@ it('an asker withdraws by tool call: question.withdrawn by the agent, gone from 
     what: 'the declared question in the turn context',
   });
 
+  const about = (type: string, key: string, value: string) =>
+    stack.events.ofType<Data>(type).filter((e) => e.data[key] === value);
+  // §12.1 only the agent that asked: another asker, or the same role in another session, is rejected.
+  for (const [toolCallId, viaAgente, sessionId] of [
+    ['toolu_wd_other_role', 'arquiteto', 'sess-po'],
+    ['toolu_wd_other_session', 'po', 'sess-po-2'],
+  ] as const) {
+    await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
+      toolCallId,
+      questionId: dropped,
+      motivo: 'not mine to drop',
+      viaAgente,
+      sessionId,
+    });
+    await waitFor(() => about(OpenqEvent.QuestionRejected, 'toolCallId', toolCallId).length > 0, {
+      what: `question.rejected for ${toolCallId}`,
+    });
+    expect(about(OpenqEvent.QuestionRejected, 'toolCallId', toolCallId)[0]).toMatchObject({
+      data: { reason: 'so_quem_perguntou' },
+    });
+  }
   await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
     toolCallId: 'toolu_wd_3',
     questionId: dropped,
     motivo: 'The story now says prices include VAT',
     viaAgente: 'po',
+    sessionId: 'sess-po',
   });
-  const about = (type: string, key: string, value: string) =>
-    stack.events.ofType<Data>(type).filter((e) => e.data[key] === value);
   await waitFor(() => about(OpenqEvent.QuestionWithdrawn, 'questionId', dropped).length > 0, {
     what: 'question.withdrawn by the agent',
   });
@@ -178,7 +222,8 @@ it('an asker withdraws by tool call: question.withdrawn by the agent, gone from 
     toolCallId: 'toolu_wd_4',
     questionId: kept,
     motivo: 'moot',
-    viaAgente: 'arquiteto',
+    viaAgente: 'po',
+    sessionId: 'sess-po',
   });
   await waitFor(() => about(OpenqEvent.QuestionRejected, 'toolCallId', 'toolu_wd_4').length > 0, {
     what: 'question.rejected for the withdrawal of an answered question',

@@ -27,6 +27,7 @@ export const agentEventExamples: { readonly [K in AgentEventType]: AgentEventDat
     questionId: I.questionId,
     motivo: 'The PO settled it in the story: archived codes are out of scope',
     viaAgente: 'po',
+    sessionId: 'sess-po-1',
   },
   'agent.qa.verdict': {
     roundId: I.roundId,

@@ -181,7 +181,7 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
       withdrawIn(answers, {
         projectId: 'g7',
         questionId: first!.questionId,
-        withdrawal: { by: 'agent', viaAgente: 'po', motivo: 'moot' },
+        withdrawal: { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'moot' },
       }),
       answerIn(answers, click('g7', second!.questionId)),
       withdrawIn(answers, withdrawal(second!.questionId)),

@@ -81,7 +81,7 @@ export class QuestionsMessagesController {
     }
   }
 
-  /** §11.5 `withdraw_open_question`: a refusal (404, already answered) goes back as `question.rejected`. */
+  /** §11.5 `withdraw_open_question`: a refusal (404, §12.1 not the asker, already answered) goes back as `question.rejected`. */
   @EventPattern(AgentEvent.QuestionWithdraw)
   async onWithdraw(
     @Payload() data: AgentQuestionWithdrawDto,
@@ -93,7 +93,7 @@ export class QuestionsMessagesController {
       outbox,
       envelope.projectId,
       data.questionId,
-      { by: 'agent', viaAgente: data.viaAgente, motivo: data.motivo },
+      { by: 'agent', viaAgente: data.viaAgente, sessionId: data.sessionId ?? null, motivo: data.motivo },
       new Date(),
     );
     if (isRefusal(outcome)) {

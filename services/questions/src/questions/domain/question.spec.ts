@@ -309,15 +309,15 @@ describe('withdraw', () => {
     expect(then.state?.answered).toBeNull();
   });
 
-  it('an asker withdraws any open question of the project: by is the agent', () => {
+  it('§12.1 only the asking agent (its role, its session) withdraws by tool: by is the agent', () => {
     given([declared()])
-      .when(withdraw({ by: 'agent', viaAgente: 'arquiteto', motivo: 'Decided in the ADR' }))
+      .when(withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'Decided in the ADR' }))
       .then([
         {
           type: 'question.withdrawn',
           data: {
             questionId: 'q1',
-            by: { kind: 'agent', id: 'arquiteto' },
+            by: { kind: 'agent', id: 'criativo' },
             motivo: 'Decided in the ADR',
             withdrawnAt: now.toISOString(),
           },
@@ -340,8 +340,32 @@ describe('withdraw', () => {
     [
       'agent: already answered',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }),
+      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'why' }),
       'pergunta_ja_respondida',
+    ],
+    [
+      'agent: another asker role',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: the same role in another session',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's2', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: no session said',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'criativo', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: not the asker, on an answered question (403 before 409)',
+      answeredHistory(),
+      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      'so_quem_perguntou',
     ],
     [
       'agent: another project',

@@ -110,7 +110,9 @@ export type AnswerCommand =
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
 /** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
-export type WithdrawCommand = ({ by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole }) & {
+export type WithdrawCommand = (
+  { by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole; sessionId?: string | null }
+) & {
   motivo: string;
 };
 
@@ -163,6 +165,14 @@ function standingFor(question: Question, userId: string, grants: readonly Delega
     now,
   );
 }
+
+/** §12.1 only the agent that asked (its role, in its session) withdraws by tool: an answer is what frees the user. */
+const NOT_THE_ASKER = (): Refusal =>
+  refusal(
+    403,
+    'so_quem_perguntou',
+    'only the agent that asked this question (same role, same session) can withdraw it; the session author can too',
+  );
 
 /** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
 const WITHDRAWN = (): Refusal =>
@@ -278,8 +288,9 @@ function decideAnswer(
 
 /**
  * §11.5 withdrawing, by either door. Order of checks for a click: 404, 403 not the session author,
- * 409 already answered; for an agent (any asker of the project, as for answering): 404, 409
- * answered. A question already withdrawn decides no events: the first withdrawal stands and the
+ * 409 already answered; for an agent: 404, §12.1 403 `so_quem_perguntou` unless it is the agent
+ * that asked (the declaration's `autor` and `sessionId`: a QA or analyst question is never an
+ * asker's to drop, and a gate parked on it resumes only by an answer or its author), 409 answered. A question already withdrawn decides no events: the first withdrawal stands and the
  * caller is told so (`withdrawOutcome`), never a conflict.
  */
 function decideWithdraw(
@@ -291,6 +302,11 @@ function decideWithdraw(
   const { declared } = question;
   if (withdrawal.by === 'user' && withdrawal.userId !== declared.sessionAuthorId)
     return NOT_THE_AUTHOR('withdraw');
+  if (
+    withdrawal.by === 'agent' &&
+    (withdrawal.viaAgente !== declared.autor || withdrawal.sessionId !== declared.sessionId)
+  )
+    return NOT_THE_ASKER();
   if (question.answered) return ALREADY_ANSWERED();
   if (question.withdrawn) return [];
   const by =

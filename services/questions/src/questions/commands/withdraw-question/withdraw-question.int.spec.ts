@@ -77,7 +77,7 @@ describe('withdrawQuestion (§11.5)', () => {
 
   it('withdrawing again writes nothing: the first withdrawal stands, whoever asks', async () => {
     const q = (await declareIn(ds, 'w2', { pergunta: 'twice?', toolCallId: 'tc-w2' })).questionId;
-    await withdraw('w2', q, { by: 'agent', viaAgente: 'po', motivo: 'The PO settled it' });
+    await withdraw('w2', q, { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'The PO settled it' });
 
     const again = await withdraw('w2', q, byAna('Mine'));
 
@@ -124,7 +124,7 @@ describe('withdrawQuestion (§11.5)', () => {
       const results = await Promise.all([
         withdraw('w4', q),
         answer('w4', q, { by: 'user', userId: 'ana', resposta: 'yes' }),
-        withdraw('w4', q, { by: 'agent', viaAgente: 'dev_lead', motivo: 'moot' }),
+        withdraw('w4', q, { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'moot' }),
         answer('w4', q, { by: 'agent', viaAgente: 'po', resposta: 'no' }),
       ]);
       const closing = await rows(
