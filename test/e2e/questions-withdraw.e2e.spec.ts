@@ -138,6 +138,25 @@ it('a gate parked on two questions: one answered, the other withdrawn → resume
     status: 409,
     body: { reason: 'pergunta_retirada' },
   });
+  // §12.1 / ADR 0258 item 4: the agent's internal answer never 409s; closedAs tells withdrawn from answered.
+  const agentAnswer = (questionId: string) =>
+    stack.http('POST', `/internal/projects/${P}/open-questions/${questionId}/answer`, {
+      service: true,
+      body: { viaAgente: 'po', resposta: 'yes' },
+    });
+  expect(await agentAnswer(q2!)).toEqual({
+    status: 200,
+    body: { status: 'already_answered', questionId: q2, decisionEventId: null, closedAs: 'withdrawn' },
+  });
+  expect(await agentAnswer(q1!)).toEqual({
+    status: 200,
+    body: {
+      status: 'already_answered',
+      questionId: q1,
+      decisionEventId: expect.any(String) as unknown as string,
+      closedAs: 'answered',
+    },
+  });
 
   // The lists: withdrawn apart from open and answered; the count leaves it out.
   expect((await listed('open')).map((q) => q['questionId'])).not.toContain(q2);

@@ -37,6 +37,7 @@ import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from '
 import { countQuestions, readiness } from './queries/list-open-questions.query';
 import { listFiltered } from './queries/filtered-questions.query';
 import { questionStatuses } from './queries/question-status.query';
+import { WITHDRAWN } from './domain/question';
 
 @Controller()
 export class QuestionsMessagesController {
@@ -172,6 +173,8 @@ export class QuestionsMessagesController {
       ...(cmd.idempotencyKey ? { idempotencyKey: cmd.idempotencyKey } : {}),
     });
     if (isRefusal(decision)) return decision;
+    // A click on a withdrawn question is refused by the decider; only an agent's finds it closed.
+    if (decision.kind === 'already_withdrawn') return WITHDRAWN();
     const a = decision.answered;
     return {
       questionId: a.questionId,
@@ -196,10 +199,19 @@ export class QuestionsMessagesController {
       },
     });
     if (isRefusal(decision)) return decision;
+    // §12.1 / ADR 0258 item 4: a closed question is never a conflict; closedAs says how it closed.
+    if (decision.kind === 'already_withdrawn')
+      return {
+        status: 'already_answered',
+        questionId: cmd.questionId,
+        decisionEventId: null,
+        closedAs: 'withdrawn',
+      };
     return {
       status: decision.kind,
       questionId: cmd.questionId,
       decisionEventId: decision.answered.decisionEventId,
+      ...(decision.kind === 'already_answered' ? { closedAs: 'answered' as const } : {}),
     };
   }
 

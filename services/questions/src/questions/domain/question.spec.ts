@@ -176,7 +176,6 @@ describe('answer', () => {
       click('ana', { resposta: 'x' }),
       'pergunta_retirada',
     ],
-    ['withdrawn (an agent)', [declared(), withdrawnBy()], agent('x'), 'pergunta_retirada'],
     [
       'non-author on a withdrawn question (403 before 409)',
       [declared(), withdrawnBy()],
@@ -278,6 +277,16 @@ describe('answer', () => {
       answered: first?.answered,
     });
     expect(first?.answered).toMatchObject({ resposta: 'No', decisionEventId: 'd0' });
+  });
+
+  it('§12.1 an agent answer to a withdrawn question is already_withdrawn, never a conflict', () => {
+    const before = given([declared(), withdrawnBy()]).state;
+    const then = given([declared(), withdrawnBy()]).when(agent('x'));
+    then.then([]);
+    expect(answerOutcome(before, then.events)).toEqual({
+      kind: 'already_withdrawn',
+      withdrawn: before?.withdrawn,
+    });
   });
 
   it('an answer decided now is the outcome: the answer and its decision', () => {

@@ -175,7 +175,7 @@ const NOT_THE_ASKER = (): Refusal =>
   );
 
 /** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
-const WITHDRAWN = (): Refusal =>
+export const WITHDRAWN = (): Refusal =>
   refusal(409, 'pergunta_retirada', 'this question was withdrawn: it no longer needs an answer');
 
 /** §11.5 only a decision an agent recorded may be superseded, and only once. */
@@ -215,9 +215,9 @@ function decideDeclare(
  * grant to the clicker (else 403 `delegacao_revogada` / `delegacao_expirada` for the newest grant,
  * `so_o_autor_da_sessao` with none; §12.1 any grant while the project's delegation is off: 403
  * `delegacao_desligada`) — 409 already answered, 409 withdrawn
- * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already answered (not an
- * error: no events, the first answer stands), 409 withdrawn (nothing was recorded, so the agent
- * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
+ * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already closed — answered
+ * or (§12.1, ADR 0258 item 4: never a conflict) withdrawn — is not an error: no events, the
+ * closing stands and `answerOutcome` says which; 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
  * author; a click also says who clicked (`answeredBy`) and, for a delegate, the grant (`grantId`).
  */
 function decideAnswer(
@@ -240,7 +240,7 @@ function decideAnswer(
     if (command.by === 'agent') return [];
     return ALREADY_ANSWERED();
   }
-  if (question.withdrawn) return WITHDRAWN();
+  if (question.withdrawn) return command.by === 'agent' ? [] : WITHDRAWN();
   const explicit = command.resposta ?? null;
   const wantsSuggestion = command.by === 'user' ? command.aceitarSugestao === true : explicit === null;
   if (wantsSuggestion && !declared.sugestao) {
@@ -404,19 +404,23 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
   evolve,
 };
 
-/** What an accepted answer command did, for the doors' replies: answered now, or the first answer stands. */
+/**
+ * What an accepted answer command did, for the doors' replies: answered now, or the first answer
+ * stands, or (an agent's only, §12.1) the question had been withdrawn.
+ */
 export type AnswerOutcome =
   | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
-  | { kind: 'already_answered'; answered: QuestionAnswered };
+  | { kind: 'already_answered'; answered: QuestionAnswered }
+  | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
 
-/** Reads the outcome from the events an answer decided (none: the question was already answered). */
+/** Reads the outcome from the events an answer decided (none: the question was already closed). */
 export function answerOutcome(before: Question | null, events: readonly QuestionEvent[]): AnswerOutcome {
   const answered = events.find((e): e is QuestionWasAnswered => e.type === 'question.answered');
   const decision = events.find((e): e is DecisionWasRecorded => e.type === 'decision.recorded');
   if (answered && decision) return { kind: 'answered', answered: answered.data, decision: decision.data };
-  if (!before?.answered)
-    throw new Error('an answer was accepted, but decided no answer for an open question');
-  return { kind: 'already_answered', answered: before.answered };
+  if (before?.answered) return { kind: 'already_answered', answered: before.answered };
+  if (before?.withdrawn) return { kind: 'already_withdrawn', withdrawn: before.withdrawn };
+  throw new Error('an answer was accepted, but decided no answer for an open question');
 }
 
 /** What an accepted withdrawal did: withdrawn now, or an earlier withdrawal stands. */

@@ -103,12 +103,14 @@ describe('withdrawQuestion (§11.5)', () => {
     });
     expect(await withdraw('w3', q)).toMatchObject({ statusCode: 409, reason: 'pergunta_ja_respondida' });
     expect(await withdraw('other', r)).toMatchObject({ statusCode: 404, reason: 'pergunta_nao_encontrada' });
-    for (const command of [
-      { by: 'user', userId: 'ana', resposta: 'late' },
-      { by: 'agent', viaAgente: 'po', resposta: 'late' },
-    ] as const) {
-      expect(await answer('w3', r, command)).toMatchObject({ statusCode: 409, reason: 'pergunta_retirada' });
-    }
+    expect(await answer('w3', r, { by: 'user', userId: 'ana', resposta: 'late' })).toMatchObject({
+      statusCode: 409,
+      reason: 'pergunta_retirada',
+    });
+    // §12.1 / ADR 0258 item 4: the agent's door finds it closed, never a conflict; nothing is recorded.
+    expect(await answer('w3', r, { by: 'agent', viaAgente: 'po', resposta: 'late' })).toMatchObject({
+      kind: 'already_withdrawn',
+    });
     expect(
       await rows(
         `SELECT count(*) AS n FROM question_log WHERE question_id = $1 AND type <> 'question.declared'`,
