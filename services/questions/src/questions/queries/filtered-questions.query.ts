@@ -64,6 +64,7 @@ export async function listFiltered(
   const where: string[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
   if (q.role?.length) where.push(`AND declared->>'autor' = ANY(${param(q.role)}::text[])`);
+  if (q.session) where.push(`AND declared @> ${param(JSON.stringify({ sessionId: q.session }))}::jsonb`);
   for (const [key, value] of [
     ['tarefas', q.task],
     ['historias', q.story],
