@@ -127,7 +127,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
       <h2 id="delegation-title">${t('delegation.title')}</h2>
       <p class="panel-sub">${t('delegation.sub', { me: me.sub })}</p>
     </div>
-    ${off && html`<p class="inert-note" id="delegation-off" data-testid="delegation-off"><span class="icon" aria-hidden="true">i</span>${t('delegation.off')}</p>`}
+    ${off && html`<p class="hint delegation-off" id="delegation-off" data-testid="delegation-off">${t('delegation.off')}</p>`}
     <form class="delegate" onSubmit=${onSubmit} aria-describedby=${off ? 'delegation-off' : undefined}>
       <label for="delegate-to">${t('delegation.to')}</label>
       <input
