@@ -24,7 +24,7 @@ import { Verb } from './verbs';
  * for now (`answersFor`: their live grants while delegation is on; the gateway asks the questions
  * service). Without `userId`, no cycle waits for the viewer.
  */
-export class ListGatesCommand extends TaskScoped {
+abstract class SeenBy extends ProjectScoped {
   @IsOptional()
   @IsEntityId()
   userId?: string;
@@ -32,6 +32,12 @@ export class ListGatesCommand extends TaskScoped {
   @IsOptional()
   @IsEntityIdList(100)
   answersFor?: string[];
+}
+
+/** §4 the task's cycles, as the viewer sees them (`SeenBy`). */
+export class ListGatesCommand extends SeenBy {
+  @IsEntityId()
+  taskId!: string;
 }
 
 /**
@@ -73,16 +79,8 @@ export class GateHistoryCommand extends ProjectScoped {
   limit!: number;
 }
 
-/** The inbox's parked cycles; `waitingForYou` for `userId` as in `ListGatesCommand` (§12.1). */
-export class WaitingGatesCommand extends ProjectScoped {
-  @IsOptional()
-  @IsEntityId()
-  userId?: string;
-
-  @IsOptional()
-  @IsEntityIdList(100)
-  answersFor?: string[];
-}
+/** The inbox's parked cycles, as the viewer sees them (`SeenBy`, §12.1). */
+export class WaitingGatesCommand extends SeenBy {}
 
 /** [openq] issue #18 which open questions of the project block work, and what (gates, analyses, queued tasks). */
 export class BlockingQuestionsCommand extends ProjectScoped {}

@@ -1,4 +1,4 @@
-import { ArrayMinSize, IsBoolean, IsOptional } from 'class-validator';
+import { ArrayMinSize, IsOptional } from 'class-validator';
 import {
   ACROSS_PROJECTS_MAX,
   LIST_LIMIT_DEFAULT,
@@ -45,6 +45,7 @@ import {
 } from '../dto/question-declaration.dto';
 import { UserAnswerFields } from '../dto/user-answer-fields.dto';
 import { QuestionFilterFields } from '../dto/question-filters.dto';
+import { PolicyChangeFields } from '../dto/policy-change-fields.dto';
 import { defineCommand } from './command';
 import { ProjectScoped } from './project-scoped.dto';
 import type {
@@ -252,25 +253,12 @@ export class GetPoliciesCommand extends ProjectScoped {
 }
 
 /** §12.1 a maintainer (`userId`; the gateway checked the role) changes one or both policies, saying why. */
-@ClassRule<ChangePoliciesCommand>(
-  'delegacao|overrideDeMantenedor',
-  (o) => o.delegacao !== undefined || o.overrideDeMantenedor !== undefined,
-  'give delegacao, overrideDeMantenedor or both',
-)
-export class ChangePoliciesCommand extends ProjectScoped {
+export class ChangePoliciesCommand extends PolicyChangeFields {
+  @IsEntityId()
+  projectId!: string;
+
   @IsEntityId()
   userId!: string;
-
-  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
-  motivo!: string;
-
-  @IsOptional()
-  @IsBoolean()
-  delegacao?: boolean;
-
-  @IsOptional()
-  @IsBoolean()
-  overrideDeMantenedor?: boolean;
 }
 
 export const QuestionsCommand = {
