@@ -1,6 +1,7 @@
 import { OpenqEvent, type EventEnvelope } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { EXEC_AUTHOR, ask, drained, emitted, gatesOf, publishVerdict, startGate } from '../support/gates';
+import { setPolicies } from '../support/policies';
 import { Stack } from '../support/stack';
 
 /**
@@ -8,12 +9,14 @@ import { Stack } from '../support/stack';
  * questions, gates; NATS JetStream and PostgreSQL): a QA verdict parks the gate on a real
  * question, a maintainer resumes it with a reason, `gate.resumed` (trigger override, by,
  * motivo) reaches the stream, the question stays open, and its later answer resumes nothing.
+ * The override is a project policy, off by default (§12.1): this project turns it on first.
  */
 const P = 'projov';
 let stack: Stack;
 
 beforeAll(async () => {
   stack = await Stack.start({ services: ['questions', 'gates'] });
+  await setPolicies(stack, P, { overrideDeMantenedor: true });
 });
 afterAll(() => stack.stop());
 

@@ -142,10 +142,10 @@ describe('gates: parked on the user decision, resumed by the answer', () => {
         updatedAt: expect.any(String),
       },
     ]);
-    const waiting = await stack.http('GET', `/projects/${P}/waiting`, {
-      token: stack.token('viewer-1', P, 'viewer'),
-    });
-    expect(waiting.body.items).toContainEqual(
+    // §12.1 personal: it waits for the session's author, not for every viewer of the project.
+    const waitingAs = (user: string) =>
+      stack.http('GET', `/projects/${P}/waiting`, { token: stack.token(user, P, 'viewer') });
+    expect((await waitingAs(EXEC_AUTHOR)).body.items).toContainEqual(
       expect.objectContaining({
         taskId: 'T1',
         gate: 'qa',
@@ -153,6 +153,10 @@ describe('gates: parked on the user decision, resumed by the answer', () => {
         questionIds: [question.questionId],
       }),
     );
+    expect((await waitingAs('viewer-1')).body.items).toContainEqual(
+      expect.objectContaining({ taskId: 'T1', gate: 'qa', waitingForYou: false }),
+    );
+    expect((await gatesOf(stack, P, 'T1', 'viewer-1')).body[0]).toMatchObject({ waitingForYou: false });
     expect(await resume(stack, P, 'T1')).toMatchObject({
       status: 409,
       body: { reason: 'gate_aguarda_decisao', questionIds: [question.questionId] },

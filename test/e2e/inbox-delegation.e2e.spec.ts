@@ -1,11 +1,13 @@
 import { useInboxStack } from '../support/inbox-harness';
+import { setPolicies } from '../support/policies';
 
 /**
  * SPEC §11.6 / issue #17 in the web inbox, in real headless Chromium against the whole stack: the
  * session author delegates her answers to a colleague from the "Delegate my answers" panel; the
  * delegate's card says for whom they answer, the delegate answers, and the answered card says
  * "Answered by <delegate> for <author>" (on both pages). Revoked, the grant leaves the panel and
- * the delegate's next card is inert again.
+ * the delegate's next card is inert again. Delegation is a project policy, off by default (§12.1):
+ * the project turns it on first.
  */
 const harness = useInboxStack();
 
@@ -33,6 +35,7 @@ const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).
 describe('delegating answers in the inbox', () => {
   it('ana delegates to dani; dani answers for her; both see who answered for whom; revoked, it stops', async () => {
     const P = 'inbox-delegation';
+    await setPolicies(harness.stack, P, { delegacao: true });
     const first = await declare(P, 'Ship the beta to 10% or 50% of users?');
     const second = await declare(P, 'Keep the legacy export for one more sprint?');
 

@@ -3,6 +3,7 @@ import { AgentEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
+import { setPolicies } from '../support/policies';
 import { englishLeft as englishLeftOn } from '../support/inbox-words';
 import type { UserBrowser } from '@openq/testing/browser';
 import { TestEngine, type Declaration } from '../support/engine';
@@ -54,6 +55,8 @@ const declare = (pergunta: string, extra: Declaration = {}): Promise<string> =>
 /** A project with something in every panel. */
 async function seed(): Promise<void> {
   const stack = harness.stack;
+  // "Every control on": the maintainer's override is a project policy, off by default (§12.1).
+  await setPolicies(stack, P, { overrideDeMantenedor: true });
   const ana = stack.token('ana', P, 'viewer');
   await declare('A rota /:codigo aceita códigos em minúsculas?');
   await declare('Qual moeda as faturas usam?', { sessionAuthorId: 'bruno', autor: 'po', sugestao: null });

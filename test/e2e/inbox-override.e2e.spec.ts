@@ -2,30 +2,36 @@ import { waitFor } from '@openq/testing';
 import type { UserBrowser } from '@openq/testing/browser';
 import { ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
+import { setPolicies } from '../support/policies';
 import type { Stack } from '../support/stack';
 
 /**
  * SPEC §11.1 in the inbox: on a gate parked on a decision a maintainer finds "Resume without the
  * answer", must write why, and the gate history then says "Resumed by override — who: why".
- * A developer sees the control inert with the reason said once.
+ * A developer sees the control inert with the reason said once. §12.1 the override is a project
+ * policy, off by default: while off a maintainer sees the control inert with that reason, and
+ * turns it on from the settings page (with a reason) before resuming.
  */
 const P = 'override';
 const harness = useInboxStack();
 let stack: Stack;
-beforeAll(() => {
+beforeAll(async () => {
   stack = harness.stack;
+  await setPolicies(stack, P, { overrideDeMantenedor: true });
 });
 
 const task = (b: UserBrowser, taskId: string) => b.page.locator(`.waiting .task[data-task-id="${taskId}"]`);
 const text = async (b: UserBrowser, selector: string) =>
   (await b.page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
 
-async function parkOnDecision(taskId: string, pergunta: string): Promise<void> {
-  await startGate(stack, P, taskId);
-  await publishVerdict(stack, P, taskId, `round-${taskId}`, [ask('functional', pergunta)]);
+async function parkOnDecision(taskId: string, pergunta: string, project = P): Promise<void> {
+  await startGate(stack, project, taskId);
+  await publishVerdict(stack, project, taskId, `round-${taskId}`, [ask('functional', pergunta)]);
   await waitFor(
     async () => {
-      const r = await stack.http('GET', `/projects/${P}/waiting`, { token: stack.token('ana', P, 'viewer') });
+      const r = await stack.http('GET', `/projects/${project}/waiting`, {
+        token: stack.token('ana', project, 'viewer'),
+      });
       return (r.body.items as { taskId: string }[]).some((c) => c.taskId === taskId);
     },
     { what: `${taskId} parked on a decision` },
@@ -33,6 +39,65 @@ async function parkOnDecision(taskId: string, pergunta: string): Promise<void> {
 }
 
 describe('resume without the answer', () => {
+  it('§12.1 is off by default: inert for a maintainer until the settings page turns it on, with a reason', async () => {
+    const Q = 'override-policy';
+    await parkOnDecision('T-50', 'Keep the old invoice layout for one more month?', Q);
+    const mia = await harness.person('mia', Q, 'maintainer');
+    const card = task(mia, 'T-50');
+    await card.waitFor();
+    // Personal: the gate waits for ana (the session's author), not for the maintainer.
+    expect(await card.getByTestId('waits-for-author').isVisible()).toBe(true);
+    const opener = card.getByRole('button', { name: 'Resume without the answer…' });
+    expect(await opener.isDisabled()).toBe(true);
+    const off =
+      'Resuming without the answer is off in this project: only an answer resumes these gates. A maintainer can turn it on in the settings.';
+    expect((await mia.page.locator('body').innerText()).split(off).length - 1).toBe(1);
+
+    // The settings page says both policies in words and lets the maintainer turn one on, with a why.
+    await mia.page.getByRole('banner').getByRole('link', { name: 'Settings' }).click();
+    const section = mia.page.locator('section.project-policies');
+    await section.getByTestId('policies-words').waitFor();
+    expect((await section.getByTestId('policies-words').innerText()).split('\n')).toEqual([
+      'Delegation is off: only the author of a session answers its questions.',
+      'Override is off: only an answer resumes a gate parked on a decision.',
+    ]);
+    await section.getByLabel('Override: a maintainer may resume a gate without the answer').check();
+    await section.getByRole('button', { name: 'Save the policies' }).click();
+    expect(await section.getByRole('alert').innerText()).toBe(
+      'Write why you change the policies (1 to 500 characters).',
+    );
+    await section.getByLabel(/^Why/).fill('The customer calls in decisions by phone this month');
+    await section.getByRole('button', { name: 'Save the policies' }).click();
+    await section.getByTestId('policies-said').getByText('Policies saved.').waitFor();
+    expect(await section.getByTestId('policies-words').innerText()).toContain(
+      'Override is on: a maintainer may resume a gate without the answer.',
+    );
+    await mia.screenshot('inbox-settings-policies');
+    const policies = await stack.http('GET', `/projects/${Q}/policies`, {
+      token: stack.token('ana', Q, 'viewer'),
+    });
+    expect(policies.body).toEqual({ delegacao: false, overrideDeMantenedor: true });
+    const changed = await waitFor(
+      () =>
+        stack.events.ofType<Record<string, unknown>>('project.policy_changed').find((e) => e.projectId === Q),
+      { what: 'project.policy_changed of the settings page' },
+    );
+    expect(changed).toMatchObject({
+      projectId: Q,
+      data: {
+        by: 'mia',
+        motivo: 'The customer calls in decisions by phone this month',
+        overrideDeMantenedor: true,
+      },
+    });
+
+    // A developer reads them, without the form.
+    const dan = await harness.person('dan', Q, 'developer');
+    await dan.page.getByRole('banner').getByRole('link', { name: 'Settings' }).click();
+    await dan.page.getByTestId('policies-readonly').waitFor();
+    expect(await dan.page.locator('section.project-policies form').count()).toBe(0);
+  });
+
   it('is inert for a developer, with the reason said once', async () => {
     await parkOnDecision('T-51', 'Should archived codes answer 404 or 410?');
     const dan = await harness.person('dan', P, 'developer');

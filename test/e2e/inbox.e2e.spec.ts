@@ -118,6 +118,40 @@ describe('answering in the queue', () => {
   });
 });
 
+describe('what a question affects', () => {
+  it('the card lists the rules, stories and tasks it affects, group by group; none listed says so', async () => {
+    const P = 'affects';
+    const full = await declare(P, {
+      afeta: { regras: ['RN-858', 'RN-12'], historias: ['H-12'], tarefas: ['T-31', 'T-32'] },
+    });
+    const partial = await declare(P, {
+      pergunta: 'Round refunds to cents?',
+      afeta: { regras: [], historias: [], tarefas: ['T-7'] },
+    });
+    const none = await declare(P, {
+      pergunta: 'Which logo on the invoice?',
+      afeta: { regras: [], historias: [], tarefas: [] },
+    });
+    const ana = await person('ana', P);
+    const affects = (questionId: string) => card(ana, questionId).locator('.affects');
+    await card(ana, none).waitFor();
+    const groups = async (questionId: string) =>
+      affects(questionId)
+        .locator('.affects-group')
+        .evaluateAll((dds) =>
+          dds.map((dd) =>
+            [dd.querySelector('.affects-label'), ...Array.from(dd.querySelectorAll('.chip'))]
+              .map((el) => el?.textContent?.trim())
+              .join(' '),
+          ),
+        );
+    expect(await affects(full).locator('.affects-title').innerText()).toBe('Affects');
+    expect(await groups(full)).toEqual(['Rules RN-858 RN-12', 'Stories H-12', 'Tasks T-31 T-32']);
+    expect(await groups(partial)).toEqual(['Tasks T-7']);
+    expect(await affects(none).innerText()).toBe('Affects nothing listed.');
+  });
+});
+
 describe('errors in words', () => {
   it('says why an answer failed, and falls back to the message for a reason it does not know', async () => {
     const P = 'errors';

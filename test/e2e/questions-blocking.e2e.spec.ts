@@ -8,7 +8,8 @@ import { Stack } from '../support/stack';
  * Issue #18, blocking cost, through the real stack (gateway, questions, gates, context; NATS
  * JetStream and PostgreSQL): the open list says what waits on each question (parked gates with
  * their task, the analysis of a task in Needs Input, the tasks queued behind it) and puts what
- * blocks most first by default; `sort=oldest` keeps §4's order. Needs Input without auto-pause,
+ * blocks most first with `sort=blocking` (the inbox asks for it); by default, and with
+ * `sort=oldest`, §4's order (§12.1). `session=` keeps one session's questions. Needs Input without auto-pause,
  * so the serial gate keeps the next task of the repo waiting.
  */
 const P = 'projblk';
@@ -40,7 +41,7 @@ const parkedOn = (taskId: string) =>
     { what: `${taskId} parked` },
   );
 
-it('puts what blocks most first, says what waits and since when; sort=oldest keeps the declared order', async () => {
+it('puts what blocks most first on request, says what waits and since when; by default the declared order', async () => {
   const old = await stack.http('POST', `/internal/projects/${P}/open-questions`, {
     service: true,
     body: {
@@ -87,16 +88,16 @@ it('puts what blocks most first, says what waits and since when; sort=oldest kee
       [P],
     );
 
-  const byDefault = await waitFor(
+  const byBlocking = await waitFor(
     async () => {
-      const r = await list('?status=open');
+      const r = await list('?status=open&sort=blocking');
       return (r.body.items as Item[]).length === 4 ? r : false;
     },
     { what: 'four open questions' },
   );
-  expect(byDefault.status).toBe(200);
-  expect(byDefault.body.sort).toBe('blocking');
-  const items = byDefault.body.items as Item[];
+  expect(byBlocking.status).toBe(200);
+  expect(byBlocking.body.sort).toBe('blocking');
+  const items = byBlocking.body.items as Item[];
   expect(items.map((i) => i.questionId)).toEqual([qA, qC, qB, qOld]);
   expect(items[0]!.blocking).toEqual({
     blocks: [
@@ -117,9 +118,9 @@ it('puts what blocks most first, says what waits and since when; sort=oldest kee
   expect(items[3]!.blocking).toEqual({ blocks: [], since: null });
 
   // Paging keeps the order; oldest first on request; a bad sort is 400.
-  const first = await list('?status=open&limit=2');
+  const first = await list('?status=open&sort=blocking&limit=2');
   const second = await list(
-    `?status=open&limit=2&cursor=${encodeURIComponent(first.body.nextCursor as string)}`,
+    `?status=open&sort=blocking&limit=2&cursor=${encodeURIComponent(first.body.nextCursor as string)}`,
   );
   expect([...first.body.items, ...second.body.items].map((i: Item) => i.questionId)).toEqual([
     qA,
@@ -132,6 +133,20 @@ it('puts what blocks most first, says what waits and since when; sort=oldest kee
   expect(oldest.body.sort).toBe('oldest');
   expect((oldest.body.items as Item[]).map((i) => i.questionId)).toEqual([qOld, qA, qB, qC]);
   expect((oldest.body.items as Item[])[1]!.blocking?.blocks).toHaveLength(2);
+  // §4 / §12.1 without sort the list is oldest first.
+  const byDefault = await list('?status=open');
+  expect(byDefault.body.sort).toBe('oldest');
+  expect((byDefault.body.items as Item[]).map((i) => i.questionId)).toEqual([qOld, qA, qB, qC]);
+  // §12.1 a session's questions: the PO's one, or T-101's QA round.
+  const ofSession = async (sessionId: string) =>
+    ((await list(`?status=all&session=${sessionId}`)).body.items as Item[]).map((i) => i.questionId);
+  expect(await ofSession('sess-po')).toEqual([qOld]);
+  expect(await ofSession('qa-T-103')).toEqual([qB]);
+  expect(await ofSession('no-such-session')).toEqual([]);
+  expect(await list('?session=not%20an%20id')).toMatchObject({
+    status: 400,
+    body: { reason: 'parametro_invalido' },
+  });
   expect(await list('?sort=loudest')).toMatchObject({ status: 400, body: { reason: 'parametro_invalido' } });
 
   // Answered: qA blocks nothing more (its gates resume), and leaves the open list.
@@ -142,7 +157,7 @@ it('puts what blocks most first, says what waits and since when; sort=oldest kee
   expect(answered.status).toBe(200);
   await waitFor(
     async () =>
-      ((await list('?status=open')).body.items as Item[]).map((i) => i.questionId).join() ===
+      ((await list('?status=open&sort=blocking')).body.items as Item[]).map((i) => i.questionId).join() ===
       [qC, qB, qOld].join(),
     { what: 'qA gone, the rest in blocking order' },
   );

@@ -1,6 +1,7 @@
 import { OpenqEvent, type EventEnvelope } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { EXEC_AUTHOR, ask, gatesOf, publishVerdict, startGate } from '../support/gates';
+import { setPolicies } from '../support/policies';
 import { Stack } from '../support/stack';
 
 /**
@@ -9,7 +10,8 @@ import { Stack } from '../support/stack';
  * author's question by click, the log records both (respondidaPor the author, answeredBy the
  * delegate, the grant) and the gate resumes; after a revocation the delegate is refused
  * `delegacao_revogada`, after `until` passes `delegacao_expirada`, and a third person stays
- * `so_o_autor_da_sessao`. The context's decisions say who answered for whom.
+ * `so_o_autor_da_sessao`. The context's decisions say who answered for whom. Delegation is a
+ * project policy, off by default (§12.1): this project turns it on first.
  */
 const P = 'projdeleg';
 const DELEGATE = 'dani';
@@ -19,6 +21,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await Stack.start({ services: ['questions', 'gates', 'context'] });
+  await setPolicies(stack, P, { delegacao: true });
 });
 afterAll(() => stack.stop());
 

@@ -201,7 +201,7 @@ describe('answering by agent (ADR 0258)', () => {
     const second = await agentAnswer(q.questionId, { viaAgente: 'po', resposta: 'other' });
     expect(second).toMatchObject({
       status: 200,
-      body: { status: 'already_answered', decisionEventId: first.body.decisionEventId },
+      body: { status: 'already_answered', decisionEventId: first.body.decisionEventId, closedAs: 'answered' },
     });
     const list = await stack.http('GET', `/projects/${P}/open-questions?status=answered`, { token: ana() });
     const item = list.body.items.find((i: { questionId: string }) => i.questionId === q.questionId);

@@ -89,7 +89,7 @@ describe('filters and search on the project list', () => {
     const token = stack.token('ana', DATA, 'viewer');
     const decisao = await all(`/projects/${DATA}/open-questions?q=${encodeURIComponent('decisões')}`, token);
     expect(ids(decisao.items)).toEqual(ids(seed.of(DATA).filter((q) => q.theme === 'decisao')));
-    const archive = await all(`/projects/${DATA}/open-questions?q=archive`, token);
+    const archive = await all(`/projects/${DATA}/open-questions?q=archive&sort=blocking`, token);
     expect(ids(archive.items)).toEqual(ids(seed.of(DATA).filter((q) => q.theme === 'archived')));
     // The parked QA questions come first (blocking most first), also in a search.
     expect(
@@ -147,7 +147,7 @@ describe('GET /me/open-questions', () => {
     for (const q of mine.items)
       expect(q.projectId).toBe(seed.questions.find((s) => s.questionId === q.questionId)!.projectId);
 
-    const everyone = await stack.http('GET', '/me/open-questions?limit=10', { token });
+    const everyone = await stack.http('GET', '/me/open-questions?limit=10&sort=blocking', { token });
     expect(everyone.body.total).toBe(200);
     expect(everyone.body.sort).toBe('blocking');
     // The six parked QA questions of the three projects come first.

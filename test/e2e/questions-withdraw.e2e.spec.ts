@@ -7,7 +7,9 @@ import { Stack } from '../support/stack';
  * SPEC §11.5, withdrawing a question, through the real stack (gateway, questions, gates, context;
  * NATS JetStream and PostgreSQL): a QA verdict parks the gate on two questions, one is answered
  * and the other withdrawn by the session author, and the gate resumes with trigger `withdrawn`;
- * the doors' refusals (403, 404, 409, 400); an asker's `withdraw_open_question` tool call.
+ * the doors' refusals (403, 404, 409, 400); an asker's `withdraw_open_question` tool call, which
+ * (§12.1) only the agent that asked may make: another asker, another session, or QA's question is
+ * rejected `so_quem_perguntou`.
  */
 const P = 'projwd';
 let stack: Stack;
@@ -65,6 +67,28 @@ it('a gate parked on two questions: one answered, the other withdrawn → resume
   await drained(stack, OpenqEvent.QuestionAnswered);
   expect((await gatesOf(stack, P, T)).body[0]).toMatchObject({ state: 'parked', questionIds: [q2] });
 
+  // §12.1 QA's question is not an asker's to drop: the tool call is rejected and the gate stays parked.
+  await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
+    toolCallId: 'toolu_wd_qa',
+    questionId: q2,
+    motivo: 'I think it is moot',
+    viaAgente: 'po',
+    sessionId: 'sess-po',
+  });
+  await waitFor(
+    () =>
+      stack.events
+        .ofType<Data>(OpenqEvent.QuestionRejected)
+        .some((e) => e.data['toolCallId'] === 'toolu_wd_qa'),
+    { what: 'question.rejected for an asker dropping QA’s question' },
+  );
+  expect(
+    stack.events
+      .ofType<Data>(OpenqEvent.QuestionRejected)
+      .find((e) => e.data['toolCallId'] === 'toolu_wd_qa'),
+  ).toMatchObject({ data: { reason: 'so_quem_perguntou' } });
+  expect((await gatesOf(stack, P, T)).body[0]).toMatchObject({ state: 'parked', questionIds: [q2] });
+
   const withdrawn = await withdraw(q2!, { motivo: '  The v1 route is already gone  ' });
   expect(withdrawn).toEqual({
     status: 200,
@@ -114,6 +138,25 @@ it('a gate parked on two questions: one answered, the other withdrawn → resume
     status: 409,
     body: { reason: 'pergunta_retirada' },
   });
+  // §12.1 / ADR 0258 item 4: the agent's internal answer never 409s; closedAs tells withdrawn from answered.
+  const agentAnswer = (questionId: string) =>
+    stack.http('POST', `/internal/projects/${P}/open-questions/${questionId}/answer`, {
+      service: true,
+      body: { viaAgente: 'po', resposta: 'yes' },
+    });
+  expect(await agentAnswer(q2!)).toEqual({
+    status: 200,
+    body: { status: 'already_answered', questionId: q2, decisionEventId: null, closedAs: 'withdrawn' },
+  });
+  expect(await agentAnswer(q1!)).toEqual({
+    status: 200,
+    body: {
+      status: 'already_answered',
+      questionId: q1,
+      decisionEventId: expect.any(String) as unknown as string,
+      closedAs: 'answered',
+    },
+  });
 
   // The lists: withdrawn apart from open and answered; the count leaves it out.
   expect((await listed('open')).map((q) => q['questionId'])).not.toContain(q2);
@@ -155,14 +198,34 @@ it('an asker withdraws by tool call: question.withdrawn by the agent, gone from 
     what: 'the declared question in the turn context',
   });
 
+  const about = (type: string, key: string, value: string) =>
+    stack.events.ofType<Data>(type).filter((e) => e.data[key] === value);
+  // §12.1 only the agent that asked: another asker, or the same role in another session, is rejected.
+  for (const [toolCallId, viaAgente, sessionId] of [
+    ['toolu_wd_other_role', 'arquiteto', 'sess-po'],
+    ['toolu_wd_other_session', 'po', 'sess-po-2'],
+  ] as const) {
+    await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
+      toolCallId,
+      questionId: dropped,
+      motivo: 'not mine to drop',
+      viaAgente,
+      sessionId,
+    });
+    await waitFor(() => about(OpenqEvent.QuestionRejected, 'toolCallId', toolCallId).length > 0, {
+      what: `question.rejected for ${toolCallId}`,
+    });
+    expect(about(OpenqEvent.QuestionRejected, 'toolCallId', toolCallId)[0]).toMatchObject({
+      data: { reason: 'so_quem_perguntou' },
+    });
+  }
   await stack.publishAgentEvent(AgentEvent.QuestionWithdraw, P, {
     toolCallId: 'toolu_wd_3',
     questionId: dropped,
     motivo: 'The story now says prices include VAT',
     viaAgente: 'po',
+    sessionId: 'sess-po',
   });
-  const about = (type: string, key: string, value: string) =>
-    stack.events.ofType<Data>(type).filter((e) => e.data[key] === value);
   await waitFor(() => about(OpenqEvent.QuestionWithdrawn, 'questionId', dropped).length > 0, {
     what: 'question.withdrawn by the agent',
   });
@@ -178,7 +241,8 @@ it('an asker withdraws by tool call: question.withdrawn by the agent, gone from 
     toolCallId: 'toolu_wd_4',
     questionId: kept,
     motivo: 'moot',
-    viaAgente: 'arquiteto',
+    viaAgente: 'po',
+    sessionId: 'sess-po',
   });
   await waitFor(() => about(OpenqEvent.QuestionRejected, 'toolCallId', 'toolu_wd_4').length > 0, {
     what: 'question.rejected for the withdrawal of an answered question',

@@ -67,9 +67,10 @@ export async function redeliver(stack: Stack, envelope: EventEnvelope): Promise<
   await stack.nc.jetstream().publish(eventSubject(envelope.type, envelope.projectId), encodeJson(envelope));
 }
 
-export function gatesOf(stack: Stack, projectId: string, taskId: string) {
+/** The task's gates as `viewer` sees them (§12.1 `waitingForYou` is personal: by default the session author). */
+export function gatesOf(stack: Stack, projectId: string, taskId: string, viewer = EXEC_AUTHOR) {
   return stack.http('GET', `/projects/${projectId}/tasks/${taskId}/gates`, {
-    token: stack.token('viewer-1', projectId, 'viewer'),
+    token: stack.token(viewer, projectId, 'viewer'),
   });
 }
 

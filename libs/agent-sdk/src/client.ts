@@ -112,8 +112,10 @@ export abstract class AgentEvents<R> {
   }
 
   /**
-   * §11.5 `withdraw_open_question`: `viaAgente` is the calling asker; the question no longer needs
-   * the user (`motivo` says why). Refused (answered, unknown) → `question.rejected` with the toolCallId.
+   * §11.5 `withdraw_open_question`: `viaAgente` is the calling asker and `sessionId` its session;
+   * the question no longer needs the user (`motivo` says why). §12.1 only the agent that asked (the
+   * same role, the same session) may withdraw it. Refused (not the asker: `so_quem_perguntou`;
+   * answered, unknown) → `question.rejected` with the toolCallId.
    */
   withdrawOpenQuestion(projectId: string, data: WithdrawOpenQuestionEvent, options?: PublishOptions) {
     return this.publish(AgentEvent.QuestionWithdraw, projectId, data, data.toolCallId, options);

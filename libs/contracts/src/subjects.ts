@@ -5,7 +5,7 @@ export const STREAMS = {
   agentEvents: { name: 'AGENT_EVENTS', subjects: ['agent.>'] },
   openqEvents: {
     name: 'OPENQ_EVENTS',
-    subjects: ['question.>', 'decision.>', 'gate.>', 'pipeline.>', 'story.>', 'delegation.>'],
+    subjects: ['question.>', 'decision.>', 'gate.>', 'pipeline.>', 'story.>', 'delegation.>', 'project.>'],
   },
 } as const;
 

@@ -42,8 +42,9 @@ export const QUESTION_WHO_FILTERS = ['all', 'mine', 'others'] as const;
 export type QuestionWhoFilter = (typeof QUESTION_WHO_FILTERS)[number];
 
 /**
- * [openq] issue #18 the order of the open list: what blocks most first (the default), or oldest
- * first (§4's order). Answered and withdrawn questions block nothing: their lists stay oldest first.
+ * [openq] issue #18 the order of the open list: oldest first (§4's order, the default again per
+ * §12.1), or what blocks most first (`blocking`, asked for by the inbox). Answered and withdrawn
+ * questions block nothing: their lists stay oldest first.
  */
 export const QUESTION_LIST_SORTS = ['blocking', 'oldest'] as const;
 export type QuestionListSort = (typeof QUESTION_LIST_SORTS)[number];

@@ -26,6 +26,7 @@ import { AgentQuestionsController } from './questions/agent-questions.controller
 import { OpenQuestionsController } from './questions/open-questions.controller';
 import { MyQuestionsController } from './questions/my-questions.controller';
 import { DelegationsController } from './questions/delegations.controller';
+import { PoliciesController } from './questions/policies.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
@@ -35,6 +36,7 @@ const userControllers = [
   OpenQuestionsController,
   MyQuestionsController,
   DelegationsController,
+  PoliciesController,
   ReadinessController,
   GatesController,
   WaitingController,

@@ -342,7 +342,18 @@ describe('user routes', () => {
     }
     expect(gates.count('resume')).toBe(before);
 
+    // §12.1 off (the default), the policy's owner says so and the gates service refuses.
     await gates.answer('resume', ok({ ok: true }));
+    await questions.answer(
+      'policies-get',
+      ok({ delegacao: false, overrideDeMantenedor: false, answersFor: [] }),
+    );
+    expect(await call('POST', path, { token: maintainer, body })).toMatchObject({ status: 200 });
+    expect(gates.last('resume')?.payload).toMatchObject({ override: true, overrideAllowed: false });
+    await questions.answer(
+      'policies-get',
+      ok({ delegacao: false, overrideDeMantenedor: true, answersFor: [] }),
+    );
     for (const [token, userId] of [
       [maintainer, 'u1'],
       [owner, 'o1'],
@@ -355,6 +366,7 @@ describe('user routes', () => {
         userId,
         override: true,
         motivo: 'Customer confirmed 410 by phone',
+        overrideAllowed: true,
       });
     }
     // Without override (no body, or {}) the §4 resume stands, for a developer too.
@@ -451,10 +463,16 @@ describe('user routes', () => {
       body: { reason: 'parametro_invalido' },
     });
     await gates.answer('waiting', ok({ items: [], total: 0 }));
+    await questions.answer(
+      'policies-get',
+      ok({ delegacao: true, overrideDeMantenedor: false, answersFor: ['ana'] }),
+    );
     expect(await call('GET', '/projects/p1/waiting', { token: viewer })).toMatchObject({
       status: 200,
       body: { total: 0 },
     });
+    // §12.1 waitingForYou is the caller's: who they are and whom they answer for reach the gates service.
+    expect(gates.last('waiting')?.payload).toEqual({ projectId: 'p1', userId: 'u1', answersFor: ['ana'] });
   });
 
   it('corrects a story as the user', async () => {

@@ -15,6 +15,7 @@ import { QuestionWithdrawn1764490000000 } from './questions/migrations/176449000
 import { DecisionSuperseded1764495000000 } from './questions/migrations/1764495000000-decision-superseded';
 import { QuestionSearch1764500000000 } from './questions/migrations/1764500000000-question-search';
 import { DelegationLog1764510000000 } from './questions/migrations/1764510000000-delegation-log';
+import { ProjectPolicyLog1764520000000 } from './questions/migrations/1764520000000-project-policy-log';
 
 export const QUESTIONS_MIGRATIONS = [
   QuestionLog1764470100000,
@@ -23,6 +24,7 @@ export const QUESTIONS_MIGRATIONS = [
   DecisionSuperseded1764495000000,
   QuestionSearch1764500000000,
   DelegationLog1764510000000,
+  ProjectPolicyLog1764520000000,
 ];
 
 /** At most this many `project` series for the oldest open question (the projects waiting longest). */

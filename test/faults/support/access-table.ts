@@ -87,7 +87,26 @@ export const ROUTES: Route[] = [
     minRole: 'viewer',
     path: () => `/projects/${P}/delegations`,
     body: { to: 'delegate-of-acl', until: new Date(Date.now() + 30 * 86_400_000).toISOString() },
-    allowed: [201],
+    // §12.1 delegation is a project policy, off by default: the grant is refused after the role.
+    allowed: [409, 'delegacao_desligada'],
+  },
+  {
+    name: 'project policies (§12.1)',
+    method: 'GET',
+    zone: 'user',
+    minRole: 'viewer',
+    path: () => `/projects/${P}/policies`,
+    allowed: [200],
+  },
+  {
+    name: 'change project policies (§12.1)',
+    method: 'PUT',
+    zone: 'user',
+    minRole: 'maintainer',
+    path: () => `/projects/${P}/policies`,
+    // What is already in force: 200, nothing recorded, the fixture unchanged.
+    body: { delegacao: false, motivo: 'access table' },
+    allowed: [200],
   },
   {
     name: 'clock policy',
@@ -284,7 +303,8 @@ export const ROUTES: Route[] = [
     minRole: 'maintainer',
     path: () => `/projects/${P}/tasks/${TASK}/gates/qa/resume`,
     body: { override: true, motivo: 'access table' },
-    allowed: [409, 'gate_nao_estacionado'],
+    // §12.1 the override is a project policy, off by default: refused after the role.
+    allowed: [403, 'override_desligado'],
   },
   {
     name: 'gate history',

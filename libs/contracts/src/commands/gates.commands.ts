@@ -1,10 +1,10 @@
-import { IsOptional } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
 import { FREEZE_MOTIVO_MAX_LENGTH, FREEZE_MOTIVO_MIN_LENGTH } from '../limits';
 import { GATES, type Gate } from '../vocabulary';
 import { OVERRIDE_REASONS, OverrideFlag, OverrideMotivo } from '../dto/override-fields.dto';
 import { FieldReasons } from '../validation';
 import { GATE_HISTORY_LIMIT_MAX } from '../limits';
-import { IntRange, IsEntityId, IsOneOf, TrimmedText } from '../validators';
+import { IntRange, IsEntityId, IsEntityIdList, IsOneOf, TrimmedText } from '../validators';
 import { defineCommand } from './command';
 import type {
   BlockingQuestionsReply,
@@ -19,7 +19,26 @@ import type {
 import { ProjectScoped, TaskScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
 
-export class ListGatesCommand extends TaskScoped {}
+/**
+ * §12.1 `waitingForYou` is personal: the viewer (`userId`) and the session authors they may answer
+ * for now (`answersFor`: their live grants while delegation is on; the gateway asks the questions
+ * service). Without `userId`, no cycle waits for the viewer.
+ */
+abstract class SeenBy extends ProjectScoped {
+  @IsOptional()
+  @IsEntityId()
+  userId?: string;
+
+  @IsOptional()
+  @IsEntityIdList(100)
+  answersFor?: string[];
+}
+
+/** §4 the task's cycles, as the viewer sees them (`SeenBy`). */
+export class ListGatesCommand extends SeenBy {
+  @IsEntityId()
+  taskId!: string;
+}
 
 /**
  * §5 a person resumes an idle-parked cycle (`gate.resumed`, trigger `human`); §11.1 with
@@ -39,6 +58,11 @@ export class ResumeGateCommand extends TaskScoped {
 
   @OverrideMotivo()
   motivo?: string;
+
+  /** §12.1 the project's `overrideDeMantenedor` policy, as its owner said (absent: off, the seeds' rule). */
+  @IsOptional()
+  @IsBoolean()
+  overrideAllowed?: boolean;
 }
 
 /** [openq] a gate's history (newest first); one gate, the task's gates, or the whole project. */
@@ -55,7 +79,8 @@ export class GateHistoryCommand extends ProjectScoped {
   limit!: number;
 }
 
-export class WaitingGatesCommand extends ProjectScoped {}
+/** The inbox's parked cycles, as the viewer sees them (`SeenBy`, §12.1). */
+export class WaitingGatesCommand extends SeenBy {}
 
 /** [openq] issue #18 which open questions of the project block work, and what (gates, analyses, queued tasks). */
 export class BlockingQuestionsCommand extends ProjectScoped {}

@@ -45,6 +45,7 @@ import {
 } from '../dto/question-declaration.dto';
 import { UserAnswerFields } from '../dto/user-answer-fields.dto';
 import { QuestionFilterFields } from '../dto/question-filters.dto';
+import { PolicyChangeFields } from '../dto/policy-change-fields.dto';
 import { defineCommand } from './command';
 import { ProjectScoped } from './project-scoped.dto';
 import type {
@@ -60,6 +61,8 @@ import type {
   DelegationListReply,
   DelegationView,
   GrantDelegationReply,
+  ProjectPolicies,
+  ProjectPoliciesReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -242,6 +245,22 @@ export class ListDelegationsCommand extends ProjectScoped {
   userId!: string;
 }
 
+/** §12.1 the project's policies; with `userId`, also whom that person may answer for now. */
+export class GetPoliciesCommand extends ProjectScoped {
+  @IsOptional()
+  @IsEntityId()
+  userId?: string;
+}
+
+/** §12.1 a maintainer (`userId`; the gateway checked the role) changes one or both policies, saying why. */
+export class ChangePoliciesCommand extends PolicyChangeFields {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsEntityId()
+  userId!: string;
+}
+
 export const QuestionsCommand = {
   declare: defineCommand<DeclareQuestionCommand, DeclareQuestionReply>(
     Verb.questions.declare,
@@ -285,5 +304,13 @@ export const QuestionsCommand = {
   delegationList: defineCommand<ListDelegationsCommand, DelegationListReply>(
     Verb.questions.delegationList,
     ListDelegationsCommand,
+  ),
+  policiesGet: defineCommand<GetPoliciesCommand, ProjectPoliciesReply>(
+    Verb.questions.policiesGet,
+    GetPoliciesCommand,
+  ),
+  policiesChange: defineCommand<ChangePoliciesCommand, ProjectPolicies>(
+    Verb.questions.policiesChange,
+    ChangePoliciesCommand,
   ),
 } as const;

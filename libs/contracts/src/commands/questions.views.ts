@@ -130,10 +130,29 @@ export interface AmendDecisionReply {
 }
 
 /** ADR 0258: idempotent, never a conflict. */
+/**
+ * §4 / §12.1 the internal agent answer never conflicts: on a question already closed it says how
+ * (`closedAs`), with the standing decision (`null` for a withdrawn question: it decided nothing).
+ */
 export interface AnswerByAgentReply {
   status: 'answered' | 'already_answered';
   questionId: string;
-  decisionEventId: string;
+  decisionEventId: string | null;
+  closedAs?: 'answered' | 'withdrawn';
+}
+
+/** §12.1 a project's policies: the two conveniences that relax the seeds' rules, both off by default. */
+export interface ProjectPolicies {
+  delegacao: boolean;
+  overrideDeMantenedor: boolean;
+}
+
+/**
+ * §12.1 the policies, and (for the caller named in the request) the session authors whose
+ * decisions the caller may take for them now: their live grants while delegation is on, else none.
+ */
+export interface ProjectPoliciesReply extends ProjectPolicies {
+  answersFor: string[];
 }
 
 /** §4 a slice, oldest first; `total` counts every question matching the filter. */

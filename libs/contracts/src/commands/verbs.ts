@@ -19,6 +19,8 @@ export const Verb = {
     delegationGrant: pair('questions', 'delegation-grant'),
     delegationRevoke: pair('questions', 'delegation-revoke'),
     delegationList: pair('questions', 'delegation-list'),
+    policiesGet: pair('questions', 'policies-get'),
+    policiesChange: pair('questions', 'policies-change'),
   },
   gates: {
     list: pair('gates', 'list'),

@@ -6,3 +6,4 @@ export * from './story-changes.dto';
 export * from './user-answer-fields.dto';
 export * from './override-fields.dto';
 export * from './question-filters.dto';
+export * from './policy-change-fields.dto';

@@ -43,6 +43,11 @@ export class QuestionFilterFields {
   )
   role?: QuestionAuthor[];
 
+  /** §12.1 the session where the question was born (its log is that session's). */
+  @IsOptional()
+  @IsEntityId()
+  session?: string;
+
   /** A task id the question affects (`afeta.tarefas`). */
   @IsOptional()
   @IsEntityId()
@@ -70,6 +75,7 @@ export function isFiltered(f: Partial<QuestionFilterFields>): boolean {
   return (
     (f.who !== undefined && f.who !== 'all') ||
     (f.role?.length ?? 0) > 0 ||
+    Boolean(f.session) ||
     Boolean(f.task) ||
     Boolean(f.story) ||
     Boolean(f.rule) ||

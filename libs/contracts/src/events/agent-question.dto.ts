@@ -1,6 +1,7 @@
 import { ASKER_ROLES, type AskerRole } from '../vocabulary';
 import { WITHDRAW_MOTIVO_MAX_LENGTH, WITHDRAW_MOTIVO_MIN_LENGTH } from '../limits';
-import { IsOneOf, IsToolCallId, IsUuidString, TrimmedText } from '../validators';
+import { IsOptional } from 'class-validator';
+import { IsEntityId, IsOneOf, IsToolCallId, IsUuidString, TrimmedText } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
 import { QuestionDeclarationFields } from '../dto/question-declaration.dto';
 
@@ -25,8 +26,10 @@ export class AgentQuestionAnswerDto extends AgentAnswerFields {
 }
 
 /**
- * `agent.question.withdraw`: a `withdraw_open_question` tool call (§11.5). Any of the four askers
- * may withdraw an open question of the project that no longer needs the user, saying why.
+ * `agent.question.withdraw`: a `withdraw_open_question` tool call (§11.5). §12.1 only the agent
+ * that asked may withdraw: the same role (`viaAgente` = the declaration's `autor`) in the same
+ * session (`sessionId` = the declaration's); anyone else is rejected `so_quem_perguntou` (an
+ * answer, not a withdrawal, is what lets the user's decision go). Absent `sessionId` is nobody's.
  */
 export class AgentQuestionWithdrawDto {
   @IsToolCallId()
@@ -40,4 +43,9 @@ export class AgentQuestionWithdrawDto {
 
   @IsOneOf(ASKER_ROLES)
   viaAgente!: AskerRole;
+
+  /** The asking agent's session: the `sessionId` it declared the question in. */
+  @IsOptional()
+  @IsEntityId()
+  sessionId?: string;
 }

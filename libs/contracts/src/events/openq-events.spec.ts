@@ -19,7 +19,11 @@ describe('openq events', () => {
   });
 
   /** `projectId` travels in the envelope, never in `data` — except where SPEC §11.6 names it in `data`. */
-  const PROJECT_IN_DATA: readonly OpenqEventType[] = ['delegation.granted', 'delegation.revoked'];
+  const PROJECT_IN_DATA: readonly OpenqEventType[] = [
+    'delegation.granted',
+    'delegation.revoked',
+    'project.policy_changed',
+  ];
 
   it.each(OPENQ_EVENT_TYPES)('refuses an unknown field on %s', (type) => {
     const unknown = PROJECT_IN_DATA.includes(type) ? 'reviewer' : 'projectId';

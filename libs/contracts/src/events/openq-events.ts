@@ -24,6 +24,7 @@ import {
   DecisionSupersededDto,
   DelegationGrantedDto,
   DelegationRevokedDto,
+  ProjectPolicyChangedDto,
   QuestionAnsweredDto,
   QuestionDeclaredDto,
   QuestionRejectedDto,
@@ -96,6 +97,12 @@ export const OPENQ_EVENT_TABLE = {
   DelegationRevoked: eventRow<P.DelegationRevoked>()({
     type: 'delegation.revoked',
     dto: DelegationRevokedDto,
+    publisher: 'questions',
+    consumers: [],
+  }),
+  ProjectPolicyChanged: eventRow<P.ProjectPolicyChanged>()({
+    type: 'project.policy_changed',
+    dto: ProjectPolicyChangedDto,
     publisher: 'questions',
     consumers: [],
   }),

@@ -114,6 +114,20 @@ export interface DelegationGranted {
   grantedAt: string;
 }
 
+/**
+ * §12.1 a maintainer changed the project's policies: the two conveniences that relax the seeds'
+ * rules (a delegate's click, a maintainer's override), with the values now in force and why.
+ */
+export interface ProjectPolicyChanged {
+  projectId: string;
+  by: string;
+  motivo: string;
+  delegacao: boolean;
+  overrideDeMantenedor: boolean;
+  /** [openq] when it changed. */
+  changedAt: string;
+}
+
 /** §11.6 the grant no longer lets its delegate answer (revoked by its grantor). */
 export interface DelegationRevoked {
   grantId: string;

@@ -41,6 +41,7 @@ import type {
   DecisionSuperseded,
   DelegationGranted,
   DelegationRevoked,
+  ProjectPolicyChanged,
   QuestionAnswered,
   QuestionRejected,
   QuestionWithdrawn,
@@ -215,6 +216,26 @@ export class DecisionSupersededDto implements DecisionSuperseded {
 
   @IsTimestamp()
   supersededAt!: string;
+}
+
+export class ProjectPolicyChangedDto implements ProjectPolicyChanged {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsEntityId()
+  by!: string;
+
+  @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
+  motivo!: string;
+
+  @IsBoolean()
+  delegacao!: boolean;
+
+  @IsBoolean()
+  overrideDeMantenedor!: boolean;
+
+  @IsTimestamp()
+  changedAt!: string;
 }
 
 export class DelegationGrantedDto implements DelegationGranted {

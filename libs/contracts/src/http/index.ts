@@ -12,3 +12,4 @@ export * from './clock.dto';
 export * from './notification-channels.dto';
 export * from './accept-suggestions.dto';
 export * from './grant-delegation.dto';
+export * from './project-policies.dto';

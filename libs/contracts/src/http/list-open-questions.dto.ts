@@ -11,7 +11,7 @@ import { IntFromString, IntRange, IsCursor, IsEntityId, IsOneOf } from '../valid
 
 /**
  * `GET /projects/:projectId/open-questions?status=&limit=&cursor=&sort=` and the filters of issue
- * #18 (`who`, `role`, `task`, `story`, `rule`, `q`; query strings).
+ * #18 (`who`, `role`, `task`, `story`, `rule`, `q`) and §12.1 (`session`; query strings).
  * Absent parameters take their defaults; a bad one is 400 `parametro_invalido`
  * (validate with `validateAs(ListOpenQuestionsQuery, query, 'parametro_invalido')`).
  */
@@ -27,9 +27,12 @@ export class ListOpenQuestionsQuery extends QuestionFilterFields {
   @IsCursor()
   cursor?: string;
 
-  /** [openq] issue #18 `blocking` (default: what blocks most first) or `oldest` (§4's order). */
+  /**
+   * §4 / §12.1 `oldest` (the default: §4's order) or `blocking` (what blocks most first; the
+   * inbox asks for it).
+   */
   @IsOneOf(QUESTION_LIST_SORTS)
-  sort: QuestionListSort = 'blocking';
+  sort: QuestionListSort = 'oldest';
 }
 
 /**

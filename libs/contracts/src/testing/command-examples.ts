@@ -56,9 +56,16 @@ export const commandExamples: CommandExamples = deepFreeze({
     },
     delegationRevoke: { projectId: I.projectId, userId: I.sessionAuthorId, grantId: I.grantId },
     delegationList: { projectId: I.projectId, userId: I.sessionAuthorId },
+    policiesGet: { projectId: I.projectId, userId: I.delegateId },
+    policiesChange: {
+      projectId: I.projectId,
+      userId: 'user-maintainer',
+      motivo: 'the team answers for each other during the release week',
+      delegacao: true,
+    },
   },
   gates: {
-    list: { projectId: I.projectId, taskId: I.taskId },
+    list: { projectId: I.projectId, taskId: I.taskId, userId: I.sessionAuthorId, answersFor: [] },
     resume: { projectId: I.projectId, taskId: I.taskId, gate: 'qa', userId: I.sessionAuthorId },
     waiting: { projectId: I.projectId },
     blocking: { projectId: I.projectId },

@@ -27,6 +27,7 @@ export const agentEventExamples: { readonly [K in AgentEventType]: AgentEventDat
     questionId: I.questionId,
     motivo: 'The PO settled it in the story: archived codes are out of scope',
     viaAgente: 'po',
+    sessionId: 'sess-po-1',
   },
   'agent.qa.verdict': {
     roundId: I.roundId,
@@ -162,6 +163,14 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     projectId: I.projectId,
     by: I.sessionAuthorId,
     revokedAt: I.at,
+  },
+  'project.policy_changed': {
+    projectId: I.projectId,
+    by: I.sessionAuthorId,
+    motivo: 'the team answers for each other during the release week',
+    delegacao: true,
+    overrideDeMantenedor: false,
+    changedAt: I.at,
   },
   'gate.verdict_recorded': {
     taskId: I.taskId,

@@ -1,8 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { GateHistoryQuery, GatesCommand } from '@openq/contracts';
+import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthenticatedUser } from '../auth/roles';
 import { MinRole } from '../auth/route-access';
 import { UserApi } from '../http/api-docs.decorators';
+import { answersForOf } from './answers-for';
 import { IdParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { RelaysJson, ServicesClient } from '../http/services-client';
@@ -17,8 +20,14 @@ export class WaitingController {
   @RelaysJson()
   @MinRole('viewer')
   @ApiOperation({ summary: 'Gate cycles parked on the user (waiting for you)' })
-  waiting(@IdParam('projectId') projectId: string, @CallHeaders() headers: RpcHeaders) {
-    return this.services.relay(GatesCommand.waiting, { projectId }, headers);
+  async waiting(
+    @IdParam('projectId') projectId: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    // §12.1 `waitingForYou` is the caller's: whom they may answer for comes from the policy's owner.
+    const answersFor = await answersForOf(this.services, projectId, user.id, headers);
+    return this.services.relay(GatesCommand.waiting, { projectId, userId: user.id, answersFor }, headers);
   }
 }
 

@@ -35,7 +35,9 @@ export class AgentQuestionsController {
   @Post(':questionId/answer')
   @HttpCode(200)
   @ApiOperation({
-    summary: "Record the user's unequivocal chat answer (ADR 0258): answered | already_answered, never 409",
+    summary:
+      "Record the user's unequivocal chat answer (ADR 0258): answered | already_answered (closedAs answered " +
+      '| withdrawn, decisionEventId null for a withdrawn question), never 409',
   })
   answer(
     @IdParam('projectId') projectId: string,

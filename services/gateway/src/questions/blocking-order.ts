@@ -10,10 +10,11 @@ import {
 
 /** The filters of a list query (issue #18), as the `openq.questions.list*` commands take them. */
 export function filtersOf(query: ListOpenQuestionsQuery): QuestionFilterFields {
-  const { who, role, task, story, rule, q } = query;
+  const { who, role, session, task, story, rule, q } = query;
   return {
     ...(who && who !== 'all' ? { who } : {}),
     ...(role?.length ? { role } : {}),
+    ...(session ? { session } : {}),
     ...(task ? { task } : {}),
     ...(story ? { story } : {}),
     ...(rule ? { rule } : {}),

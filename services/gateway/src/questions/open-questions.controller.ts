@@ -33,7 +33,8 @@ export class OpenQuestionsController {
 
   /**
    * [openq] issue #18: open questions carry `blocking` (what waits on them, from the gates
-   * service) and, with `sort=blocking` (the default), the blocking ones come first. The gates
+   * service) and, with `sort=blocking` (asked for explicitly, §12.1: the default is §4's oldest
+   * first), the blocking ones come first. The gates
    * service computes the blocking set from its projections; the questions service ranks by the
    * ids it is handed; the gateway only passes one to the other. Without an answer from the gates
    * service the list is oldest first, `blocking: null`, and `sort` says `oldest`. The reply is
@@ -44,8 +45,9 @@ export class OpenQuestionsController {
   @ApiOperation({
     summary:
       'Questions of the project (status open|answered|withdrawn|all, limit 1..50, cursor, sort blocking|oldest): ' +
-      'open ones blocking most first by default, each with what waits on it (blocking); sort=oldest for oldest first. ' +
-      'Filters (issue #18): who=all|mine|others (others: the ones you cannot answer), role=<autor> (repeatable or a ' +
+      'oldest first by default (§4), each open one with what waits on it (blocking); sort=blocking for what blocks ' +
+      'most first. Filters (issue #18): who=all|mine|others (others: the ones you cannot answer), session=<sessionId> ' +
+      '(§12.1: the session where it was born), role=<autor> (repeatable or a ' +
       'comma list), task=, story=, rule= (afeta), q= full text over pergunta and sugestao (Portuguese and English, ' +
       'accents ignored, web-search syntax, the last word as a prefix). total counts the filtered set; with a filter, ' +
       'counts: { mine, others } too. A bad value is 400 parametro_invalido naming the parameter',

@@ -138,9 +138,11 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
     // the same request with the same key: the first answer back, not 409
     expect(replay).toMatchObject({ kind: 'already_answered' });
     expect(agent).toMatchObject({ kind: 'already_answered' });
-    const decisionEventId = !isRefusal(winner!) && winner!.answered.decisionEventId;
-    expect(!isRefusal(replay!) && replay!.answered.decisionEventId).toBe(decisionEventId);
-    expect(!isRefusal(agent!) && agent!.answered.decisionEventId).toBe(decisionEventId);
+    const decisionOf = (d: (typeof decisions)[number] | undefined) =>
+      d && !isRefusal(d) && 'answered' in d ? d.answered.decisionEventId : null;
+    const decisionEventId = decisionOf(winner);
+    expect(decisionOf(replay)).toBe(decisionEventId);
+    expect(decisionOf(agent)).toBe(decisionEventId);
     // the key with another request
     expect(reused).toMatchObject({ refused: true, statusCode: 422, reason: 'idempotency_key_reutilizada' });
     expect(
@@ -181,7 +183,7 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
       withdrawIn(answers, {
         projectId: 'g7',
         questionId: first!.questionId,
-        withdrawal: { by: 'agent', viaAgente: 'po', motivo: 'moot' },
+        withdrawal: { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'moot' },
       }),
       answerIn(answers, click('g7', second!.questionId)),
       withdrawIn(answers, withdrawal(second!.questionId)),
@@ -193,7 +195,11 @@ describe('group commit of declarations and answers (real PostgreSQL)', () => {
     const [withdrawn, lateClick, lateAgent, again, answered, tooLate, kept] = decisions;
     expect(withdrawn).toMatchObject({ kind: 'withdrawn', withdrawn: { by: { kind: 'user', id: 'ana' } } });
     expect(lateClick).toMatchObject({ refused: true, statusCode: 409, reason: 'pergunta_retirada' });
-    expect(lateAgent).toMatchObject({ refused: true, statusCode: 409, reason: 'pergunta_retirada' });
+    // §12.1 an agent finds the question closed (withdrawn), never a conflict.
+    expect(lateAgent).toMatchObject({
+      kind: 'already_withdrawn',
+      withdrawn: { by: { kind: 'user', id: 'ana' } },
+    });
     expect(again).toMatchObject({
       kind: 'already_withdrawn',
       withdrawn: { by: { kind: 'user', id: 'ana' } },

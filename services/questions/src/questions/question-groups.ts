@@ -93,9 +93,10 @@ export async function answerIn(
   unit: AnswerUnit,
 ): Promise<AnswerDecision> {
   const decision = await groups.submit(unit);
-  if (!isRefusal(decision) && !('answered' in decision))
+  // An agent's answer to a withdrawn question finds the withdrawal standing (§12.1): that is an answer's outcome too.
+  if (!isRefusal(decision) && !('answered' in decision) && decision.kind !== 'already_withdrawn')
     throw new Error('an answer was decided as something else');
-  return decision;
+  return decision as AnswerDecision;
 }
 
 /** A withdrawal through the answers' groups: its own decision. */

@@ -37,6 +37,7 @@ import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from '
 import { countQuestions, readiness } from './queries/list-open-questions.query';
 import { listFiltered } from './queries/filtered-questions.query';
 import { questionStatuses } from './queries/question-status.query';
+import { WITHDRAWN } from './domain/question';
 
 @Controller()
 export class QuestionsMessagesController {
@@ -81,7 +82,7 @@ export class QuestionsMessagesController {
     }
   }
 
-  /** §11.5 `withdraw_open_question`: a refusal (404, already answered) goes back as `question.rejected`. */
+  /** §11.5 `withdraw_open_question`: a refusal (404, §12.1 not the asker, already answered) goes back as `question.rejected`. */
   @EventPattern(AgentEvent.QuestionWithdraw)
   async onWithdraw(
     @Payload() data: AgentQuestionWithdrawDto,
@@ -93,7 +94,7 @@ export class QuestionsMessagesController {
       outbox,
       envelope.projectId,
       data.questionId,
-      { by: 'agent', viaAgente: data.viaAgente, motivo: data.motivo },
+      { by: 'agent', viaAgente: data.viaAgente, sessionId: data.sessionId ?? null, motivo: data.motivo },
       new Date(),
     );
     if (isRefusal(outcome)) {
@@ -172,6 +173,8 @@ export class QuestionsMessagesController {
       ...(cmd.idempotencyKey ? { idempotencyKey: cmd.idempotencyKey } : {}),
     });
     if (isRefusal(decision)) return decision;
+    // A click on a withdrawn question is refused by the decider; only an agent's finds it closed.
+    if (decision.kind === 'already_withdrawn') return WITHDRAWN();
     const a = decision.answered;
     return {
       questionId: a.questionId,
@@ -196,10 +199,19 @@ export class QuestionsMessagesController {
       },
     });
     if (isRefusal(decision)) return decision;
+    // §12.1 / ADR 0258 item 4: a closed question is never a conflict; closedAs says how it closed.
+    if (decision.kind === 'already_withdrawn')
+      return {
+        status: 'already_answered',
+        questionId: cmd.questionId,
+        decisionEventId: null,
+        closedAs: 'withdrawn',
+      };
     return {
       status: decision.kind,
       questionId: cmd.questionId,
       decisionEventId: decision.answered.decisionEventId,
+      ...(decision.kind === 'already_answered' ? { closedAs: 'answered' as const } : {}),
     };
   }
 

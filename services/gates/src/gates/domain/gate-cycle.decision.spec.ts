@@ -94,7 +94,12 @@ describe('needs_user_decision', () => {
       parkedReason: 'user_decision',
       pendingChanges: [apiChange],
     });
-    expect(state && waitingForYou(state)).toBe(true);
+    const author = { userId: 'u-exec', answersFor: [] };
+    expect(state && waitingForYou(state, author)).toBe(true);
+    // §12.1 personal: another member does not unlock it, unless they answer for the author.
+    expect(state && waitingForYou(state, { userId: 'bia', answersFor: [] })).toBe(false);
+    expect(state && waitingForYou(state, { userId: 'bia', answersFor: ['u-exec'] })).toBe(true);
+    expect(state && waitingForYou(state, null)).toBe(false);
   });
 
   it('links an existing openQuestionId instead of declaring a new question', () => {
@@ -238,7 +243,7 @@ describe('§11.1 a verdict cites only questions of the project', () => {
       pendingQuestionRequest: null,
       lastActivityAt: at(100),
     });
-    expect(state && waitingForYou(state)).toBe(false);
+    expect(state && waitingForYou(state, { userId: 'u-exec', answersFor: [] })).toBe(false);
   });
 
   it('keeps a running cycle running, and the same round again changes nothing', () => {
@@ -372,7 +377,7 @@ describe('cycle lifecycle', () => {
 
   it('renders the gates route item', () => {
     const parked = given(parkedOnDecision(['q1'], { declare: [toDeclare('r1', 'a', 'A?')] }));
-    expect(parked.state && gateView(parked.state)).toEqual({
+    expect(parked.state && gateView(parked.state, { userId: 'u-exec', answersFor: [] })).toEqual({
       gate: 'qa',
       state: 'parked',
       parkedReason: 'user_decision',

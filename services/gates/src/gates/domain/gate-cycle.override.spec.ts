@@ -24,9 +24,9 @@ const answer = (questionId: string, decisionEventId: string): GateCommand => ({
   type: 'questionAnswered',
   data: { questionId, decisionEventId },
 });
-const override = (by = 'maria', why = 'Customer confirmed 410 by phone'): GateCommand => ({
+const override = (by = 'maria', why = 'Customer confirmed 410 by phone', allowed = true): GateCommand => ({
   type: 'overrideResume',
-  data: { by, why },
+  data: { by, why, allowed },
 });
 
 describe('override resume (§11.1)', () => {
@@ -47,6 +47,15 @@ describe('override resume (§11.1)', () => {
     why: 'Customer confirmed 410 by phone',
   });
 
+  it("§12.1 is refused 403 override_desligado while the project keeps the seeds' rule", () => {
+    given(parkedOnTwo)
+      .when(override('maria', 'no', false), 300)
+      .then({
+        statusCode: 403,
+        reason: 'override_desligado',
+      });
+  });
+
   it('resumes a decision park, naming who and why, the questions left open and the decisions so far', () => {
     given(parkedOnTwo).when(override(), 300).then([overridden]);
   });
@@ -61,7 +70,7 @@ describe('override resume (§11.1)', () => {
       correctionCount: parked.state?.correctionCount,
       lastActivityAt: at(300),
     });
-    expect(state && waitingForYou(state)).toBe(false);
+    expect(state && waitingForYou(state, { userId: 'u-exec', answersFor: [] })).toBe(false);
   });
 
   it('a later answer to a question it left open is remembered but resumes nothing again', () => {

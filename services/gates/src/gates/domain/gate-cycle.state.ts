@@ -157,12 +157,23 @@ export function evolve(state: GateCycle | null, event: GateEvent): GateCycle | n
   }
 }
 
-export function waitingForYou(state: GateCycle): boolean {
-  return state.status === 'parked' && state.parkedReason === 'user_decision';
+/**
+ * §12.1 who is looking: `userId`, and the session authors they may answer for now (`answersFor`:
+ * their live grants while the project's delegation is on). No viewer: the cycle waits for no one here.
+ */
+export interface Viewer {
+  userId: string;
+  answersFor: readonly string[];
 }
 
-/** The item of `GET /projects/:projectId/tasks/:taskId/gates` (SPEC §4). */
-export function gateView(state: GateCycle) {
+/** Parked on the user's decision, and (§12.1, personal) the viewer is who can unlock it: the session author or their delegate. */
+export function waitingForYou(state: GateCycle, viewer: Viewer | null): boolean {
+  if (state.status !== 'parked' || state.parkedReason !== 'user_decision' || !viewer) return false;
+  return viewer.userId === state.sessionAuthorId || viewer.answersFor.includes(state.sessionAuthorId);
+}
+
+/** The item of `GET /projects/:projectId/tasks/:taskId/gates` (SPEC §4), as `viewer` sees it. */
+export function gateView(state: GateCycle, viewer: Viewer | null) {
   return {
     gate: state.gate,
     state: state.status,
@@ -170,7 +181,7 @@ export function gateView(state: GateCycle) {
     questionIds: [...state.questionIds],
     correctionCount: state.correctionCount,
     maxCorrections: state.maxCorrections,
-    waitingForYou: waitingForYou(state),
+    waitingForYou: waitingForYou(state, viewer),
     updatedAt: state.updatedAt.toISOString(),
   };
 }

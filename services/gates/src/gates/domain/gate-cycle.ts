@@ -66,7 +66,7 @@ export type GateCommand =
   | { type: 'questionAnswered'; data: { questionId: string; decisionEventId: string } }
   | { type: 'questionWithdrawn'; data: { questionId: string } }
   | { type: 'humanResume' }
-  | { type: 'overrideResume'; data: { by: string; why: string } }
+  | { type: 'overrideResume'; data: { by: string; why: string; allowed: boolean } }
   | { type: 'sweep'; data: { staleAfterS: number; parkAfterS: number } };
 
 export type GateDecision = Decision<GateEvent>;
@@ -279,12 +279,26 @@ function humanResume(state: GateCycle | null, now: Date): GateDecision {
   ];
 }
 
+/** §12.1 the project keeps the seeds' rule: only an answer resumes a gate parked on a decision. */
+const OVERRIDE_OFF = () =>
+  refusal(
+    403,
+    'override_desligado',
+    "a maintainer's override is off in this project: only an answer resumes a gate parked on a decision",
+  );
+
 /**
  * §11.1 a maintainer's way out of a decision park: the cycle runs again without the answer, the
  * questions stay open (a later answer no longer resumes anything: the cycle is not waiting). The
- * event names the questions left open and the decisions the park had already got.
+ * event names the questions left open and the decisions the park had already got. §12.1 only
+ * while the project's `overrideDeMantenedor` policy is on (`allowed`), else 403 `override_desligado`.
  */
-function overrideResume(data: { by: string; why: string }, state: GateCycle | null, now: Date): GateDecision {
+function overrideResume(
+  data: { by: string; why: string; allowed: boolean },
+  state: GateCycle | null,
+  now: Date,
+): GateDecision {
+  if (!data.allowed) return OVERRIDE_OFF();
   if (!state) return refusal(404, 'gate_nao_encontrado', 'this task has no such gate cycle');
   if (state.status !== 'parked')
     return refusal(409, 'gate_nao_estacionado', `the gate is ${state.status}, not parked`);

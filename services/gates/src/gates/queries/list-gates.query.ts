@@ -9,7 +9,7 @@ import {
   type Refusal,
   type WaitingGatesCommand,
 } from '@openq/contracts';
-import { gateView } from '../domain/gate-cycle';
+import { gateView, type Viewer } from '../domain/gate-cycle';
 import { GateCycleStore } from '../store/gate-cycle.store';
 import { GateHistory } from '../store/gate-history';
 
@@ -25,7 +25,8 @@ export async function listGates(
   if (cycles.length === 0) {
     return refusal(404, 'tarefa_nao_encontrada', `task ${cmd.taskId} has no gate cycle in this project`);
   }
-  return cycles.map(gateView);
+  const viewer = viewerOf(cmd);
+  return cycles.map((c) => gateView(c, viewer));
 }
 
 /**
@@ -37,7 +38,13 @@ export async function waitingGates(
   cmd: WaitingGatesCommand,
 ): Promise<GatesWaitingReply> {
   const { cycles, total } = await new GateCycleStore(manager).listParked(cmd.projectId, WAITING_LIMIT);
-  return { items: cycles.map((c) => ({ taskId: c.taskId, ...gateView(c) })), total };
+  const viewer = viewerOf(cmd);
+  return { items: cycles.map((c) => ({ taskId: c.taskId, ...gateView(c, viewer) })), total };
+}
+
+/** §12.1 `waitingForYou` is the caller's: who they are and whom they may answer for. */
+function viewerOf(cmd: { userId?: string; answersFor?: string[] }): Viewer | null {
+  return cmd.userId ? { userId: cmd.userId, answersFor: cmd.answersFor ?? [] } : null;
 }
 
 /** [openq] §11.1 the gate's history: what its cycles published (parks, resumes and who, verdicts). */

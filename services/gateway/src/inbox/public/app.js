@@ -208,6 +208,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
   const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
   const delegations = useResource(() => api(projectPath(projectId, '/delegations')), projectId);
+  // §12.1 the project's policies: while off (the default), no override and no delegation.
+  const policies = useResource(() => api(projectPath(projectId, '/policies')), projectId);
   const reloaders = {
     queue: queue.reload,
     history: () => {
@@ -391,6 +393,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
   const waitingPanel = html`<${WaitingPanel}
     waiting=${waiting}
+    policies=${policies.data}
     role=${role}
     projectId=${projectId}
     questionsById=${questionsById}
@@ -451,6 +454,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
         <${WithdrawnPanel} list=${withdrawn} now=${now} />
         <${DelegationPanel}
           list=${delegations}
+          policies=${policies.data}
           projectId=${projectId}
           me=${me}
           onChanged=${() => refresh(['queue'])}

@@ -72,7 +72,9 @@ function Grant({ g, onRevoke, busy }) {
  * The panel: grant (user id, until a date), my active grants with revoke, and those I received.
  * `list` is the page's `GET …/delegations` resource (the page reloads it when a click is refused).
  */
-export function DelegationPanel({ list, projectId, me, onChanged }) {
+export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
+  // §12.1 delegation is a project policy, off until a maintainer turns it on: the form is inert then.
+  const off = policies?.delegacao === false;
   const [to, setTo] = useState('');
   const [day, setDay] = useState('');
   const [busy, setBusy] = useState(false);
@@ -125,7 +127,8 @@ export function DelegationPanel({ list, projectId, me, onChanged }) {
       <h2 id="delegation-title">${t('delegation.title')}</h2>
       <p class="panel-sub">${t('delegation.sub', { me: me.sub })}</p>
     </div>
-    <form class="delegate" onSubmit=${onSubmit}>
+    ${off && html`<p class="hint delegation-off" id="delegation-off" data-testid="delegation-off">${t('delegation.off')}</p>`}
+    <form class="delegate" onSubmit=${onSubmit} aria-describedby=${off ? 'delegation-off' : undefined}>
       <label for="delegate-to">${t('delegation.to')}</label>
       <input
         id="delegate-to"
@@ -144,7 +147,7 @@ export function DelegationPanel({ list, projectId, me, onChanged }) {
         value=${day}
         onInput=${(e) => setDay(e.currentTarget.value)}
       />
-      <button type="submit" class="secondary" aria-busy=${busy} disabled=${busy}>
+      <button type="submit" class="secondary" aria-busy=${busy} disabled=${busy || off}>
         ${busy ? t('delegation.granting') : t('delegation.grant')}
       </button>
     </form>

@@ -57,6 +57,12 @@ export default {
       pergunta_nao_encontrada: 'This question is not in this project any more.',
       pergunta_ja_respondida: 'This question was already answered elsewhere.',
       pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
+      delegacao_desligada:
+        'Delegation is off in this project: only the person who led the session answers its questions.',
+      override_desligado:
+        'Resuming without the answer is off in this project: only an answer resumes a gate parked on a decision.',
+      so_quem_perguntou:
+        'Only the agent that asked this question, or the author of its session, can withdraw it.',
       decisao_nao_e_de_agente:
         'Only a decision an agent recorded from the chat can be amended, and only once. This one stands.',
       sem_sugestao: 'This question has no suggestion to accept. Write an answer instead.',
@@ -247,6 +253,9 @@ export default {
       resumesWhen_other: 'Resumes by itself once these {{count, number}} questions are answered:',
       overrideNeedsRole:
         'Resuming a gate without the answer needs the maintainer role on this project; you are {{role}}.',
+      overrideOff:
+        'Resuming without the answer is off in this project: only an answer resumes these gates. A maintainer can turn it on in the settings.',
+      notYours: 'Waits for the author of its session, not for you.',
       resumeNeedsRole: 'Resuming a gate needs the developer role on this project; you are {{role}}.',
       parked: 'parked',
       idle: 'Parked for inactivity',
@@ -421,6 +430,7 @@ export default {
     answeredFor: 'Answered by {{by}} for {{for}}',
     granted: 'Delegated to {{to}} until {{until}}.',
     revoked: 'Delegation to {{to}} revoked.',
+    off: 'Delegation is off in this project: only the author of a session answers its questions. A maintainer can turn it on in the settings.',
     errors: {
       missing: 'Write the user id and choose the date.',
       to: 'Delegate to someone else: you already answer for yourself.',
@@ -617,6 +627,27 @@ export default {
       errors: {
         hours: 'Write a number of hours greater than zero (1.5 is an hour and a half).',
         noUsers: 'Name at least one person to tell, or choose the maintainers.',
+      },
+    },
+    policies: {
+      title: 'Project policies',
+      sub: 'By default only the author of a session answers its questions, and only an answer resumes a gate parked on a decision. A maintainer may relax either rule for this project, saying why; the log keeps who and why.',
+      onlyMaintainers: 'Only the project’s maintainers and owners change these.',
+      edit: 'Change the policies',
+      why: 'Why (required, up to 500 characters)',
+      whyMissing: 'Write why you change the policies (1 to 500 characters).',
+      nothingChanged: 'Nothing changed: tick or untick a policy first.',
+      save: 'Save the policies',
+      saved: 'Policies saved.',
+      delegacao: {
+        label: 'Delegation: a person may let someone else answer their questions',
+        on: 'Delegation is on: a person may let someone else answer their questions.',
+        off: 'Delegation is off: only the author of a session answers its questions.',
+      },
+      overrideDeMantenedor: {
+        label: 'Override: a maintainer may resume a gate without the answer',
+        on: 'Override is on: a maintainer may resume a gate without the answer.',
+        off: 'Override is off: only an answer resumes a gate parked on a decision.',
       },
     },
   },

@@ -57,6 +57,11 @@ export default {
       pergunta_nao_encontrada: 'Esta pergunta não está mais neste projeto.',
       pergunta_ja_respondida: 'Esta pergunta já foi respondida em outro lugar.',
       pergunta_retirada: 'Esta pergunta foi retirada: ela não precisa mais de resposta.',
+      delegacao_desligada:
+        'A delegação está desligada neste projeto: só quem conduziu a sessão responde às suas perguntas.',
+      override_desligado:
+        'Retomar sem a resposta está desligado neste projeto: só uma resposta retoma um gate estacionado numa decisão.',
+      so_quem_perguntou: 'Só o agente que fez esta pergunta, ou o autor da sessão, pode retirá-la.',
       decisao_nao_e_de_agente:
         'Só uma decisão que um agente registrou a partir do chat pode ser corrigida, e uma vez só. Esta continua valendo.',
       sem_sugestao: 'Esta pergunta não tem sugestão para aceitar. Escreva uma resposta.',
@@ -250,6 +255,9 @@ export default {
       resumesWhen_other: 'É retomado sozinho quando estas {{count, number}} perguntas forem respondidas:',
       overrideNeedsRole:
         'Retomar um gate sem a resposta exige o papel de mantenedor neste projeto; você é {{role}}.',
+      overrideOff:
+        'Retomar sem a resposta está desligado neste projeto: só uma resposta retoma estes gates. Um mantenedor pode ligá-lo nas configurações.',
+      notYours: 'Espera pelo autor da sessão, não por você.',
       resumeNeedsRole: 'Retomar um gate exige o papel de desenvolvedor neste projeto; você é {{role}}.',
       parked: 'estacionado',
       idle: 'Estacionados por inatividade',
@@ -426,6 +434,7 @@ export default {
     answeredFor: 'Respondida por {{by}} em nome de {{for}}',
     granted: 'Delegado para {{to}} até {{until}}.',
     revoked: 'Delegação para {{to}} revogada.',
+    off: 'A delegação está desligada neste projeto: só o autor de uma sessão responde às suas perguntas. Um mantenedor pode ligá-la nas configurações.',
     errors: {
       missing: 'Escreva o id do usuário e escolha a data.',
       to: 'Delegue para outra pessoa: você já responde por si.',
@@ -624,6 +633,27 @@ export default {
       errors: {
         hours: 'Escreva um número de horas maior que zero (1,5 é uma hora e meia).',
         noUsers: 'Indique pelo menos uma pessoa a avisar, ou escolha os mantenedores.',
+      },
+    },
+    policies: {
+      title: 'Políticas do projeto',
+      sub: 'Por padrão só o autor de uma sessão responde às suas perguntas, e só uma resposta retoma um gate estacionado numa decisão. Um mantenedor pode relaxar cada regra neste projeto, dizendo por quê; o log guarda quem e por quê.',
+      onlyMaintainers: 'Só mantenedores e donos do projeto mudam isto.',
+      edit: 'Mudar as políticas',
+      why: 'Por quê (obrigatório, até 500 caracteres)',
+      whyMissing: 'Escreva por que você muda as políticas (1 a 500 caracteres).',
+      nothingChanged: 'Nada mudou: marque ou desmarque uma política antes.',
+      save: 'Salvar políticas',
+      saved: 'Políticas salvas.',
+      delegacao: {
+        label: 'Delegação: uma pessoa pode deixar outra responder às suas perguntas',
+        on: 'A delegação está ligada: uma pessoa pode deixar outra responder às suas perguntas.',
+        off: 'A delegação está desligada: só o autor de uma sessão responde às suas perguntas.',
+      },
+      overrideDeMantenedor: {
+        label: 'Override: um mantenedor pode retomar um gate sem a resposta',
+        on: 'O override está ligado: um mantenedor pode retomar um gate sem a resposta.',
+        off: 'O override está desligado: só uma resposta retoma um gate estacionado numa decisão.',
       },
     },
   },

@@ -126,18 +126,34 @@ function resumesWhen(n) {
 const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
 
 /** Tasks whose gate is parked: on a decision of yours (with its questions), or idle (resume by hand). */
-export function WaitingPanel({ waiting, role, projectId, questionsById, now, onGoToQuestion, onResumed }) {
+export function WaitingPanel({
+  waiting,
+  policies,
+  role,
+  projectId,
+  questionsById,
+  now,
+  onGoToQuestion,
+  onResumed,
+}) {
   const items = waiting.data?.items ?? [];
   const decisions = items.filter((c) => c.parkedReason === 'user_decision');
+  // §12.1 personal: the count is of the gates only you unlock (your session's, or your grantor's).
+  const yours = decisions.filter((c) => c.waitingForYou).length;
   const idle = items.filter((c) => c.parkedReason === 'idle');
   const total = waiting.data?.total ?? items.length;
   const canResume = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('developer');
-  const canOverride = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('maintainer');
+  const isMaintainer = ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf('maintainer');
+  // §12.1 the override is a project policy, off until a maintainer turns it on.
+  const canOverride = isMaintainer && policies?.overrideDeMantenedor === true;
+  const overrideReason = !isMaintainer
+    ? t('panels.waiting.overrideNeedsRole', { role: roleWithArticle(role) })
+    : t('panels.waiting.overrideOff');
   return html`<section class="panel waiting" aria-labelledby="waiting-title">
     <div class="panel-head">
       <h2 id="waiting-title">
         ${t('panels.waiting.title')}
-        ${waiting.data && html`<span class="count"><span class="visually-hidden">: </span>${decisions.length}</span>`}
+        ${waiting.data && html`<span class="count"><span class="visually-hidden">: </span>${yours}</span>`}
       </h2>
       <p class="panel-sub">${t('panels.waiting.sub')}</p>
     </div>
@@ -147,7 +163,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
         ? html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : decisions.length === 0
           ? waiting.data && html`<p class="empty">${t('panels.waiting.empty')}</p>`
-          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${t('panels.waiting.overrideNeedsRole', { role: roleWithArticle(role) })}</p>`}
+          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${overrideReason}</p>`}
             <ul class="tasks">
               ${decisions.map(
                 (c) =>
@@ -158,6 +174,7 @@ export function WaitingPanel({ waiting, role, projectId, questionsById, now, onG
                       <span class="muted">${t('panels.waiting.parked')} <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
                     </p>
                     <p class="task-sub">${resumesWhen(c.questionIds.length)}</p>
+                    ${!c.waitingForYou && html`<p class="muted not-yours" data-testid="waits-for-author">${t('panels.waiting.notYours')}</p>`}
                     <${WaitingQuestions}
                       ids=${c.questionIds}
                       questionsById=${questionsById}

@@ -105,6 +105,7 @@ const GONE = [
   'pergunta_retirada',
   'delegacao_revogada',
   'delegacao_expirada',
+  'delegacao_desligada',
 ];
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */

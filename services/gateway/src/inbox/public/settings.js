@@ -10,6 +10,7 @@ import { ChannelsSection } from './settings-channels.js';
 import { DeliveriesSection } from './settings-deliveries.js';
 import { WorkingHoursSection } from './settings-working-hours.js';
 import { ClockPolicySection } from './settings-clock.js';
+import { PoliciesSection } from './settings-policies.js';
 
 const html = htm.bind(h);
 
@@ -23,6 +24,7 @@ export const SETTINGS_SECTIONS = [
     Section: WorkingHoursSection,
   },
   { id: 'settings-clock', title: () => t('settings.clock.title'), Section: ClockPolicySection },
+  { id: 'settings-policies', title: () => t('settings.policies.title'), Section: PoliciesSection },
 ];
 
 /** The inbox's view from the URL: the project's queue (default), or its settings (`?view=settings`). */

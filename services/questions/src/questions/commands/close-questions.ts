@@ -15,6 +15,7 @@ import {
 import { QuestionLog } from '../question-log';
 import { DelegationLog, pairKey, type DelegationPair } from '../delegation/delegation-log';
 import { questionTransaction } from '../question-transaction';
+import { PolicyLog } from '../policy/policy-log';
 import {
   answerFingerprint,
   answerKeyOf,
@@ -107,7 +108,7 @@ export async function closeQuestions<R extends ClosingRequest>(
     requests.flatMap((r) => keyOf(r) ?? []),
   );
   const loaded = await log.loadMany(questionIds);
-  const grants = await grantsForDelegates(manager, requests, loaded);
+  const { grants, delegationOn } = await grantsForDelegates(manager, requests, loaded);
   const batch = questionTransaction(manager, requests[0]!.outbox, log).batch(loaded);
   const remember: (AnswerKey & { questionId: string; fingerprint: string })[] = [];
   const out: ClosingDecision[] = [];
@@ -151,7 +152,11 @@ export async function closeQuestions<R extends ClosingRequest>(
     const author = before?.declared.sessionAuthorId;
     const delegated =
       command.by === 'user' && author !== undefined && command.userId !== author
-        ? { ...command, grants: grants.get(pairKey({ projectId, from: author, to: command.userId })) ?? [] }
+        ? {
+            ...command,
+            grants: grants.get(pairKey({ projectId, from: author, to: command.userId })) ?? [],
+            delegationOn: delegationOn.get(projectId) === true,
+          }
         : command;
     const entry = batch.decide(
       questionId,
@@ -179,7 +184,9 @@ export async function closeQuestions<R extends ClosingRequest>(
  * §11.6 the delegation grants the group's clicks by someone other than the session author may
  * answer under: for each (project, author, clicker), locked (a revocation of one of them waits
  * for this transaction, or this one for it) and then read from the delegation log, one
- * statement each. Nothing for a group with no such click.
+ * statement each; §12.1 with the projects' delegation policy, read under its shared lock (a change
+ * turning it off waits for this transaction, or this one sees it). Nothing for a group with no
+ * such click.
  */
 async function grantsForDelegates(
   manager: EntityManager,
@@ -193,10 +200,17 @@ async function grantsForDelegates(
     if (author !== undefined && author !== r.command.userId)
       pairs.push({ projectId: r.projectId, from: author, to: r.command.userId });
   }
-  if (pairs.length === 0) return new Map();
+  if (pairs.length === 0) return { grants: new Map(), delegationOn: new Map<string, boolean>() };
+  const policies = new PolicyLog(manager);
+  const projectIds = pairs.map((p) => p.projectId);
+  await policies.lockForRead(projectIds);
+  const inForce = await policies.loadMany(projectIds);
   const delegations = new DelegationLog(manager);
   await delegations.lockPairs(pairs);
-  return delegations.loadBetween(pairs);
+  return {
+    grants: await delegations.loadBetween(pairs),
+    delegationOn: new Map([...inForce].map(([id, policy]) => [id, policy.delegacao])),
+  };
 }
 
 /**

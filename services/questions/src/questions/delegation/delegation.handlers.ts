@@ -10,6 +10,7 @@ import {
 import { withOutbox } from '@openq/messaging';
 import { delegationStatus, newestGrantFirst, type Delegation } from './delegation';
 import { DelegationLog, delegationTransaction } from './delegation-log';
+import { PolicyLog } from '../policy/policy-log';
 
 /** §11.6 a grant as the lists show it, as of `now`. */
 export function delegationView(grant: Delegation, now: Date): DelegationView {
@@ -23,7 +24,8 @@ export function delegationView(grant: Delegation, now: Date): DelegationView {
 
 /**
  * §11.6 `from` (the caller) lets `to` answer their questions in the project until `until`: a new
- * grant id, so no lock and no read; the decider checks the fields (400 `delegacao_invalida`).
+ * grant id; the decider checks the fields (400 `delegacao_invalida`) and, read under the policy
+ * lock so a change cannot slip in between, that the project's delegation is on (§12.1).
  */
 export async function grantDelegation(
   dataSource: DataSource,
@@ -31,8 +33,11 @@ export async function grantDelegation(
   now = new Date(),
 ): Promise<GrantDelegationReply | Refusal> {
   return withOutbox(dataSource, {}, async (manager, outbox) => {
+    const policies = new PolicyLog(manager);
+    await policies.lockForRead([command.projectId]);
+    const { delegacao } = await policies.load(command.projectId);
     const decided = await delegationTransaction(manager, outbox).decide(
-      { type: 'grant', grantId: newId(), ...command },
+      { type: 'grant', grantId: newId(), ...command, delegationOn: delegacao },
       null,
       now,
     );

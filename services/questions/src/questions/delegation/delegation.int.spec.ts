@@ -9,6 +9,7 @@ import { declareIn } from '../testing/declare-in';
 import { useQuestionsDatabase } from '../testing/questions-database';
 import { DelegationLog, delegationTransaction } from './delegation-log';
 import { grantDelegation, listDelegations, revokeDelegation } from './delegation.handlers';
+import { changePolicies } from '../policy/policy.handlers';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 8 });
@@ -22,7 +23,9 @@ function answer(projectId: string, questionId: string, command: AnswerCommand): 
   );
 }
 
+/** §12.1 delegation is off by default: the project turns it on (again: a change of nothing) first. */
 async function grantId(projectId: string, to = 'bia'): Promise<string> {
+  await changePolicies(ds, { projectId, by: 'mia', motivo: 'we answer for each other', delegacao: true });
   const reply = await grantDelegation(ds, { projectId, from: 'ana', to, until: inDays(3) });
   if (isRefusal(reply)) throw new Error(reply.reason);
   return reply.grantId;

@@ -20,6 +20,7 @@ const grant = (over: Partial<Extract<DelegationCommand, { type: 'grant' }>> = {}
   from: 'ana',
   to: 'bia',
   until: at(3 * DAY_S).toISOString(),
+  delegationOn: true,
   ...over,
 });
 const revoke = (by = 'ana', projectId = 'p1'): DelegationCommand => ({
@@ -33,6 +34,12 @@ const revoke = (by = 'ana', projectId = 'p1'): DelegationCommand => ({
 const granted = (): DelegationEvent[] => history([grant()]);
 
 describe('delegation: grant', () => {
+  it("§12.1 is refused 409 delegacao_desligada while the project keeps the seeds' rule", () => {
+    given([])
+      .when(grant({ delegationOn: false }))
+      .then({ statusCode: 409, reason: 'delegacao_desligada' });
+  });
+
   it('records the grant: the caller is from, until normalised to ISO', () => {
     given([])
       .when(grant({ until: '2026-12-03T10:00:00Z' }), 7)

@@ -8,6 +8,7 @@ import {
   type DomainEvent,
   type Refusal,
 } from '@openq/contracts';
+import { DELEGATION_OFF } from '../domain/project-policy';
 
 /**
  * §11.6 a delegation grant folded from its log: `from` lets `to` answer, by click, the questions
@@ -23,7 +24,16 @@ export type DelegationWasRevoked = DomainEvent<'delegation.revoked', DelegationR
 export type DelegationEvent = DelegationWasGranted | DelegationWasRevoked;
 
 export type DelegationCommand =
-  | { type: 'grant'; projectId: string; grantId: string; from: string; to: string; until: string }
+  | {
+      type: 'grant';
+      projectId: string;
+      grantId: string;
+      from: string;
+      to: string;
+      until: string;
+      /** §12.1 the project's `delegacao` policy, read under its lock in the grant's transaction. */
+      delegationOn: boolean;
+    }
   | { type: 'revoke'; projectId: string; grantId: string; by: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,7 +67,8 @@ export function evolve(state: Delegation | null, event: DelegationEvent): Delega
 /**
  * A grant: `from` is always the caller (the command has no other way to say it), `to` another
  * person, `until` after `now` and at most `DELEGATION_MAX_DAYS` ahead. The same grant id again
- * decides nothing (the first grant stands).
+ * decides nothing (the first grant stands). §12.1 while the project's delegation policy is off, a
+ * grant is refused 409 `delegacao_desligada` (the seeds' rule: only the author answers).
  */
 function decideGrant(
   command: Extract<DelegationCommand, { type: 'grant' }>,
@@ -65,6 +76,7 @@ function decideGrant(
   now: Date,
 ): Decision<DelegationEvent> {
   if (state) return [];
+  if (!command.delegationOn) return DELEGATION_OFF(409);
   if (command.to === command.from) return INVALID('to', 'you cannot delegate to yourself');
   const until = Date.parse(command.until);
   if (Number.isNaN(until)) return INVALID('until', 'must be an ISO-8601 instant');

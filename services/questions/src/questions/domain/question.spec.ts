@@ -176,7 +176,6 @@ describe('answer', () => {
       click('ana', { resposta: 'x' }),
       'pergunta_retirada',
     ],
-    ['withdrawn (an agent)', [declared(), withdrawnBy()], agent('x'), 'pergunta_retirada'],
     [
       'non-author on a withdrawn question (403 before 409)',
       [declared(), withdrawnBy()],
@@ -280,6 +279,16 @@ describe('answer', () => {
     expect(first?.answered).toMatchObject({ resposta: 'No', decisionEventId: 'd0' });
   });
 
+  it('§12.1 an agent answer to a withdrawn question is already_withdrawn, never a conflict', () => {
+    const before = given([declared(), withdrawnBy()]).state;
+    const then = given([declared(), withdrawnBy()]).when(agent('x'));
+    then.then([]);
+    expect(answerOutcome(before, then.events)).toEqual({
+      kind: 'already_withdrawn',
+      withdrawn: before?.withdrawn,
+    });
+  });
+
   it('an answer decided now is the outcome: the answer and its decision', () => {
     const then = given([declared()]).when(click('ana', { resposta: 'No' }));
     expect(answerOutcome(then.state, then.events)).toEqual({
@@ -309,15 +318,15 @@ describe('withdraw', () => {
     expect(then.state?.answered).toBeNull();
   });
 
-  it('an asker withdraws any open question of the project: by is the agent', () => {
+  it('§12.1 only the asking agent (its role, its session) withdraws by tool: by is the agent', () => {
     given([declared()])
-      .when(withdraw({ by: 'agent', viaAgente: 'arquiteto', motivo: 'Decided in the ADR' }))
+      .when(withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'Decided in the ADR' }))
       .then([
         {
           type: 'question.withdrawn',
           data: {
             questionId: 'q1',
-            by: { kind: 'agent', id: 'arquiteto' },
+            by: { kind: 'agent', id: 'criativo' },
             motivo: 'Decided in the ADR',
             withdrawnAt: now.toISOString(),
           },
@@ -340,8 +349,32 @@ describe('withdraw', () => {
     [
       'agent: already answered',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }),
+      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'why' }),
       'pergunta_ja_respondida',
+    ],
+    [
+      'agent: another asker role',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: the same role in another session',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's2', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: no session said',
+      [declared()],
+      withdraw({ by: 'agent', viaAgente: 'criativo', motivo: 'why' }),
+      'so_quem_perguntou',
+    ],
+    [
+      'agent: not the asker, on an answered question (403 before 409)',
+      answeredHistory(),
+      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      'so_quem_perguntou',
     ],
     [
       'agent: another project',
@@ -517,8 +550,20 @@ describe('§11.6 a delegate answers for the session author', () => {
         ? null
         : { grantId: 'g1', projectId: 'p1', by: 'ana', revokedAt: at(over.revokedAt).toISOString() },
   });
-  const delegateClick = (grants: Delegation[], userId = 'bia') =>
-    answer({ by: 'user', userId, resposta: 'No', grants });
+  const delegateClick = (grants: Delegation[], userId = 'bia', delegationOn = true) =>
+    answer({ by: 'user', userId, resposta: 'No', grants, delegationOn });
+
+  it("§12.1 refuses a live grant 403 delegacao_desligada while the project keeps the seeds' rule", () => {
+    given([declared()])
+      .when(delegateClick([grant()], 'bia', false))
+      .then({ statusCode: 403, reason: 'delegacao_desligada' });
+    given([declared()])
+      .when(answer({ by: 'user', userId: 'bia', resposta: 'No', grants: [grant()] }))
+      .then({ statusCode: 403, reason: 'delegacao_desligada' });
+    given([declared()])
+      .when(delegateClick([], 'bia', false))
+      .then({ statusCode: 403, reason: 'so_o_autor_da_sessao' });
+  });
 
   it('records both: respondidaPor the author, answeredBy the delegate, and the grant, in the answer and the decision', () => {
     const { events } = given([declared()]).when(delegateClick([grant()]));

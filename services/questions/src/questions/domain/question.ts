@@ -12,6 +12,7 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
+import { DELEGATION_OFF } from './project-policy';
 
 /**
  * A question folded from its log: declared once, then answered or withdrawn at most once (never
@@ -103,11 +104,15 @@ export type AnswerCommand =
       resposta?: string;
       aceitarSugestao?: true;
       grants?: readonly Delegation[];
+      /** §12.1 the project's `delegacao` policy, read with the grants (absent: off, the seeds' rule). */
+      delegationOn?: boolean;
     }
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
 /** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
-export type WithdrawCommand = ({ by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole }) & {
+export type WithdrawCommand = (
+  { by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole; sessionId?: string | null }
+) & {
   motivo: string;
 };
 
@@ -161,8 +166,16 @@ function standingFor(question: Question, userId: string, grants: readonly Delega
   );
 }
 
+/** §12.1 only the agent that asked (its role, in its session) withdraws by tool: an answer is what frees the user. */
+const NOT_THE_ASKER = (): Refusal =>
+  refusal(
+    403,
+    'so_quem_perguntou',
+    'only the agent that asked this question (same role, same session) can withdraw it; the session author can too',
+  );
+
 /** §11.5 [openq] a withdrawn question is never answered afterwards, by either door. */
-const WITHDRAWN = (): Refusal =>
+export const WITHDRAWN = (): Refusal =>
   refusal(409, 'pergunta_retirada', 'this question was withdrawn: it no longer needs an answer');
 
 /** §11.5 only a decision an agent recorded may be superseded, and only once. */
@@ -200,10 +213,11 @@ function decideDeclare(
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
  * project is the same 404), 403 not the session author — unless (§11.6) the author has a live
  * grant to the clicker (else 403 `delegacao_revogada` / `delegacao_expirada` for the newest grant,
- * `so_o_autor_da_sessao` with none) — 409 already answered, 409 withdrawn
- * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already answered (not an
- * error: no events, the first answer stands), 409 withdrawn (nothing was recorded, so the agent
- * must hear it), 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
+ * `so_o_autor_da_sessao` with none; §12.1 any grant while the project's delegation is off: 403
+ * `delegacao_desligada`) — 409 already answered, 409 withdrawn
+ * (`pergunta_retirada`), 400 no suggestion to accept. For an agent: 404, already closed — answered
+ * or (§12.1, ADR 0258 item 4: never a conflict) withdrawn — is not an error: no events, the
+ * closing stands and `answerOutcome` says which; 400 neither `resposta` nor a suggestion. `respondidaPor` is always the session
  * author; a click also says who clicked (`answeredBy`) and, for a delegate, the grant (`grantId`).
  */
 function decideAnswer(
@@ -217,6 +231,7 @@ function decideAnswer(
   if (command.by === 'user' && command.userId !== declared.sessionAuthorId) {
     const standing = standingFor(question, command.userId, command.grants ?? [], now);
     if (standing.kind === 'none') return NOT_THE_AUTHOR('answer');
+    if (command.delegationOn !== true) return DELEGATION_OFF(403);
     if (standing.kind === 'revoked') return DELEGATION_REVOKED();
     if (standing.kind === 'expired') return DELEGATION_EXPIRED();
     grantId = standing.grant.grantId;
@@ -225,7 +240,7 @@ function decideAnswer(
     if (command.by === 'agent') return [];
     return ALREADY_ANSWERED();
   }
-  if (question.withdrawn) return WITHDRAWN();
+  if (question.withdrawn) return command.by === 'agent' ? [] : WITHDRAWN();
   const explicit = command.resposta ?? null;
   const wantsSuggestion = command.by === 'user' ? command.aceitarSugestao === true : explicit === null;
   if (wantsSuggestion && !declared.sugestao) {
@@ -273,8 +288,9 @@ function decideAnswer(
 
 /**
  * §11.5 withdrawing, by either door. Order of checks for a click: 404, 403 not the session author,
- * 409 already answered; for an agent (any asker of the project, as for answering): 404, 409
- * answered. A question already withdrawn decides no events: the first withdrawal stands and the
+ * 409 already answered; for an agent: 404, §12.1 403 `so_quem_perguntou` unless it is the agent
+ * that asked (the declaration's `autor` and `sessionId`: a QA or analyst question is never an
+ * asker's to drop, and a gate parked on it resumes only by an answer or its author), 409 answered. A question already withdrawn decides no events: the first withdrawal stands and the
  * caller is told so (`withdrawOutcome`), never a conflict.
  */
 function decideWithdraw(
@@ -286,6 +302,11 @@ function decideWithdraw(
   const { declared } = question;
   if (withdrawal.by === 'user' && withdrawal.userId !== declared.sessionAuthorId)
     return NOT_THE_AUTHOR('withdraw');
+  if (
+    withdrawal.by === 'agent' &&
+    (withdrawal.viaAgente !== declared.autor || withdrawal.sessionId !== declared.sessionId)
+  )
+    return NOT_THE_ASKER();
   if (question.answered) return ALREADY_ANSWERED();
   if (question.withdrawn) return [];
   const by =
@@ -383,19 +404,23 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
   evolve,
 };
 
-/** What an accepted answer command did, for the doors' replies: answered now, or the first answer stands. */
+/**
+ * What an accepted answer command did, for the doors' replies: answered now, or the first answer
+ * stands, or (an agent's only, §12.1) the question had been withdrawn.
+ */
 export type AnswerOutcome =
   | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
-  | { kind: 'already_answered'; answered: QuestionAnswered };
+  | { kind: 'already_answered'; answered: QuestionAnswered }
+  | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
 
-/** Reads the outcome from the events an answer decided (none: the question was already answered). */
+/** Reads the outcome from the events an answer decided (none: the question was already closed). */
 export function answerOutcome(before: Question | null, events: readonly QuestionEvent[]): AnswerOutcome {
   const answered = events.find((e): e is QuestionWasAnswered => e.type === 'question.answered');
   const decision = events.find((e): e is DecisionWasRecorded => e.type === 'decision.recorded');
   if (answered && decision) return { kind: 'answered', answered: answered.data, decision: decision.data };
-  if (!before?.answered)
-    throw new Error('an answer was accepted, but decided no answer for an open question');
-  return { kind: 'already_answered', answered: before.answered };
+  if (before?.answered) return { kind: 'already_answered', answered: before.answered };
+  if (before?.withdrawn) return { kind: 'already_withdrawn', withdrawn: before.withdrawn };
+  throw new Error('an answer was accepted, but decided no answer for an open question');
 }
 
 /** What an accepted withdrawal did: withdrawn now, or an earlier withdrawal stands. */

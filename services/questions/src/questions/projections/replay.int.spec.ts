@@ -67,7 +67,7 @@ describe('question log: replay and append-only', () => {
                 withdrawal:
                   random() < 0.5
                     ? { by: 'user', userId: 'ana', motivo: `no longer needed ${i}` }
-                    : { by: 'agent', viaAgente: 'arquiteto', motivo: `settled elsewhere ${i}` },
+                    : { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: `settled elsewhere ${i}` },
               });
             } else if (random() < 0.5) {
               closings.push({

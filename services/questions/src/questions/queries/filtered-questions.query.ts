@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Delegation } from '../delegation/delegation';
-import { DelegationLog } from '../delegation/delegation-log';
+import { grantsInForce } from '../policy/policy-log';
 import {
   isFiltered,
   refusal,
@@ -64,6 +64,7 @@ export async function listFiltered(
   const where: string[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
   if (q.role?.length) where.push(`AND declared->>'autor' = ANY(${param(q.role)}::text[])`);
+  if (q.session) where.push(`AND declared @> ${param(JSON.stringify({ sessionId: q.session }))}::jsonb`);
   for (const [key, value] of [
     ['tarefas', q.task],
     ['historias', q.story],
@@ -109,7 +110,7 @@ export async function listFiltered(
   const grants = new Map<string, Delegation[]>();
   if (q.status !== 'answered' && q.status !== 'withdrawn') {
     for (const projectId of new Set(page.map((row) => row.project_id))) {
-      grants.set(projectId, await new DelegationLog(manager).loadTo(projectId, q.userId));
+      grants.set(projectId, await grantsInForce(manager, projectId, q.userId));
     }
   }
   return {

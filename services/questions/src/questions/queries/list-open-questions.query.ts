@@ -16,18 +16,19 @@ import {
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
 import type { Delegation } from '../delegation/delegation';
-import { DelegationLog } from '../delegation/delegation-log';
+import { grantsInForce } from '../policy/policy-log';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
- * lists that show open questions need them (one more statement, by the `delegation_log_to` index).
+ * lists that show open questions need them (one more statement, by the `delegation_log_to` index),
+ * and only while the project's delegation policy is on (§12.1).
  */
 function grantsTo(
   manager: EntityManager,
   q: { projectId: string; userId: string; status: QuestionListFilter },
 ): Promise<Delegation[]> {
   return q.status === 'open' || q.status === 'all'
-    ? new DelegationLog(manager).loadTo(q.projectId, q.userId)
+    ? grantsInForce(manager, q.projectId, q.userId)
     : Promise.resolve([]);
 }
 

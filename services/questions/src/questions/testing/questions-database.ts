@@ -6,8 +6,9 @@ import { QuestionWithdrawn1764490000000 } from '../migrations/1764490000000-ques
 import { DecisionSuperseded1764495000000 } from '../migrations/1764495000000-decision-superseded';
 import { QuestionSearch1764500000000 } from '../migrations/1764500000000-question-search';
 import { DelegationLog1764510000000 } from '../migrations/1764510000000-delegation-log';
+import { ProjectPolicyLog1764520000000 } from '../migrations/1764520000000-project-policy-log';
 
-/** The question log's migrations (the answer keys, withdrawals, amendments and delegations too). */
+/** The question log's migrations (the answer keys, withdrawals, amendments, delegations and project policies too). */
 export const QUESTION_LOG_MIGRATIONS = [
   QuestionLog1764470100000,
   AnswerKeys1764470500000,
@@ -15,6 +16,7 @@ export const QUESTION_LOG_MIGRATIONS = [
   DecisionSuperseded1764495000000,
   QuestionSearch1764500000000,
   DelegationLog1764510000000,
+  ProjectPolicyLog1764520000000,
 ];
 
 /**

@@ -9,7 +9,8 @@ import type { GateTransaction } from '../../gate-transaction';
  * the open `questionIds` when it waits on the user's decision: only the answers resume it.
  * §11.1 with `override` (the gateway let only a maintainer or owner through), a decision park
  * resumes without the answer: trigger `override`, `by` the caller, their `motivo`; 409
- * `gate_nao_aguarda_decisao` for an idle park.
+ * `gate_nao_aguarda_decisao` for an idle park; §12.1 403 `override_desligado` unless the project's
+ * policy allows it (the gateway asks the policy's owner and passes `overrideAllowed`).
  */
 export async function resumeGate(
   tx: GateTransaction,
@@ -19,7 +20,10 @@ export async function resumeGate(
   const state = await tx.cycles.lock({ projectId: cmd.projectId, taskId: cmd.taskId, gate: cmd.gate });
   const command: GateCommand =
     cmd.override === true && cmd.motivo !== undefined
-      ? { type: 'overrideResume', data: { by: cmd.userId, why: cmd.motivo } }
+      ? {
+          type: 'overrideResume',
+          data: { by: cmd.userId, why: cmd.motivo, allowed: cmd.overrideAllowed === true },
+        }
       : { type: 'humanResume' };
   const decided = await tx.decide(command, state, now);
   return isRefusal(decided) ? decided : { ok: true };

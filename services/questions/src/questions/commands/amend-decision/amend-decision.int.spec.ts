@@ -54,6 +54,7 @@ describe('amendDecision (§11.5)', () => {
     const outcome = await amend('a1', q);
 
     if (isRefusal(outcome)) throw new Error(outcome.reason);
+    if (!('answered' in agentAnswer)) throw new Error(agentAnswer.kind);
     const superseded = agentAnswer.answered.decisionEventId;
     expect(outcome).toMatchObject({
       kind: 'amended',

@@ -77,7 +77,7 @@ describe('withdrawQuestion (§11.5)', () => {
 
   it('withdrawing again writes nothing: the first withdrawal stands, whoever asks', async () => {
     const q = (await declareIn(ds, 'w2', { pergunta: 'twice?', toolCallId: 'tc-w2' })).questionId;
-    await withdraw('w2', q, { by: 'agent', viaAgente: 'po', motivo: 'The PO settled it' });
+    await withdraw('w2', q, { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'The PO settled it' });
 
     const again = await withdraw('w2', q, byAna('Mine'));
 
@@ -103,12 +103,14 @@ describe('withdrawQuestion (§11.5)', () => {
     });
     expect(await withdraw('w3', q)).toMatchObject({ statusCode: 409, reason: 'pergunta_ja_respondida' });
     expect(await withdraw('other', r)).toMatchObject({ statusCode: 404, reason: 'pergunta_nao_encontrada' });
-    for (const command of [
-      { by: 'user', userId: 'ana', resposta: 'late' },
-      { by: 'agent', viaAgente: 'po', resposta: 'late' },
-    ] as const) {
-      expect(await answer('w3', r, command)).toMatchObject({ statusCode: 409, reason: 'pergunta_retirada' });
-    }
+    expect(await answer('w3', r, { by: 'user', userId: 'ana', resposta: 'late' })).toMatchObject({
+      statusCode: 409,
+      reason: 'pergunta_retirada',
+    });
+    // §12.1 / ADR 0258 item 4: the agent's door finds it closed, never a conflict; nothing is recorded.
+    expect(await answer('w3', r, { by: 'agent', viaAgente: 'po', resposta: 'late' })).toMatchObject({
+      kind: 'already_withdrawn',
+    });
     expect(
       await rows(
         `SELECT count(*) AS n FROM question_log WHERE question_id = $1 AND type <> 'question.declared'`,
@@ -124,7 +126,7 @@ describe('withdrawQuestion (§11.5)', () => {
       const results = await Promise.all([
         withdraw('w4', q),
         answer('w4', q, { by: 'user', userId: 'ana', resposta: 'yes' }),
-        withdraw('w4', q, { by: 'agent', viaAgente: 'dev_lead', motivo: 'moot' }),
+        withdraw('w4', q, { by: 'agent', viaAgente: 'po', sessionId: 's', motivo: 'moot' }),
         answer('w4', q, { by: 'agent', viaAgente: 'po', resposta: 'no' }),
       ]);
       const closing = await rows(
