@@ -1,5 +1,6 @@
 import { useInboxStack } from '../support/inbox-harness';
 import { setPolicies } from '../support/policies';
+import { TestEngine } from '../support/engine';
 
 /**
  * SPEC §11.6 / issue #17 in the web inbox, in real headless Chromium against the whole stack: the
@@ -11,23 +12,12 @@ import { setPolicies } from '../support/policies';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-deleg',
-      sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta,
-      sugestao: null,
-      afeta: { regras: [], historias: [], tarefas: ['T-9'] },
-      toolCallId: `delegation-${++calls}`,
-    },
+const declare = (project: string, pergunta: string): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-deleg',
+    pergunta,
+    afeta: { tarefas: ['T-9'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 /** `YYYY-MM-DD` of the day `days` from today, UTC (the browsers run in UTC). */
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

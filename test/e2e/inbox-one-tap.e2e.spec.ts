@@ -2,6 +2,7 @@ import { DEV_LINK_SECRET, mintOneTapLink } from '@openq/platform';
 import { waitFor } from '@openq/testing';
 import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * Issue #17 in real headless Chromium against the whole stack: a person opens a one-tap link from
@@ -11,23 +12,20 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string, author = 'ana', sugestao: string | null = null) {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: `s-${author}`,
-      sessionAuthorId: author,
-      autor: 'arquiteto',
-      pergunta,
-      sugestao,
-      afeta: { regras: ['RN-7'], historias: [], tarefas: [] },
-      toolCallId: `one-tap-${++calls}`,
-    },
+const declare = (
+  project: string,
+  pergunta: string,
+  author = 'ana',
+  sugestao: string | null = null,
+): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: `s-${author}`,
+    sessionAuthorId: author,
+    autor: 'arquiteto',
+    pergunta,
+    sugestao,
+    afeta: { regras: ['RN-7'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 async function statusOf(project: string, questionId: string): Promise<string | undefined> {
   const r = await harness.stack.http('GET', `/projects/${project}/open-questions?status=all&limit=50`, {

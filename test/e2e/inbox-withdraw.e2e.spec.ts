@@ -1,4 +1,5 @@
 import { useInboxStack } from '../support/inbox-harness';
+import { TestEngine } from '../support/engine';
 
 /**
  * SPEC §11.5 in the web inbox, in real headless Chromium against the whole stack: the session
@@ -7,23 +8,13 @@ import { useInboxStack } from '../support/inbox-harness';
  */
 const harness = useInboxStack();
 
-let calls = 0;
-async function declare(project: string, pergunta: string): Promise<string> {
-  const r = await harness.stack.http('POST', `/internal/projects/${project}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: 's-7',
-      sessionAuthorId: 'ana',
-      autor: 'arquiteto',
-      pergunta,
-      sugestao: null,
-      afeta: { regras: ['RN-4'], historias: [], tarefas: [] },
-      toolCallId: `withdraw-${++calls}`,
-    },
+const declare = (project: string, pergunta: string): Promise<string> =>
+  new TestEngine(harness.stack.baseUrl).declare(project, {
+    sessionId: 's-7',
+    autor: 'arquiteto',
+    pergunta,
+    afeta: { regras: ['RN-4'] },
   });
-  expect(r.status).toBe(201);
-  return r.body.questionId as string;
-}
 
 describe('withdrawing a question in the inbox', () => {
   it('the session author withdraws with a reason; the card leaves, the question is listed as withdrawn, live for others', async () => {

@@ -3,6 +3,7 @@ import { verifySignature } from '../../services/notifier/src/channels/signature'
 import { EXEC_AUTHOR, ask, publishVerdict, startGate } from '../support/gates';
 import { Stack } from '../support/stack';
 import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';
+import { TestEngine } from '../support/engine';
 
 /*
  * Issue #17 over the real stack (questions, gates, notifier, gateway; real NATS and PostgreSQL):
@@ -44,23 +45,15 @@ function setWebhook(user: string, path: string, secret = SECRET) {
   });
 }
 
-let calls = 0;
-async function declare(user: string, pergunta: string): Promise<string> {
-  const res = await stack.http('POST', `/internal/projects/${P}/open-questions`, {
-    service: true,
-    body: {
-      sessionId: `s-${user}`,
-      sessionAuthorId: user,
-      autor: 'arquiteto',
-      pergunta,
-      sugestao: 'Keep it simple',
-      afeta: { regras: [], historias: ['H-1'], tarefas: ['T-101'] },
-      toolCallId: `toolu_notif_${++calls}`,
-    },
+const declare = (user: string, pergunta: string): Promise<string> =>
+  new TestEngine(stack.baseUrl).declare(P, {
+    sessionId: `s-${user}`,
+    sessionAuthorId: user,
+    autor: 'arquiteto',
+    pergunta,
+    sugestao: 'Keep it simple',
+    afeta: { historias: ['H-1'], tarefas: ['T-101'] },
   });
-  expect(res.status).toBe(201);
-  return res.body.questionId as string;
-}
 
 function deliveries(user: string, status = 'all') {
   return stack.http('GET', `/projects/${P}/notifications/deliveries?status=${status}`, { token: as(user) });
