@@ -22,11 +22,13 @@ function collector(values: Record<string, [string, string, string, number]>): Co
 }
 
 const passing = {
-  peer: [S.peer, M.ratioResumes, '×', 6],
-  solo: [S.peer, M.ratioSolo, '×', 0.8],
-  ingest: [S.ingest, M.ingestBatchedRatio, '×', 0.6],
+  peer: [S.peer, M.ratioResumes, '×', 1.8],
+  peak: [S.peak, M.ratioPeak, '×', 3.5],
+  solo: [S.peer, M.ratioSolo, '×', 1.2],
+  ingest: [S.ingest, M.ingestBatchedRatio, '×', 0.3],
   statements: [S.resume, M.sql(PER.cycle), 'statements', 12],
-  cpu: [S.resume, M.cpuTotal(PER.cycle), 'ms', 3],
+  cpu: [S.resume, M.cpuTotal(PER.cycle), 'ms', 5],
+  pgStatement: [S.resume, M.pgPerStatementRatio, '×', 1.5],
   burstFailed: [S.burst, M.burstFailed(plan.burstDeclarations), 'requests', 0],
   burstAnswered: [S.burst, M.burstAllAnswered(plan.burstDeclarations), 'ms', 1500],
   resumeP99: [S.resume, M.resumeP99(plan), 'ms', 20],
@@ -44,10 +46,12 @@ describe('bench: targets judged on the medians', () => {
     const targets = judgeTargets(collector(passing), plan);
     expect(targets.map((t) => t.id)).toEqual([
       'resumes-vs-peer',
+      'peak-vs-peer',
       'solo-vs-peer',
       'ingest-batched',
       'cycle-statements',
       'cycle-cpu',
+      'pg-per-statement',
       'burst-failed',
       'burst-answered',
       'resume-p99',
@@ -66,6 +70,23 @@ describe('bench: targets judged on the medians', () => {
   it('misses a target whose median is outside its limit, and only that one', () => {
     const targets = judgeTargets(collector({ ...passing, peer: [S.peer, M.ratioResumes, '×', 0.78] }), plan);
     expect(targets.filter((t) => !t.met).map((t) => [t.id, t.value])).toEqual([['resumes-vs-peer', 0.78]]);
+  });
+
+  it("judges issue #29's limits: 1.5 × at 16 in flight, 3 × at the peak, 6 ms, 2 × per statement", () => {
+    const judged = (over: Partial<typeof passing>) =>
+      judgeTargets(collector({ ...passing, ...over }), plan)
+        .filter((t) => !t.met)
+        .map((t) => t.id);
+    expect(judged({ peer: [S.peer, M.ratioResumes, '×', 1.5] })).toEqual([]);
+    expect(judged({ peer: [S.peer, M.ratioResumes, '×', 1.4] })).toEqual(['resumes-vs-peer']);
+    expect(judged({ peak: [S.peak, M.ratioPeak, '×', 2.9] })).toEqual(['peak-vs-peer']);
+    expect(judged({ solo: [S.peer, M.ratioSolo, '×', 1.6] })).toEqual(['solo-vs-peer']);
+    expect(judged({ cpu: [S.resume, M.cpuTotal(PER.cycle), 'ms', 6] })).toEqual([]);
+    expect(judged({ cpu: [S.resume, M.cpuTotal(PER.cycle), 'ms', 6.5] })).toEqual(['cycle-cpu']);
+    expect(judged({ pgStatement: [S.resume, M.pgPerStatementRatio, '×', 2.2] })).toEqual([
+      'pg-per-statement',
+    ]);
+    expect(judged({ ingest: [S.ingest, M.ingestBatchedRatio, '×', 0.2] })).toEqual(['ingest-batched']);
   });
 
   it('says "not measured" (NaN, missed) for a target whose figure is missing', () => {

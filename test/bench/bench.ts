@@ -23,7 +23,7 @@ export interface BenchOptions {
   quiet?: boolean;
   /**
    * What to run: groups `stack` (floors, ingest, answer→resume, peer, burst), `reads`, `parked`, or
-   * single scenarios `ingest`, `resume`, `peer`, `burst`, `shed` (the floors run with ingest and resume,
+   * single scenarios `ingest`, `resume`, `peer`, `peak`, `burst`, `shed` (the floors run with ingest and resume,
    * which are compared with them). Default: everything.
    */
   only?: string[];
@@ -35,7 +35,7 @@ export interface BenchOutcome {
 }
 
 export const PHASES = ['stack', 'reads', 'parked'] as const;
-export const STACK_SCENARIOS = ['ingest', 'resume', 'peer', 'burst', 'shed'] as const;
+export const STACK_SCENARIOS = ['ingest', 'resume', 'peer', 'peak', 'burst', 'shed'] as const;
 export type StackScenario = (typeof STACK_SCENARIOS)[number];
 
 function shell(cmd: string, args: string[]): string {

@@ -13,6 +13,7 @@ export const S = {
   peer: '6 peer: LangGraph',
   burst: '7 burst',
   shed: '8 read burst, shed',
+  peak: '9 peak resumes',
 } as const;
 
 /** What CPU, statements and transactions are counted per, in each scenario. */
@@ -110,4 +111,16 @@ export const M = {
   ratioParks: 'openq / peer: parks/s',
   ratioResumes: 'openq / peer: resumes/s',
   ratioSolo: 'openq / peer: resume p50, one at a time',
+
+  /** Issue #29's peak: resumes/s at each number of answers in flight, each side's best. */
+  peakResumes: (inFlight: number) => `openq resumes/s, ${inFlight} answers in flight`,
+  peakFailed: (inFlight: number) => `openq answers failed (5xx), ${inFlight} in flight`,
+  peerPeakResumes: (inFlight: number) => `LangGraph resumes/s, ${inFlight} in flight`,
+  peakBest: 'openq peak resumes/s (best level)',
+  peerPeakBest: 'LangGraph peak resumes/s (best level)',
+  ratioPeak: "openq / peer: peak resumes/s (each side's best)",
+
+  /** PostgreSQL backends' CPU divided by the statements sent, in the same window. */
+  pgPerStatement: 'PostgreSQL CPU per statement',
+  pgPerStatementRatio: "ratio PostgreSQL CPU per statement / floor's",
 };

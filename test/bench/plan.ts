@@ -29,6 +29,11 @@ export interface BenchPlan {
   sampleGapMs: number;
   peerThreads: number;
   peerUnloaded: number;
+  /** The peak (issue #29): answers in flight at each level, for openq and the peer alike. */
+  peakInFlight: readonly number[];
+  /** Answers at each level: `peakWaves` × the level, at least `peakMinAnswers`. */
+  peakWaves: number;
+  peakMinAnswers: number;
   /** Declarations sent at once over HTTP in the burst scenario. */
   burstDeclarations: number;
   timeoutMs: number;
@@ -58,6 +63,9 @@ export const FULL: BenchPlan = {
   sampleGapMs: 1000,
   peerThreads: 600,
   peerUnloaded: 30,
+  peakInFlight: [16, 64, 256],
+  peakWaves: 4,
+  peakMinAnswers: 500,
   burstDeclarations: 2000,
   timeoutMs: 180_000,
 };
@@ -87,6 +95,17 @@ export const QUICK: BenchPlan = {
   sampleGapMs: 300,
   peerThreads: 100,
   peerUnloaded: 10,
+  peakInFlight: [16, 64, 256],
+  peakWaves: 2,
+  peakMinAnswers: 100,
   burstDeclarations: 200,
   timeoutMs: 120_000,
 };
+
+/** The peak's levels: answers in flight and how many answers each level sends. */
+export function peakLevels(plan: BenchPlan): { inFlight: number; answers: number }[] {
+  return plan.peakInFlight.map((inFlight) => ({
+    inFlight,
+    answers: Math.max(plan.peakMinAnswers, plan.peakWaves * inFlight),
+  }));
+}

@@ -5,7 +5,7 @@ import { PHASES, runBench, STACK_SCENARIOS } from './bench';
 import { markdownTable } from './support/report';
 import { REPO_ROOT } from './support/processes';
 
-const USAGE = `usage: npm run bench [-- --quick] [--only stack|ingest|resume|peer|burst|reads|parked,...] [--out DIR]
+const USAGE = `usage: npm run bench [-- --quick] [--only stack|ingest|resume|peer|peak|burst|reads|parked,...] [--out DIR]
   (no flag)  the full bench (~10 min on 2 cores); results in test/bench/results/<date>.{json,md,svg}
   --quick    seconds per scenario, small N, 3 runs; results in test/artifacts/bench/`;
 

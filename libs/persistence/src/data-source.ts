@@ -11,6 +11,7 @@ import { ConsumerPositions1796083200000 } from './migrations/1796083200000-consu
 import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbox-after-commit';
 import { InfrastructureUnavailableError } from './unavailable';
 import { enableWriteBehind } from './write-behind';
+import { prepareRepeatedStatements } from './prepared-statements';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
@@ -55,7 +56,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
       max: options.poolSize ?? 10,
       options: `-c search_path=${schema}`,
       connectionTimeoutMillis: 5000,
-      onConnect: guardConnection,
+      onConnect: (client: Client) => {
+        guardConnection(client);
+        prepareRepeatedStatements(client);
+      },
     },
   });
   try {

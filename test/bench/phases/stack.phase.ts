@@ -1,7 +1,8 @@
 import { createTestDatabase } from '@openq/testing';
 import { Stack } from '../../support/stack';
 import { M, PER, S } from '../metrics';
-import { answerResumeRun } from '../scenarios/answer-resume';
+import { peakLevels } from '../plan';
+import { answerResumeRun, peakRun } from '../scenarios/answer-resume';
 import { burstRun } from '../scenarios/burst';
 import { readBurst } from '../scenarios/shed';
 import { startGateway } from '../../../services/gateway/src/gateway';
@@ -39,7 +40,11 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
       c.add(scenario, M.cpuTotal(per), 'ms', split.node + split.postgres + split.nats);
       const statements = sqlTrace.since(sql);
       const transactions = sqlTrace.transactionsSince(tx);
-      c.add(scenario, M.sql(per), 'statements', statements.reduce((n, s) => n + s.count, 0) / events);
+      const sent = statements.reduce((n, s) => n + s.count, 0);
+      c.add(scenario, M.sql(per), 'statements', sent / events);
+      /** PostgreSQL's CPU per statement sent in the window (issue #29: against the floor's). */
+      const pgPerStatement = (split.postgres * events) / sent;
+      c.add(scenario, M.pgPerStatement, 'ms', pgPerStatement);
       c.add(
         scenario,
         M.transactions(per),
@@ -47,6 +52,7 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
         (transactions.explicit + transactions.single) / events,
       );
       return {
+        pgPerStatement,
         transactionsPerEvent: {
           explicit: +(transactions.explicit / events).toFixed(3),
           singleStatement: +(transactions.single / events).toFixed(3),
@@ -69,10 +75,13 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
  */
 export async function phaseStack(ctx: PhaseContext): Promise<void> {
   const { plan, collector: c, progress } = ctx;
-  progress.step('starting the stack (questions, gates, context, gateway), the floor and the LangGraph peer');
+  progress.step(
+    'starting the stack (questions, gates, context, notifier, gateway), the floor and the LangGraph peer',
+  );
   sqlTrace.install();
+  // As deployed (issue #29): all five services, the notifier too — it consumes every question.
   const stack = await Stack.start({
-    services: ['questions', 'gates', 'context'],
+    services: ['questions', 'gates', 'context', 'notifier'],
     env: { ...BENCH_GATEWAY_ENV },
   });
   // The test collectors parse every event; the bench has its own cheaper subscribers.
@@ -82,7 +91,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   const floors = want('ingest') || want('resume');
   const floor = floors ? await Floor.start(stack.nc, stack.db.url) : null;
   const batched = floors ? await BatchedFloor.start(stack.nc, stack.db.url, plan.floorBatch) : null;
-  const peerDb = want('peer') ? await createTestDatabase('openq_bench_peer') : null;
+  const peerDb = want('peer') || want('peak') ? await createTestDatabase('openq_bench_peer') : null;
   const peer = peerDb ? await LangGraphPeer.start(peerDb.url) : null;
   progress.tick();
   const failed = new Set<string>();
@@ -102,12 +111,15 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
       let ft = { eventsPerSecond: Number.NaN };
       let bt = { eventsPerSecond: Number.NaN };
       let fl = { commitP50: Number.NaN };
+      let floorPgPerStatement = Number.NaN;
       if (floor && batched) {
         progress.step(`run ${r}/${plan.runs}: floor, batched floor`);
         await settle(stack);
         const cpu = await meter();
         ft = await floor.throughput(plan.floorEvents, tag, plan.timeoutMs);
-        statements[S.floor] = await cpu.close(c, S.floor, plan.floorEvents);
+        const floorWindow = await cpu.close(c, S.floor, plan.floorEvents);
+        statements[S.floor] = floorWindow;
+        floorPgPerStatement = floorWindow.pgPerStatement;
         const latency = await floor.latency(plan.rate, plan.floorLatencyEvents, `${tag}l`, plan.timeoutMs);
         fl = latency;
         c.add(S.floor, M.floorThroughput, 'events/s', ft.eventsPerSecond);
@@ -165,7 +177,9 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
           );
           await settle(stack);
           const cycles = plan.answersAtRate + plan.answersSaturating + plan.answersUnloaded;
-          statements[S.resume] = await cpu.close(c, S.resume, cycles, PER.cycle);
+          const resumeWindow = await cpu.close(c, S.resume, cycles, PER.cycle);
+          statements[S.resume] = resumeWindow;
+          c.add(S.resume, M.pgPerStatementRatio, '×', resumeWindow.pgPerStatement / floorPgPerStatement);
           return run;
         });
         if (openqRun) {
@@ -186,7 +200,45 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
         progress.tick();
       }
 
-      if (peer && !failed.has(S.peer)) {
+      let openqPeak = Number.NaN;
+      if (want('peak') && !failed.has(S.peak)) {
+        const levels = peakLevels(plan);
+        progress.step(
+          `run ${r}/${plan.runs}: peak, ${levels.map((l) => `${l.answers} answers ${l.inFlight} in flight`).join(', ')}`,
+        );
+        const pk = await attempt(ctx, S.peak, async () => {
+          await settle(stack);
+          const cpu = await meter();
+          const run = await peakRun(stack, `${tag}k`, levels, plan.timeoutMs);
+          await settle(stack);
+          statements[S.peak] = await cpu.close(c, S.peak, run.cycles, PER.cycle);
+          return run;
+        });
+        if (pk) {
+          for (const l of pk.levels) {
+            c.add(S.peak, M.peakResumes(l.inFlight), 'cycles/s', l.resumesPerSecond);
+            c.add(S.peak, M.peakFailed(l.inFlight), 'answers', l.failed);
+          }
+          openqPeak = Math.max(...pk.levels.map((l) => l.resumesPerSecond));
+          c.add(S.peak, M.peakBest, 'cycles/s', openqPeak);
+        } else failed.add(S.peak);
+        progress.tick();
+      }
+
+      if (peer && want('peak') && !failed.has(S.peak)) {
+        const pp = await attempt(ctx, S.peak, async () => {
+          await settle(stack);
+          return peer.peak(`${tag}k`, peakLevels(plan));
+        });
+        if (pp) {
+          for (const l of pp) c.add(S.peak, M.peerPeakResumes(l.inFlight), 'resumes/s', l.resumesPerSecond);
+          const best = Math.max(...pp.map((l) => l.resumesPerSecond));
+          c.add(S.peak, M.peerPeakBest, 'resumes/s', best);
+          if (Number.isFinite(openqPeak)) c.add(S.peak, M.ratioPeak, '×', openqPeak / best);
+        } else failed.add(S.peak);
+      }
+
+      if (peer && want('peer') && !failed.has(S.peer)) {
         progress.step(`run ${r}/${plan.runs}: LangGraph peer (${plan.peerThreads} threads)`);
         const pr = await attempt(ctx, S.peer, async () => {
           await settle(stack);

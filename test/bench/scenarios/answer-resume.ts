@@ -74,42 +74,21 @@ export async function answerResumeRun(
     }
   });
   try {
-    const js = stack.nc.jetstream();
     const taskIds = Array.from({ length: total }, (_, i) => `T-${tag}-${i}`);
     const t0 = now();
-    await closedLoop(total, 32, async (i) => {
-      const projectId = projectOf(i);
-      const started = makeEnvelope(AgentEvent.GateStarted, projectId, gateStartedData(taskIds[i]!));
-      await js.publish(eventSubject(AgentEvent.GateStarted, projectId), encodeJson(started), {
-        msgID: started.eventId,
-      });
-      const verdict = makeEnvelope(
-        AgentEvent.QaVerdict,
-        projectId,
-        verdictData(taskIds[i]!, `R-${tag}-${i}`),
-      );
-      await js.publish(eventSubject(AgentEvent.QaVerdict, projectId), encodeJson(verdict), {
-        msgID: verdict.eventId,
-      });
-    });
+    await publishParks(stack, tag, taskIds);
     await until(() => parked.size >= total, `${total} gate.rescue_parked`, timeoutMs, 5);
     const parksPerSecond = total / ((now() - t0) / 1000);
 
-    const tokens = Array.from({ length: PROJECTS }, (_, p) => stack.token(BENCH_USER, `p${p}`, 'viewer'));
     const http = new Latency();
     let failed: string | null = null;
     /** Answers the gateway failed with 5xx (an overloaded system times out: 504): counted, not fatal. */
     const overloaded = new Set<string>();
+    const post = answerer(stack);
     const answer = async (i: number): Promise<void> => {
       const taskId = taskIds[i]!;
-      const questionId = parked.get(taskId)![0]!;
       const t = now();
-      const res = await httpRequest(
-        'POST',
-        `${stack.baseUrl}/projects/${projectOf(i)}/open-questions/${questionId}/answer`,
-        { authorization: `Bearer ${tokens[i % PROJECTS]!}`, 'content-type': 'application/json' },
-        '{"aceitarSugestao":true}',
-      );
+      const res = await post(i, parked.get(taskId)![0]!);
       if (i < atRate) http.record(now() - t);
       if (res.status >= 500) overloaded.add(taskId);
       else if (res.status !== 200) failed = `answer ${taskId} → ${res.status} ${res.body.slice(0, 200)}`;
@@ -172,6 +151,105 @@ export async function answerResumeRun(
       unloadedP99: alone.p(99),
       samples: latency.count,
     };
+  } finally {
+    tap.stop();
+  }
+}
+
+/** Publishes, as the engine would, `gate.started` and a needs_user_decision verdict for each task (32 at once). */
+async function publishParks(stack: RunningSystem, tag: string, taskIds: readonly string[]): Promise<void> {
+  const js = stack.nc.jetstream();
+  await closedLoop(taskIds.length, 32, async (i) => {
+    const projectId = projectOf(i);
+    const started = makeEnvelope(AgentEvent.GateStarted, projectId, gateStartedData(taskIds[i]!));
+    await js.publish(eventSubject(AgentEvent.GateStarted, projectId), encodeJson(started), {
+      msgID: started.eventId,
+    });
+    const verdict = makeEnvelope(AgentEvent.QaVerdict, projectId, verdictData(taskIds[i]!, `R-${tag}-${i}`));
+    await js.publish(eventSubject(AgentEvent.QaVerdict, projectId), encodeJson(verdict), {
+      msgID: verdict.eventId,
+    });
+  });
+}
+
+/** The session author's click on cycle `i`'s question (`aceitarSugestao`) through the gateway. */
+function answerer(stack: RunningSystem) {
+  const tokens = Array.from({ length: PROJECTS }, (_, p) => stack.token(BENCH_USER, `p${p}`, 'viewer'));
+  return (i: number, questionId: string) =>
+    httpRequest(
+      'POST',
+      `${stack.baseUrl}/projects/${projectOf(i)}/open-questions/${questionId}/answer`,
+      { authorization: `Bearer ${tokens[i % PROJECTS]!}`, 'content-type': 'application/json' },
+      '{"aceitarSugestao":true}',
+    );
+}
+
+export interface PeakLevel {
+  /** Answers in flight (HTTP requests outstanding, closed loop). */
+  inFlight: number;
+  answers: number;
+  /** Cycles resumed per second, from the first answer sent until every `gate.resumed` arrived. */
+  resumesPerSecond: number;
+  /** Answers the gateway failed with 5xx (not resumed, not counted in the rate). */
+  failed: number;
+}
+
+/**
+ * The peak (issue #29): for each level, `answers` cycles parked beforehand, then answered with
+ * `inFlight` requests outstanding at any time until every one has resumed. The best level is the
+ * system's peak on this machine.
+ */
+export async function peakRun(
+  stack: RunningSystem,
+  tag: string,
+  levels: readonly { inFlight: number; answers: number }[],
+  timeoutMs: number,
+): Promise<{ levels: PeakLevel[]; cycles: number }> {
+  const total = levels.reduce((n, l) => n + l.answers, 0);
+  const parked = new Map<string, string>();
+  const resumed = new Set<string>();
+  const tap = await Tap.start(stack.nc, STREAMS.openqEvents.name, 'gate.>', (m) => {
+    if (m.subject.startsWith('gate.rescue_parked.')) {
+      const data = m.json<{ data: { taskId: string; questionIds: string[] } }>().data;
+      parked.set(data.taskId, data.questionIds[0]!);
+    } else if (m.subject.startsWith('gate.resumed.')) {
+      resumed.add(m.json<{ data: { taskId: string } }>().data.taskId);
+    }
+  });
+  try {
+    const taskIds = Array.from({ length: total }, (_, i) => `P-${tag}-${i}`);
+    await publishParks(stack, `${tag}p`, taskIds);
+    await until(() => parked.size >= total, `${total} gate.rescue_parked`, timeoutMs, 5);
+    const post = answerer(stack);
+    const out: PeakLevel[] = [];
+    let from = 0;
+    for (const { inFlight, answers } of levels) {
+      const ids = taskIds.slice(from, from + answers);
+      const overloaded = new Set<string>();
+      let failed: string | null = null;
+      const t0 = now();
+      await closedLoop(answers, inFlight, async (k) => {
+        const res = await post(from + k, parked.get(ids[k]!)!);
+        if (res.status >= 500) overloaded.add(ids[k]!);
+        else if (res.status !== 200) failed = `answer ${ids[k]!} → ${res.status} ${res.body.slice(0, 200)}`;
+      });
+      await until(
+        () => failed !== null || ids.every((t) => resumed.has(t) || overloaded.has(t)),
+        `${answers} gate.resumed at ${inFlight} in flight`,
+        timeoutMs,
+        5,
+      );
+      if (failed) throw new Error(`bench: ${failed}`);
+      const done = ids.filter((t) => resumed.has(t)).length;
+      out.push({
+        inFlight,
+        answers,
+        resumesPerSecond: done / ((now() - t0) / 1000),
+        failed: overloaded.size,
+      });
+      from += answers;
+    }
+    return { levels: out, cycles: total };
   } finally {
     tap.stop();
   }

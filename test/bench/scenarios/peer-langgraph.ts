@@ -137,6 +137,28 @@ export class LangGraphPeer {
     };
   }
 
+  /**
+   * The peak (issue #29), as openq's: for each level, `answers` threads parked beforehand (16 at
+   * once), then resumed with `inFlight` invokes outstanding at any time; resumes/s per level.
+   */
+  async peak(
+    tag: string,
+    levels: readonly { inFlight: number; answers: number }[],
+  ): Promise<{ inFlight: number; resumesPerSecond: number }[]> {
+    const total = levels.reduce((n, l) => n + l.answers, 0);
+    const ids = Array.from({ length: total }, (_, i) => `${tag}-peak-${i}`);
+    await closedLoop(total, 16, (i) => this.park(ids[i]!).then(() => undefined));
+    const out: { inFlight: number; resumesPerSecond: number }[] = [];
+    let from = 0;
+    for (const { inFlight, answers } of levels) {
+      const t0 = now();
+      await closedLoop(answers, inFlight, (k) => this.resume(ids[from + k]!));
+      out.push({ inFlight, resumesPerSecond: answers / ((now() - t0) / 1000) });
+      from += answers;
+    }
+    return out;
+  }
+
   async stop(): Promise<void> {
     await this.pool.end();
   }
