@@ -32,6 +32,7 @@ const passing = {
   burstFailed: [S.burst, M.burstFailed(plan.burstDeclarations), 'requests', 0],
   burstAnswered: [S.burst, M.burstAllAnswered(plan.burstDeclarations), 'ms', 1500],
   resumeP99: [S.resume, M.resumeP99(plan), 'ms', 20],
+  health: [S.shed, M.healthP99(2560, 'probe port'), 'ms', 30],
   readP99: [S.reads, M.readP99(plan.readsLarge), 'ms', 8],
   readScale: [S.reads, M.readRatio(plan), '×', 1.2],
   resumeP50: [S.resume, M.resumeRatio, '×', 2],
@@ -55,6 +56,7 @@ describe('bench: targets judged on the medians', () => {
       'burst-failed',
       'burst-answered',
       'resume-p99',
+      'health-p99',
       'read-p99',
       'read-scale',
       'resume-p50',
@@ -65,6 +67,18 @@ describe('bench: targets judged on the medians', () => {
     ]);
     expect(targets.filter((t) => !t.met)).toEqual([]);
     expect(targets.find((t) => t.id === 'cycle-statements')?.value).toBe(12);
+    expect(targets.find((t) => t.id === 'health-p99')?.description).toBe(M.healthP99(2560, 'probe port'));
+  });
+
+  it("judges issue #27's liveness limit on the larger burst: 100 ms", () => {
+    const judged = (ms: number) => {
+      const c = collector({ ...passing, health: [S.shed, M.healthP99(2560, 'probe port'), 'ms', ms] });
+      c.add(S.shed, M.healthP99(256, 'probe port'), 'ms', 500); // the smaller burst is not judged
+      for (const v of [ms * 0.9, ms, ms * 1.1]) c.add(S.shed, M.healthP99(2560, 'probe port'), 'ms', v);
+      return judgeTargets(c, plan).find((t) => t.id === 'health-p99')?.met;
+    };
+    expect(judged(100)).toBe(true);
+    expect(judged(140)).toBe(false);
   });
 
   it('misses a target whose median is outside its limit, and only that one', () => {

@@ -94,6 +94,10 @@ export const M = {
   shedOther: (n: number) => `reads answered otherwise (error, no response) of ${count(n)} at once`,
   shedAdmittedP50: (n: number) => `admitted read (burst start → response) p50, ${count(n)} at once`,
   shedAdmittedP99: (n: number) => `admitted read (burst start → response) p99, ${count(n)} at once`,
+  healthP50: (n: number, where: string) => `/healthz on the ${where} p50 during ${count(n)} reads at once`,
+  healthP99: (n: number, where: string) => `/healthz on the ${where} p99 during ${count(n)} reads at once`,
+  healthFailed: (n: number, where: string) =>
+    `/healthz on the ${where} not 200 during ${count(n)} reads at once`,
   burstFailed: (n: number) => `declarations failed (5xx or no response) of ${count(n)} at once`,
   burst5xx: (n: number) => `5xx of ${count(n)} declarations at once`,
   burstAllAnswered: (n: number) => `time until all ${count(n)} declarations are answered`,

@@ -5,7 +5,7 @@ import { peakLevels } from '../plan';
 import { answerResumeRun, peakRun } from '../scenarios/answer-resume';
 import { burstRun } from '../scenarios/burst';
 import { readBurst } from '../scenarios/shed';
-import { startGateway } from '../../../services/gateway/src/gateway';
+import { probePortOf, startGateway } from '../../../services/gateway/src/gateway';
 import type { AddressInfo } from 'node:net';
 import { BatchedFloor, Floor } from '../scenarios/floor';
 import { ingestRun } from '../scenarios/ingest';
@@ -290,11 +290,18 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
         // setting (GATEWAY_MAX_EVENT_LOOP_DELAY_MS=1000), in the same run.
         const bound = stack.config.admission.reads;
         const token = stack.token('bench', 'shed', 'viewer');
+        // It has a probe port too (issue #27): /healthz there and on the main port is timed during
+        // each burst.
         const shedding = await startGateway(
-          { ...stack.config, admission: { ...stack.config.admission, maxEventLoopDelayMs: 1000 } },
+          {
+            ...stack.config,
+            probePort: 0,
+            admission: { ...stack.config.admission, maxEventLoopDelayMs: 1000 },
+          },
           { httpPort: 0, exitOnFailure: false, handleSignals: false, logLevel: 'silent' },
         );
         const sheddingUrl = `http://127.0.0.1:${(shedding.getHttpServer().address() as AddressInfo).port}`;
+        const probeUrl = `http://127.0.0.1:${probePortOf(shedding) ?? 0}/healthz`;
         try {
           for (const [label, baseUrl] of [
             ['loop shedding off', stack.baseUrl],
@@ -304,7 +311,15 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
               progress.step(`run ${r}/${plan.runs}: read burst (${n} lists at once, ${label})`);
               const run = await attempt(ctx, S.shed, async () => {
                 await settle(stack);
-                return readBurst({ baseUrl }, 'shed', token, n);
+                return readBurst(
+                  { baseUrl },
+                  'shed',
+                  token,
+                  n,
+                  baseUrl === sheddingUrl
+                    ? { 'main port': `${sheddingUrl}/healthz`, 'probe port': probeUrl }
+                    : {},
+                );
               });
               if (!run) {
                 failed.add(S.shed);
@@ -316,6 +331,11 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
               c.add(S.shed, name(M.shedOther(n)), 'requests', run.other);
               c.add(S.shed, name(M.shedAdmittedP50(n)), 'ms', run.admittedP50);
               c.add(S.shed, name(M.shedAdmittedP99(n)), 'ms', run.admittedP99);
+              for (const [where, h] of Object.entries(run.health)) {
+                c.add(S.shed, M.healthP50(n, where), 'ms', h.p50);
+                c.add(S.shed, M.healthP99(n, where), 'ms', h.p99);
+                c.add(S.shed, M.healthFailed(n, where), 'requests', h.failed);
+              }
             }
           }
         } finally {

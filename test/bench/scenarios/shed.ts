@@ -11,6 +11,26 @@ export interface ReadBurst {
   other: number;
   admittedP50: number;
   admittedP99: number;
+  /** `/healthz` asked one at a time during the burst, on each URL given (issue #27): p50, p99, samples. */
+  health: Record<string, { p50: number; p99: number; samples: number; failed: number }>;
+}
+
+/** Asks `url` one request at a time until `done()`, timing each answer. */
+async function sampleHealth(url: string, done: () => boolean): Promise<ReadBurst['health'][string]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latency = new Latency();
+  let failed = 0;
+  try {
+    while (!done()) {
+      const at = now();
+      const res = await http('GET', url, {}, undefined, { agent, noResponseAsZero: true });
+      latency.record(now() - at);
+      if (res.status !== 200) failed++;
+    }
+    return { p50: latency.p(50), p99: latency.p(99), samples: latency.count, failed };
+  } finally {
+    agent.destroy();
+  }
 }
 
 async function get(
@@ -40,6 +60,8 @@ export async function readBurst(
   projectId: string,
   token: string,
   reads: number,
+  /** Liveness URLs to time while the burst is under way (label → URL). */
+  healthUrls: Record<string, string> = {},
 ): Promise<ReadBurst> {
   const agent = new Agent({ keepAlive: true, maxSockets: reads });
   const admitted = new Latency();
@@ -48,6 +70,10 @@ export async function readBurst(
   try {
     const url = `${system.baseUrl}/projects/${projectId}/open-questions?limit=20`;
     const started = now();
+    let over = false;
+    const health = Object.entries(healthUrls).map(
+      async ([label, healthUrl]) => [label, await sampleHealth(healthUrl, () => over)] as const,
+    );
     await Promise.all(
       Array.from({ length: reads }, async () => {
         const res = await get(agent, url, token);
@@ -56,8 +82,9 @@ export async function readBurst(
         else if (res.status === 503 && res.reason === 'sobrecarregado') shed++;
         else other++;
       }),
-    );
+    ).finally(() => (over = true));
     return {
+      health: Object.fromEntries(await Promise.all(health)),
       sent: reads,
       admitted: admitted.count,
       shed,
