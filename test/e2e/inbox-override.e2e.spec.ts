@@ -130,6 +130,13 @@ describe('resume without the answer', () => {
 
     const why = 'Customer confirmed by phone: same product; QA can go on (ticket 4411)';
     await field.fill(why);
+    // At the phone breakpoint the panel changes column (a rotation, a resized window, a full-page
+    // capture): the half-written reason stays (CI lost it to the screenshot's resize).
+    await maria.page.setViewportSize({ width: 400, height: 900 });
+    await maria.page.locator('.column.primary .waiting').waitFor();
+    await maria.page.setViewportSize({ width: 1360, height: 900 });
+    await maria.page.locator('.column.secondary .waiting').waitFor();
+    expect(await field.inputValue()).toBe(why);
     await maria.screenshot('inbox-override-form');
     await card.getByRole('button', { name: 'Resume without the answer', exact: true }).click();
     await card.waitFor({ state: 'detached' });

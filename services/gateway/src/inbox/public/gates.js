@@ -3,6 +3,7 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
+import { useKeptState } from './hooks.js';
 import { formatNumber, t } from './i18n.js';
 import { ago, fullDate, sentenceFor } from './messages.js';
 import { ErrorLine, MAX_REASON } from './ui.js';
@@ -20,8 +21,10 @@ export const gateName = (gate) =>
  * inert and the reason is said once, above the list (`reasonId`).
  */
 export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed }) {
-  const [open, setOpen] = useState(false);
-  const [why, setWhy] = useState('');
+  // Kept across a remount (the panel changes column at the phone breakpoint), per parked cycle.
+  const parked = `${cycle.taskId}/${cycle.gate}/${cycle.updatedAt}`;
+  const [open, setOpen] = useKeptState(`override-open:${parked}`, false);
+  const [why, setWhy] = useKeptState(`override-why:${parked}`, '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const field = useRef(null);

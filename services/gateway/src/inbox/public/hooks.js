@@ -123,3 +123,24 @@ export function useNow() {
   }, []);
   return now;
 }
+
+const kept = new Map();
+
+/**
+ * `useState` whose value outlives the component, kept by `key` for the page's life: the waiting
+ * panel moves between the columns when the viewport crosses the phone breakpoint (mobile.js),
+ * which remounts it, and a reason half-written in its form must not be lost with it.
+ */
+export function useKeptState(key, initial) {
+  const [value, setValue] = useState(() => (kept.has(key) ? kept.get(key) : initial));
+  const set = useCallback(
+    (next) =>
+      setValue((previous) => {
+        const value = typeof next === 'function' ? next(previous) : next;
+        kept.set(key, value);
+        return value;
+      }),
+    [key],
+  );
+  return [value, set];
+}
