@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
 /** A real SMTP server on a random loopback port; `received` holds what it accepted, parsed. */
 export class SmtpSink {
@@ -11,7 +11,8 @@ export class SmtpSink {
     readonly port: number,
   ) {}
 
-  static async start(): Promise<SmtpSink> {
+  /** `options` go to the server on top of the sink's (authentication, a refusing `onData`…). */
+  static async start(options: Partial<SMTPServerOptions> = {}): Promise<SmtpSink> {
     const received: SmtpSink['received'] = [];
     const server = new SMTPServer({
       authOptional: true,
@@ -26,6 +27,7 @@ export class SmtpSink {
           (error: Error) => callback(error),
         );
       },
+      ...options,
     });
     // A client killed mid-session (the fault tests SIGKILL the notifier) resets its connection:
     // that is the client's failure, not the server's; the message it was sending never counts.

@@ -2,40 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import type { SMTPServerOptions } from 'smtp-server';
+import { SmtpSink } from '@openq/testing/smtp-sink';
 import { PermanentSendError, TransientSendError } from './channel';
 import { EmailSender, smtpConfigFromEnv, type SmtpConfig } from './email';
 import { renderDigest } from './digest';
 import { sampleNotification } from './templates/sample-notification';
 
-/** A real SMTP server on a random loopback port; `received` holds what it accepted, parsed. */
-async function startSmtp(options: Partial<SMTPServerOptions> = {}) {
-  const received: Array<{ to: string[]; mail: ParsedMail }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-    ...options,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    server,
-    port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+/** The kit's SMTP sink (a real server on a random loopback port), with the server options a test needs. */
+const startSmtp = (options: Partial<SMTPServerOptions> = {}) => SmtpSink.start(options);
 
 function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
@@ -65,7 +40,7 @@ afterEach(async () => {
 
 async function setUp(options: Partial<SMTPServerOptions> = {}, extra: NodeJS.ProcessEnv = {}) {
   const smtp = await startSmtp(options);
-  closers.push(smtp.close);
+  closers.push(() => smtp.stop());
   const sender = new EmailSender(configFor(smtp.port, extra));
   closers.push(() => sender.close());
   return { smtp, sender };
@@ -134,7 +109,7 @@ describe('EmailSender against a real SMTP server', () => {
         else callback(smtpError(535, 'Authentication failed'));
       },
     });
-    closers.push(smtp.close);
+    closers.push(() => smtp.stop());
     const dir = mkdtempSync(join(tmpdir(), 'openq-smtp-'));
     writeFileSync(join(dir, 'password'), 'from-the-file\n');
     const env = {
