@@ -7,25 +7,11 @@ import {
   type OpenqConfig,
   type ServiceGauge,
 } from '@openq/platform';
-import { QuestionLog1764470100000 } from './questions/migrations/1764470100000-question-log';
 import { rejectToolCall } from './questions/questions.messages.controller';
 import { QuestionsModule } from './questions/questions.module';
-import { AnswerKeys1764470500000 } from './questions/migrations/1764470500000-answer-keys';
-import { QuestionWithdrawn1764490000000 } from './questions/migrations/1764490000000-question-withdrawn';
-import { DecisionSuperseded1764495000000 } from './questions/migrations/1764495000000-decision-superseded';
-import { QuestionSearch1764500000000 } from './questions/migrations/1764500000000-question-search';
-import { DelegationLog1764510000000 } from './questions/migrations/1764510000000-delegation-log';
-import { ProjectPolicyLog1764520000000 } from './questions/migrations/1764520000000-project-policy-log';
+import { QUESTIONS_MIGRATIONS } from './questions/migrations';
 
-export const QUESTIONS_MIGRATIONS = [
-  QuestionLog1764470100000,
-  AnswerKeys1764470500000,
-  QuestionWithdrawn1764490000000,
-  DecisionSuperseded1764495000000,
-  QuestionSearch1764500000000,
-  DelegationLog1764510000000,
-  ProjectPolicyLog1764520000000,
-];
+export { QUESTIONS_MIGRATIONS };
 
 /** At most this many `project` series for the oldest open question (the projects waiting longest). */
 export const OLDEST_OPEN_QUESTION_PROJECTS = 20;
