@@ -56,6 +56,11 @@ export function t(key, values) {
   return i18next.t(key, values);
 }
 
+/** Whether the dictionaries have a sentence for `key` (a code the page may not know yet has none). */
+export function has(key) {
+  return i18next.exists(key);
+}
+
 /** The language in use now (`en`, `pt-BR`): dates and numbers are formatted for it. */
 export function language() {
   return i18next.resolvedLanguage ?? i18next.language ?? 'en';

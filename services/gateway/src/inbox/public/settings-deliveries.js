@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
 import { useNow, useResource } from './hooks.js';
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 import { ago, fullDate, sentenceFor } from './messages.js';
 import { ErrorLine } from './ui.js';
 
@@ -32,25 +32,11 @@ const IDLE_POLL_MS = 30000;
 const kindName = (kind) => (KINDS.includes(kind) ? t(`settings.deliveries.kinds.${kind}`) : kind);
 const channelName = (c) => (CHANNELS.includes(c) ? t(`settings.deliveries.channels.${c}`) : c);
 
-/**
- * Why a delivery failed or was not sent: the notifier's own codes and the classes of a failure
- * (issue #27: `conexao_recusada`, `http_4xx`, … — never the detail) in words; anything else as it is.
- */
-const REASON_CODES = [
-  'canal_removido',
-  'canal_indisponivel',
-  'pergunta_respondida',
-  'pergunta_retirada',
-  'destino_nao_permitido',
-  'conexao_recusada',
-  'tempo_esgotado',
-  'tls_invalido',
-  'http_4xx',
-  'http_5xx',
-  'resposta_invalida',
-];
 function reasonText(lastError) {
-  return REASON_CODES.includes(lastError) ? t(`settings.deliveries.reasons.${lastError}`) : lastError;
+  // The codes and their words live once, in libs/contracts (locales.spec holds the dictionaries to
+  // them): a code with a sentence is said in words, one the page does not know yet keeps its code.
+  const key = `settings.deliveries.reasons.${lastError}`;
+  return lastError && has(key) ? t(key) : lastError;
 }
 
 /** The refusals of "Redeliver", in words. */
