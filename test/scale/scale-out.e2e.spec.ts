@@ -374,6 +374,11 @@ describe(`scale-out: ${REPLICAS} replicas of every service as separate processes
     for (const r of replicas) r.child.kill('SIGTERM');
     const codes = await Promise.all(replicas.map((r) => r.exit));
     figures.shutdownMs = Date.now() - started;
+    // A replica that did not stop cleanly says why (its own log's last lines; LOG_LEVEL as set above).
+    const unclean = replicas
+      .filter((_, i) => codes[i] !== 0)
+      .map((r) => `${r.service}#${r.index}:\n${r.output.join('').slice(-2000)}`);
+    if (unclean.length) console.log(`replicas that did not stop cleanly:\n${unclean.join('\n')}`);
     expect(codes).toEqual(replicas.map(() => 0));
   });
 });
