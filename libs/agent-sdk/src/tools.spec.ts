@@ -17,6 +17,17 @@ import {
   toOpenAiTool,
   toolsFor,
 } from './index';
+import {
+  AgentEvent,
+  agentEventRegistry,
+  PERGUNTA_MAX_LENGTH,
+  RESPOSTA_MAX_LENGTH,
+  SUGESTAO_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
+  type AgentEventType,
+} from '@openq/contracts';
+
+const QID = '0190d6a0-7b3c-7def-8abc-0123456789ab';
 
 // js-tiktoken ships ESM types only, so this CommonJS spec loads it through import().
 let encode: (text: string) => number[];
@@ -36,30 +47,63 @@ const at = (schema: unknown, ...path: string[]): unknown =>
   );
 const keysAt = (schema: unknown, ...path: string[]): string[] => Object.keys(at(schema, ...path) as object);
 
-describe('token budget (ADR 0214: ~60 tokens per asker turn)', () => {
-  const descriptions = (): { declare: number; answer: number; withdraw: number } => ({
-    declare: tokens(DECLARE_OPEN_QUESTION.description),
-    answer: tokens(ANSWER_OPEN_QUESTION.description),
-    withdraw: tokens(WITHDRAW_OPEN_QUESTION.description),
+/**
+ * ADR 0214's fixed per-turn cost, as sent (SPEC §12.1): the turn instruction and the askers' three
+ * tool definitions exactly as a request carries them (the `tools` value, compact JSON), in both
+ * formats. The issue asked for ≤ 200 tokens (OpenAI); what the tools must keep saying (names,
+ * types, which arguments are required) costs more than that: see docs/decisions.md.
+ */
+/** The bounds reached (docs/decisions.md, issue #28): a change that adds a token fails here. */
+const CENTRAL_PLUS_TOOLS = { openAi: 253, anthropic: 236 };
+const TURN_PLUS_TOOLS = { openAi: 273, anthropic: 256 };
+
+describe('fixed per-turn cost as sent (ADR 0214, SPEC §12.1)', () => {
+  const cost = () => {
+    const openAi = openAiToolsFor('po');
+    const anthropic = anthropicToolsFor('po');
+    return {
+      central: tokens(CENTRAL_INSTRUCTION),
+      answerRule: tokens(ANSWER_RULE),
+      turn: tokens(TURN_INSTRUCTION),
+      openAiEach: openAi.map((tool) => [tool.function.name, tokens(JSON.stringify(tool))] as const),
+      anthropicEach: anthropic.map((tool) => [tool.name, tokens(JSON.stringify(tool))] as const),
+      openAi: tokens(JSON.stringify(openAi)),
+      anthropic: tokens(JSON.stringify(anthropic)),
+    };
+  };
+
+  it('prints the breakdown and stays within the measured bounds in both formats', () => {
+    const c = cost();
+    const each = (list: readonly (readonly [string, number])[]): string =>
+      list.map(([name, n]) => `${name} ${n}`).join(', ');
+    console.log(
+      [
+        'cl100k_base, per asker turn:',
+        `  central instruction ${c.central}, answer rule ${c.answerRule}, turn instruction (both, one line each) ${c.turn}`,
+        `  OpenAI tools: ${each(c.openAiEach)}; the tools array ${c.openAi}`,
+        `  Anthropic tools: ${each(c.anthropicEach)}; the tools array ${c.anthropic}`,
+        `  central instruction + tools: OpenAI ${c.central + c.openAi}, Anthropic ${c.central + c.anthropic}`,
+        `  turn instruction + tools: OpenAI ${c.turn + c.openAi}, Anthropic ${c.turn + c.anthropic}`,
+      ].join('\n'),
+    );
+    // Was 33 + 351 (OpenAI) and 33 + 336 (Anthropic) before issue #28.
+    expect(c.central + c.openAi).toBeLessThanOrEqual(CENTRAL_PLUS_TOOLS.openAi);
+    expect(c.central + c.anthropic).toBeLessThanOrEqual(CENTRAL_PLUS_TOOLS.anthropic);
+    expect(c.turn + c.openAi).toBeLessThanOrEqual(TURN_PLUS_TOOLS.openAi);
+    expect(c.turn + c.anthropic).toBeLessThanOrEqual(TURN_PLUS_TOOLS.anthropic);
   });
 
-  it('central instruction + the askers’ three tool descriptions stay within 60 tokens', () => {
-    const { declare, answer, withdraw } = descriptions();
-    const central = tokens(CENTRAL_INSTRUCTION);
-    console.log(
-      `cl100k_base: central instruction ${central}, declare_open_question ${declare}, answer_open_question ${answer}, withdraw_open_question ${withdraw}, sum ${central + declare + answer + withdraw}`,
-    );
-    expect(central + declare + answer + withdraw).toBeLessThanOrEqual(60);
+  it('the central sentence + the descriptions still sent stay within ADR 0214’s ~60 tokens', () => {
+    const descriptions = [DECLARE_OPEN_QUESTION, ANSWER_OPEN_QUESTION, WITHDRAW_OPEN_QUESTION]
+      .map((tool) => (tool.description ? tokens(tool.description) : 0))
+      .reduce((a, b) => a + b, 0);
+    expect(tokens(CENTRAL_INSTRUCTION) + descriptions).toBeLessThanOrEqual(60);
   });
 
-  it('the whole fixed part of a turn (instruction + ADR 0258 closing rule + descriptions) also stays within 60', () => {
-    const { declare, answer, withdraw } = descriptions();
-    const turn = tokens(TURN_INSTRUCTION);
-    const fixed = turn + declare + answer + withdraw;
-    console.log(
-      `cl100k_base: answer rule ${tokens(ANSWER_RULE)}, turn instruction ${turn}, with descriptions ${fixed}; qa verdict description ${tokens(EMIT_QA_VERDICT.description)}; asker tool schemas as OpenAI JSON ${tokens(JSON.stringify(openAiToolsFor('po')))}`,
-    );
-    expect(fixed).toBeLessThanOrEqual(60);
+  it('an empty description is not sent in either format', () => {
+    expect(toOpenAiTool(DECLARE_OPEN_QUESTION).function).not.toHaveProperty('description');
+    expect(toAnthropicTool(DECLARE_OPEN_QUESTION)).not.toHaveProperty('description');
+    expect(toAnthropicTool(WITHDRAW_OPEN_QUESTION).description).toBe(WITHDRAW_OPEN_QUESTION.description);
   });
 });
 
@@ -96,30 +140,100 @@ describe('tool definitions', () => {
     expect(isAskerRole('qa-agent')).toBe(false);
   });
 
-  it('declare_open_question carries the SPEC §3.1 ceilings', () => {
+  it('declare_open_question: pergunta and afeta (its three id lists) required, sugestao optional', () => {
     const p = DECLARE_OPEN_QUESTION.parameters;
     expect(at(p, 'required')).toEqual(['pergunta', 'afeta']);
-    expect(at(p, 'properties', 'pergunta', 'maxLength')).toBe(500);
-    expect(at(p, 'properties', 'sugestao', 'maxLength')).toBe(300);
+    expect(keysAt(p, 'properties')).toEqual(['pergunta', 'sugestao', 'afeta']);
+    expect(at(p, 'properties', 'pergunta', 'type')).toBe('string');
+    expect(at(p, 'properties', 'sugestao', 'type')).toBe('string');
     expect(keysAt(p, 'properties', 'afeta', 'properties')).toEqual(['regras', 'historias', 'tarefas']);
     expect(at(p, 'properties', 'afeta', 'required')).toEqual(['regras', 'historias', 'tarefas']);
-    expect(at(p, 'properties', 'afeta', 'properties', 'tarefas', 'maxItems')).toBe(50);
+    expect(at(p, 'properties', 'afeta', 'properties', 'tarefas')).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(at(p, 'properties', 'viaAgente')).toBeUndefined();
   });
 
-  it('answer_open_question takes a questionId and an optional resposta; viaAgente is the caller’s', () => {
+  it('answer_open_question takes a questionId and an optional resposta, and says what its absence means', () => {
     const p = ANSWER_OPEN_QUESTION.parameters;
     expect(at(p, 'required')).toEqual(['questionId']);
     expect(keysAt(p, 'properties')).toEqual(['questionId', 'resposta']);
-    expect(at(p, 'properties', 'resposta', 'maxLength')).toBe(2000);
+    // ADR 0258 §1: without resposta, the question's own sugestao is the answer.
+    expect(ANSWER_OPEN_QUESTION.description).toMatch(/resposta/);
+    expect(ANSWER_OPEN_QUESTION.description).toMatch(/sugestao/);
   });
 
-  it('withdraw_open_question takes a questionId and a motivo (1–500, SPEC §11.5); viaAgente is the caller’s', () => {
+  it('withdraw_open_question takes a questionId and a motivo, for the agent’s own questions only (§12.1)', () => {
     const p = WITHDRAW_OPEN_QUESTION.parameters;
     expect(at(p, 'required')).toEqual(['questionId', 'motivo']);
     expect(keysAt(p, 'properties')).toEqual(['questionId', 'motivo']);
-    expect(at(p, 'properties', 'motivo', 'maxLength')).toBe(500);
-    expect(at(p, 'properties', 'motivo', 'minLength')).toBe(1);
+    expect(WITHDRAW_OPEN_QUESTION.description).toMatch(/own/);
+  });
+
+  /**
+   * What the askers' schemas no longer send (lengths, id pattern, uuid, unknown keys) the server
+   * still checks: the inbound registry the services validate with refuses each, naming the field.
+   */
+  it('the refinements left out of the askers’ schemas are still refused by the server’s DTOs', () => {
+    const declare = {
+      sessionId: 's-1',
+      sessionAuthorId: 'ana',
+      autor: 'po',
+      pergunta: 'Which currency?',
+      sugestao: 'BRL',
+      afeta: { regras: [], historias: ['H-1'], tarefas: [] },
+      toolCallId: 'call-1',
+    };
+    const check = (type: AgentEventType, data: object) => agentEventRegistry.validate(type, data);
+    expect(check(AgentEvent.QuestionDeclare, declare)).toMatchObject({ ok: true });
+    const refused: [AgentEventType, object, string][] = [
+      [AgentEvent.QuestionDeclare, { ...declare, pergunta: 'x'.repeat(PERGUNTA_MAX_LENGTH + 1) }, 'pergunta'],
+      [AgentEvent.QuestionDeclare, { ...declare, pergunta: '   ' }, 'pergunta'],
+      [AgentEvent.QuestionDeclare, { ...declare, sugestao: 'x'.repeat(SUGESTAO_MAX_LENGTH + 1) }, 'sugestao'],
+      [
+        AgentEvent.QuestionDeclare,
+        { ...declare, afeta: { ...declare.afeta, regras: ['no spaces'] } },
+        'afeta',
+      ],
+      [AgentEvent.QuestionDeclare, { ...declare, afeta: { regras: [], historias: [] } }, 'afeta'],
+      [AgentEvent.QuestionDeclare, { ...declare, extra: 1 }, 'extra'],
+      [
+        AgentEvent.QuestionAnswer,
+        { toolCallId: 'call-2', questionId: 'not-a-uuid', viaAgente: 'po' },
+        'questionId',
+      ],
+      [
+        AgentEvent.QuestionAnswer,
+        {
+          toolCallId: 'call-2',
+          questionId: QID,
+          resposta: 'x'.repeat(RESPOSTA_MAX_LENGTH + 1),
+          viaAgente: 'po',
+        },
+        'resposta',
+      ],
+      [
+        AgentEvent.QuestionWithdraw,
+        { toolCallId: 'call-3', questionId: QID, motivo: ' ', viaAgente: 'po' },
+        'motivo',
+      ],
+      [
+        AgentEvent.QuestionWithdraw,
+        {
+          toolCallId: 'call-3',
+          questionId: QID,
+          motivo: 'x'.repeat(WITHDRAW_MOTIVO_MAX_LENGTH + 1),
+          viaAgente: 'po',
+        },
+        'motivo',
+      ],
+    ];
+    for (const [type, data, field] of refused) {
+      const result = check(type, data);
+      expect({ data, ok: result.ok }).toEqual({ data, ok: false });
+      expect(result.ok === false && result.field).toContain(field);
+    }
   });
 
   it('emit_qa_verdict offers the four verdicts and the needs_user_decision fields', () => {
@@ -151,7 +265,6 @@ describe('provider formats', () => {
       type: 'function',
       function: {
         name: 'declare_open_question',
-        description: DECLARE_OPEN_QUESTION.description,
         parameters: DECLARE_OPEN_QUESTION.parameters,
       },
     });
@@ -174,6 +287,6 @@ describe('provider formats', () => {
   it('hands out copies: editing a converted tool never edits the shared definition', () => {
     const tool = toOpenAiTool(DECLARE_OPEN_QUESTION);
     (at(tool.function.parameters, 'properties', 'pergunta') as Record<string, unknown>)['maxLength'] = 1;
-    expect(at(DECLARE_OPEN_QUESTION.parameters, 'properties', 'pergunta', 'maxLength')).toBe(500);
+    expect(at(DECLARE_OPEN_QUESTION.parameters, 'properties', 'pergunta', 'maxLength')).toBeUndefined();
   });
 });

@@ -1,25 +1,22 @@
 import {
-  AFETA_MAX_IDS,
   ASKER_ROLES,
-  ID_PATTERN,
   PERGUNTA_MAX_LENGTH,
-  RESPOSTA_MAX_LENGTH,
   RESUMO_MAX_LENGTH,
   SUGESTAO_MAX_LENGTH,
   VEREDITOS,
   VERDICT_ITEMS_MAX,
   VERDICT_ITEM_MAX_LENGTH,
-  WITHDRAW_MOTIVO_MAX_LENGTH,
   type AskerRole,
   type Veredito,
 } from '@openq/contracts';
 
 /**
  * The agent tools of SPEC §9, defined once as JSON Schema and converted on demand to the
- * OpenAI and Anthropic tool formats. Descriptions are deliberately terse: the askers' three
- * descriptions ride on every turn next to the central instruction, within ADR 0214's budget;
- * when to use each tool is said by that instruction, not repeated here. Word lists and ceilings
- * come from `@openq/contracts`, whose DTOs validate the same fields when the calls arrive.
+ * OpenAI and Anthropic tool formats. The askers' three definitions ride on every turn next to the
+ * turn instruction (ADR 0214's fixed per-turn cost, measured as sent in tools.spec.ts), so they
+ * are cut to what a call needs (see below); QA's verdict, sent once per gate round, keeps its
+ * ceilings. Word lists and ceilings come from `@openq/contracts`, whose DTOs validate the same
+ * fields when the calls arrive.
  */
 
 export { ASKER_ROLES, VEREDITOS, type AskerRole, type Veredito };
@@ -87,53 +84,59 @@ const nonBlank = (maxLength: number): JsonSchema => ({
   maxLength,
   pattern: '\\S',
 });
-const idList: JsonSchema = {
-  type: 'array',
-  items: { type: 'string', pattern: ID_PATTERN.source },
-  maxItems: AFETA_MAX_IDS,
-};
 const questionId: JsonSchema = { type: 'string', format: 'uuid' };
+
+/**
+ * The askers' three tools ride on every turn (ADR 0214: the fixed per-turn cost), so their
+ * schemas say only what a call needs to be accepted: the argument names, their JSON types, and
+ * which are required — what is optional is part of the contract (`sugestao`, `resposta`). The
+ * refinements (lengths, the id pattern, `format: uuid`, no unknown keys) are not sent: the server
+ * checks each of them exactly as before (`DeclareQuestionDto`, `AgentAnswerDto`, the withdraw
+ * event's DTO) and a call that breaks one is refused with its reason (`question.rejected`).
+ * When to call each tool is said once, by the turn instruction; a description is kept only for
+ * what neither the name nor the instruction says.
+ */
+const text: JsonSchema = { type: 'string' };
+const ids: JsonSchema = { type: 'array', items: text };
 
 export const DECLARE_OPEN_QUESTION: ToolDefinition = {
   name: TOOL_NAMES.declareOpenQuestion,
-  description: 'Ask the user',
+  // The central instruction is this tool's description (ADR 0214 §2: one sentence, not repeated).
+  description: '',
   parameters: {
     type: 'object',
     properties: {
-      pergunta: nonBlank(PERGUNTA_MAX_LENGTH),
-      sugestao: { type: 'string', maxLength: SUGESTAO_MAX_LENGTH },
+      pergunta: text,
+      sugestao: text,
       afeta: {
         type: 'object',
-        properties: { regras: idList, historias: idList, tarefas: idList },
+        properties: { regras: ids, historias: ids, tarefas: ids },
         required: ['regras', 'historias', 'tarefas'],
-        additionalProperties: false,
       },
     },
     required: ['pergunta', 'afeta'],
-    additionalProperties: false,
   },
 };
 
+/** ADR 0258 §1: without `resposta`, the question's own `sugestao` is the answer. */
 export const ANSWER_OPEN_QUESTION: ToolDefinition = {
   name: TOOL_NAMES.answerOpenQuestion,
-  description: 'Close a question',
+  description: 'No resposta: accept its sugestao',
   parameters: {
     type: 'object',
-    properties: { questionId, resposta: nonBlank(RESPOSTA_MAX_LENGTH) },
+    properties: { questionId: text, resposta: text },
     required: ['questionId'],
-    additionalProperties: false,
   },
 };
 
-/** §11.5 one word of description: the askers' fixed part of a turn stays within ADR 0214's 60 tokens. */
+/** §12.1 an agent withdraws only the questions it asked (else `so_quem_perguntou`). */
 export const WITHDRAW_OPEN_QUESTION: ToolDefinition = {
   name: TOOL_NAMES.withdrawOpenQuestion,
-  description: 'Withdraw',
+  description: 'Only your own',
   parameters: {
     type: 'object',
-    properties: { questionId, motivo: nonBlank(WITHDRAW_MOTIVO_MAX_LENGTH) },
+    properties: { questionId: text, motivo: text },
     required: ['questionId', 'motivo'],
-    additionalProperties: false,
   },
 };
 
@@ -172,12 +175,12 @@ export function toolsFor(role: AskerRole | 'qa'): readonly ToolDefinition[] {
 
 export interface OpenAiTool {
   type: 'function';
-  function: { name: ToolName; description: string; parameters: JsonSchema };
+  function: { name: ToolName; description?: string; parameters: JsonSchema };
 }
 
 export interface AnthropicTool {
   name: ToolName;
-  description: string;
+  description?: string;
   input_schema: JsonSchema;
 }
 
@@ -187,14 +190,19 @@ export function toOpenAiTool(tool: ToolDefinition): OpenAiTool {
     type: 'function',
     function: {
       name: tool.name,
-      description: tool.description,
+      ...describe(tool),
       parameters: structuredClone(tool.parameters),
     },
   };
 }
 
 export function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
-  return { name: tool.name, description: tool.description, input_schema: structuredClone(tool.parameters) };
+  return { name: tool.name, ...describe(tool), input_schema: structuredClone(tool.parameters) };
+}
+
+/** An empty description is not sent (both formats take a tool without one). */
+function describe(tool: ToolDefinition): { description?: string } {
+  return tool.description ? { description: tool.description } : {};
 }
 
 export function openAiToolsFor(role: AskerRole | 'qa'): OpenAiTool[] {
