@@ -34,3 +34,36 @@ describe('loadGatewayConfig', () => {
     );
   });
 });
+
+describe('OPENQ_EMBED_ANCESTORS (SPEC §12.1)', () => {
+  const ancestors = (value?: string) =>
+    loadGatewayConfig(value === undefined ? {} : { OPENQ_EMBED_ANCESTORS: value }).embedAncestors;
+
+  it('is none by default', () => {
+    expect(ancestors()).toEqual([]);
+    expect(ancestors('  ')).toEqual([]);
+  });
+
+  it('takes origins separated by commas or spaces, normalised and once each', () => {
+    expect(
+      ancestors(
+        'https://chat.example.com, http://127.0.0.1:8080 https://*.example.org/ HTTPS://Chat.Example.com',
+      ),
+    ).toEqual(['https://chat.example.com', 'http://127.0.0.1:8080', 'https://*.example.org']);
+    expect(ancestors('http://[::1]:3000')).toEqual(['http://[::1]:3000']);
+  });
+
+  it.each([
+    "'self'",
+    '*',
+    'chat.example.com',
+    'https://chat.example.com/path',
+    "https://a.example.com; script-src 'unsafe-inline'",
+    'javascript:alert(1)',
+    'https://chat.example.com:99999',
+    'https://user@chat.example.com',
+  ])('refuses %j, naming it', (value) => {
+    expect(() => ancestors(value)).toThrow(ConfigError);
+    expect(() => ancestors(value)).toThrow(/OPENQ_EMBED_ANCESTORS has/);
+  });
+});

@@ -39,6 +39,38 @@ export class GatewayEnv {
   @IsOptional()
   @EnvInt(0, 65_535)
   GATEWAY_PROBE_PORT: number | undefined = undefined;
+
+  /**
+   * Issue #28 (SPEC §12.1): the origins that may frame the embeddable pending block
+   * (`/embed/projects/:projectId/pending`), comma- or space-separated, e.g.
+   * `https://chat.example.com`. Unset: none (`frame-ancestors 'none'`, as every other page).
+   */
+  @IsOptional()
+  @IsString()
+  OPENQ_EMBED_ANCESTORS: string | undefined = undefined;
+}
+
+/**
+ * One origin a CSP `frame-ancestors` may name: `http(s)://host[:port]`, the host a name (a leading
+ * `*.` for its subdomains), an IPv4 address or a bracketed IPv6 one; no path, no quotes.
+ */
+const EMBED_ORIGIN =
+  /^https?:\/\/(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/** `OPENQ_EMBED_ANCESTORS` as origins (lower case, no trailing `/`); a bad entry stops the process, named. */
+export function parseEmbedAncestors(raw: string | undefined): string[] {
+  const entries = (raw ?? '')
+    .split(/[\s,]+/)
+    .map((s) => s.trim().replace(/\/$/, '').toLowerCase())
+    .filter((s) => s !== '');
+  for (const entry of entries) {
+    const port = /:(\d+)$/.exec(entry)?.[1];
+    if (!EMBED_ORIGIN.test(entry) || (port !== undefined && Number(port) > 65_535))
+      throw new ConfigError(
+        `Invalid configuration: OPENQ_EMBED_ANCESTORS has "${entry}", which is not an origin such as https://chat.example.com`,
+      );
+  }
+  return [...new Set(entries)];
 }
 
 /** `GATEWAY_TRUSTED_PROXIES` as a list of addresses and CIDRs; a bad entry stops the process, named. */
@@ -65,6 +97,8 @@ export interface GatewayConfig extends OpenqConfig {
   trustedProxies: string[];
   /** The probe port (`GATEWAY_PROBE_PORT`; 0: a free one), or null: none. */
   probePort: number | null;
+  /** Origins that may frame the pending block (`OPENQ_EMBED_ANCESTORS`; empty: none). */
+  embedAncestors: string[];
 }
 
 /** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
@@ -82,5 +116,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     rateLimits: loadRateLimitSettings(env),
     trustedProxies: parseTrustedProxies(own.GATEWAY_TRUSTED_PROXIES),
     probePort: own.GATEWAY_PROBE_PORT ?? null,
+    embedAncestors: parseEmbedAncestors(own.OPENQ_EMBED_ANCESTORS),
   };
 }

@@ -15,6 +15,8 @@ export const INBOX_OPTIONS = Symbol('INBOX_OPTIONS');
 export interface InboxOptions {
   /** `/dev/login` exists (outside production, HS256 keys). */
   devLogin: boolean;
+  /** SPEC §12.1 the origins that may frame the pending block (`OPENQ_EMBED_ANCESTORS`; empty: none). */
+  embedAncestors: readonly string[];
 }
 
 /**

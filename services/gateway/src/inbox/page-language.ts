@@ -62,6 +62,8 @@ export interface PageWords {
   devSignInNote: string;
   /** HTML: names the header and the cookie. */
   teamSignInHtml: string;
+  /** SPEC §12.1 the embeddable pending block's own words (`{projectId}` is replaced). */
+  embed: { title: string; loading: string; signInThere: string; noRole: string; openInbox: string };
 }
 
 /** The pages' own words; everything else is in public/locale-*.js. */
@@ -84,6 +86,13 @@ export const PAGE_WORDS: Readonly<Record<PageLanguage, PageWords>> = {
       'Development sign-in mints a token for any user, project and role. It does not exist in production.',
     teamSignInHtml: `Open openq from your team's sign-in page. Programs can send a token in the
 <code>Authorization: Bearer …</code> header or the <code>openq_token</code> cookie.`,
+    embed: {
+      title: 'openq — Pending',
+      loading: 'Loading what is pending…',
+      signInThere: 'Sign in to openq, then come back here.',
+      noRole: 'You have no role on project {projectId}: its pending block is not yours to see.',
+      openInbox: 'Open openq',
+    },
   },
   'pt-BR': {
     appTitle: 'openq — Caixa de entrada',
@@ -103,5 +112,12 @@ export const PAGE_WORDS: Readonly<Record<PageLanguage, PageWords>> = {
       'O login de desenvolvimento emite um token para qualquer usuário, projeto e papel. Ele não existe em produção.',
     teamSignInHtml: `Abra o openq pela página de login do seu time. Programas podem enviar um token no cabeçalho
 <code>Authorization: Bearer …</code> ou no cookie <code>openq_token</code>.`,
+    embed: {
+      title: 'openq — Pendências',
+      loading: 'Carregando o que está pendente…',
+      signInThere: 'Entre no openq e volte aqui.',
+      noRole: 'Você não tem papel no projeto {projectId}: as pendências dele não são suas para ver.',
+      openInbox: 'Abrir o openq',
+    },
   },
 };

@@ -8,8 +8,15 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Headers every page answers with; `scriptHashes` are the inline scripts allowed (the import map). */
-export function pageHeaders(scriptHashes: string[] = []): Record<string, string> {
+/**
+ * Headers every page answers with; `scriptHashes` are the inline scripts allowed (the import map).
+ * `frameAncestors`: the origins that may frame the page — none but for the embeddable pending
+ * block (SPEC §12.1, `OPENQ_EMBED_ANCESTORS`); every other page refuses to be framed.
+ */
+export function pageHeaders(
+  scriptHashes: string[] = [],
+  frameAncestors: readonly string[] = [],
+): Record<string, string> {
   const scripts = scriptHashes.length ? `'self' ${scriptHashes.map((h) => `'${h}'`).join(' ')}` : `'none'`;
   return {
     'content-type': 'text/html; charset=utf-8',
@@ -23,7 +30,7 @@ export function pageHeaders(scriptHashes: string[] = []): Record<string, string>
       `object-src 'none'`,
       `base-uri 'none'`,
       `form-action 'self'`,
-      `frame-ancestors 'none'`,
+      `frame-ancestors ${frameAncestors.length ? frameAncestors.join(' ') : `'none'`}`,
     ].join('; '),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
@@ -52,18 +59,22 @@ export interface AppPage {
   scriptHashes: string[];
 }
 
+/** What a shell page of the app differs in: its entry module and its few words before it runs. */
+interface ShellOptions {
+  entry: string;
+  title: string;
+  loading: string;
+  noscript: string;
+  body: string;
+  bodyClass?: string;
+}
+
 /**
- * The inbox: a shell the Preact app fills in; modules preloaded so they load in parallel. Its
- * boot and noscript lines are in `lang` (the app then speaks the language public/i18n.js picks).
+ * A shell the Preact app fills in; modules preloaded so they load in parallel. Every page module
+ * is mapped to its hashed URL, so that relative imports between them are cached for good too;
+ * the HTML itself is never cached.
  */
-export function appPage(
-  assets: InboxAssets,
-  options: { devLogin: boolean },
-  lang: PageLanguage = 'en',
-): AppPage {
-  const words = PAGE_WORDS[lang];
-  // Every page module is mapped to its hashed URL, so that relative imports between them are
-  // cached for good too; the HTML itself is never cached.
+function shellPage(assets: InboxAssets, lang: PageLanguage, shell: ShellOptions): AppPage {
   const imports: Record<string, string> = { ...assets.importMap };
   for (const name of assets.modules()) imports[`/inbox/${name}`] = assets.url(name);
   const importMap = JSON.stringify({ imports });
@@ -76,10 +87,68 @@ export function appPage(
 <link rel="stylesheet" href="${assets.url('hands.css')}">
 <script type="importmap">${importMap}</script>
 ${preload}
-<script type="module" src="${assets.url('app.js')}"></script>`;
-  const body = `<div id="app" data-dev-login="${options.devLogin}"><p class="boot" role="status">${escapeHtml(words.loading)}</p></div>
-<noscript><p class="boot">${escapeHtml(words.noscript)}</p></noscript>`;
-  return { html: layout(lang, words.appTitle, head, body), scriptHashes: [hash] };
+<script type="module" src="${assets.url(shell.entry)}"></script>`;
+  const body = `<div id="app"${shell.body}><p class="boot" role="status">${escapeHtml(shell.loading)}</p></div>
+<noscript><p class="boot">${escapeHtml(shell.noscript)}</p></noscript>`;
+  return { html: layout(lang, shell.title, head, body, shell.bodyClass), scriptHashes: [hash] };
+}
+
+/**
+ * The inbox: a shell the Preact app fills in. Its boot and noscript lines are in `lang` (the app
+ * then speaks the language public/i18n.js picks).
+ */
+export function appPage(
+  assets: InboxAssets,
+  options: { devLogin: boolean },
+  lang: PageLanguage = 'en',
+): AppPage {
+  const words = PAGE_WORDS[lang];
+  return shellPage(assets, lang, {
+    entry: 'app.js',
+    title: words.appTitle,
+    loading: words.loading,
+    noscript: words.noscript,
+    body: ` data-dev-login="${options.devLogin}"`,
+  });
+}
+
+/**
+ * SPEC §12.1 the embeddable pending block (public/embed.js): the caller's waiting block and the
+ * project's open questions, drawn by the inbox's own panels. The project comes from the URL.
+ */
+export function embedPage(assets: InboxAssets, lang: PageLanguage = 'en'): AppPage {
+  const words = PAGE_WORDS[lang];
+  return shellPage(assets, lang, {
+    entry: 'embed.js',
+    title: words.embed.title,
+    loading: words.embed.loading,
+    noscript: words.noscript,
+    body: '',
+    bodyClass: 'embed',
+  });
+}
+
+/**
+ * The pending block when it cannot be shown: not signed in (`problem`), or no role on the project.
+ * It stays framable (the chat shows why), and its way out opens openq itself, outside the frame.
+ */
+export function embedRefusalPage(
+  assets: InboxAssets,
+  lang: PageLanguage,
+  why: { problem: 'missing' | 'rejected' | 'keys_unavailable' } | { noRoleOn: string },
+): string {
+  const words = PAGE_WORDS[lang];
+  const sentence =
+    'noRoleOn' in why
+      ? words.embed.noRole.replace('{projectId}', why.noRoleOn)
+      : `${words.why[why.problem]} ${words.embed.signInThere}`;
+  const title = 'noRoleOn' in why ? words.embed.title : words.signInTitle;
+  const body = `<main class="embed-block signin">
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(sentence)}</p>
+<p><a class="button primary" href="/" target="_blank" rel="noopener">${escapeHtml(words.embed.openInbox)}</a></p>
+</main>`;
+  return layout(lang, words.embed.title, plainHead(assets), body, 'embed');
 }
 
 /** Icon and styles of the pages without the app. */

@@ -124,6 +124,12 @@ export default {
     tryAgain: 'Try again',
     cancel: 'Cancel',
   },
+  embed: {
+    title: 'openq — Pending',
+    label: 'Pending in project {{projectId}}',
+    openInbox: 'Open the inbox',
+    signedOut: 'You are not signed in to openq, or your sign-in has expired. Sign in there, then come back here.',
+  },
   app: {
     title: 'openq — Inbox',
     inbox: 'Inbox',

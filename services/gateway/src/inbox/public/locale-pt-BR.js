@@ -125,6 +125,12 @@ export default {
     tryAgain: 'Tentar de novo',
     cancel: 'Cancelar',
   },
+  embed: {
+    title: 'openq — Pendências',
+    label: 'Pendências do projeto {{projectId}}',
+    openInbox: 'Abrir a caixa de entrada',
+    signedOut: 'Você não está conectado ao openq, ou seu login expirou. Entre por lá e volte aqui.',
+  },
   app: {
     title: 'openq — Caixa de entrada',
     inbox: 'Caixa de entrada',

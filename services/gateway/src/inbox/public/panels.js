@@ -125,7 +125,10 @@ function resumesWhen(n) {
 
 const ROLE_ORDER = ['viewer', 'developer', 'maintainer', 'owner'];
 
-/** Tasks whose gate is parked: on a decision of yours (with its questions), or idle (resume by hand). */
+/**
+ * Tasks whose gate is parked: on a decision of yours (with its questions), or idle (resume by hand).
+ * `overrides: false` (the embedded pending block, embed.js) leaves the maintainer's way out to the inbox.
+ */
 export function WaitingPanel({
   waiting,
   policies,
@@ -135,6 +138,7 @@ export function WaitingPanel({
   now,
   onGoToQuestion,
   onResumed,
+  overrides = true,
 }) {
   const items = waiting.data?.items ?? [];
   const decisions = items.filter((c) => c.parkedReason === 'user_decision');
@@ -163,7 +167,7 @@ export function WaitingPanel({
         ? html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : decisions.length === 0
           ? waiting.data && html`<p class="empty">${t('panels.waiting.empty')}</p>`
-          : html`${!canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${overrideReason}</p>`}
+          : html`${overrides && !canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${overrideReason}</p>`}
             <ul class="tasks">
               ${decisions.map(
                 (c) =>
@@ -180,13 +184,16 @@ export function WaitingPanel({
                       questionsById=${questionsById}
                       onGoToQuestion=${onGoToQuestion}
                     />
-                    <${OverrideResume}
-                      cycle=${c}
-                      projectId=${projectId}
-                      allowed=${canOverride}
-                      reasonId="override-reason"
-                      onResumed=${onResumed}
-                    />
+                    ${
+                      overrides &&
+                      html`<${OverrideResume}
+                        cycle=${c}
+                        projectId=${projectId}
+                        allowed=${canOverride}
+                        reasonId="override-reason"
+                        onResumed=${onResumed}
+                      />`
+                    }
                   </li>`,
               )}
             </ul>`
