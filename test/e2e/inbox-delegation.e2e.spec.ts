@@ -86,4 +86,32 @@ describe('delegating answers in the inbox', () => {
     expect(dani.problems).toEqual([expect.stringContaining('403 (Forbidden)')]);
     dani.problems.length = 0;
   });
+
+  it('turned off, a live grant answers nothing, and the delegate’s page no longer says they answer (§12.1)', async () => {
+    const P = 'inbox-delegation-off';
+    const { stack } = harness;
+    await setPolicies(stack, P, { delegacao: true });
+    const granted = await stack.http('POST', `/projects/${P}/delegations`, {
+      token: stack.token('ana', P, 'viewer'),
+      body: { to: 'dani', until: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+    });
+    expect(granted.status).toBe(201);
+    await setPolicies(stack, P, { delegacao: false }, 'only the author answers here after all');
+    const id = await declare(P, 'Drop the CSV import in favour of the API?');
+
+    const dani = await harness.person('dani', P, 'viewer');
+    const card = dani.page.locator(`.queue .card[data-question-id="${id}"]`);
+    await card.waitFor();
+    expect(await card.getByTestId('answering-as').count()).toBe(0);
+    expect(await card.getByLabel('Your answer').isDisabled()).toBe(true);
+    const panel = dani.page.locator('section.delegation');
+    await panel
+      .locator('.grants.received')
+      .getByText(/^ana, until /)
+      .waitFor();
+    const text = (await panel.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain('Delegated to you, not in force while delegation is off: only the author answers');
+    expect(text).not.toContain('You answer for');
+    await dani.screenshot('inbox-delegation-off-delegate');
+  });
 });

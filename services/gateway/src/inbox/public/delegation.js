@@ -153,7 +153,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
     </form>
     ${error && html`<p class="error" role="alert">${delegationSentence(error)}</p>`}
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
-    <h3 class="delegation-sub">${t('delegation.given')}</h3>
+    <h3 class="delegation-sub">${t(off ? 'delegation.givenOff' : 'delegation.given')}</h3>
     ${
       given.length === 0
         ? html`<p class="empty">${t('delegation.none')}</p>`
@@ -163,7 +163,8 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
     }
     ${
       received.length > 0 &&
-      html`<h3 class="delegation-sub">${t('delegation.received')}</h3>
+      // §12.1 while delegation is off a grant lets no one answer: the delegate is not told they do.
+      html`<h3 class="delegation-sub">${t(off ? 'delegation.receivedOff' : 'delegation.received')}</h3>
         <ul class="grants received">
           ${received.map(
             (g) =>

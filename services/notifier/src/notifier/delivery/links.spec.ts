@@ -1,5 +1,6 @@
 import { verifyOneTapLink } from '@openq/platform';
 import type { Notification } from '../../channels/channel';
+import { leadLine } from '../../channels/templates/wording';
 import { withOneTapLinks } from './links';
 
 const SECRET = 'links-spec-secret-0123456789abcdef';
@@ -54,6 +55,8 @@ describe('withOneTapLinks', () => {
     ['question_declared', null],
     ['question_answered', 'Yes'],
     ['gate_resumed', 'Yes'],
+    // §12.1 an escalation goes to someone who is not the author: nothing there answers.
+    ['question_escalated', 'Yes'],
   ] as const)('%s with suggestion %j: an open link only', async (kind, sugestao) => {
     const n = await withOneTapLinks(notification(kind, sugestao), settings);
     expect(n.links.accept).toBeUndefined();
@@ -65,6 +68,15 @@ describe('withOneTapLinks', () => {
     const b = await withOneTapLinks(notification('question_declared', 'Yes'), settings);
     expect(a.links.accept).not.toBe(b.links.accept);
     expect(a.id).toBe(b.id);
+  });
+
+  it('an escalation tells its reader that only the author answers (SPEC §12.1: no one else is told they can)', async () => {
+    const n = await withOneTapLinks(
+      { ...notification('question_escalated', 'Yes'), recipientUserId: 'maria' },
+      settings,
+    );
+    expect(leadLine(n)).toMatch(/Only the author can answer\.$/);
+    expect(n.links.accept).toBeUndefined();
   });
 
   it('a notification without a question keeps its links', async () => {
