@@ -208,6 +208,16 @@ describe('the embeddable pending block (SPEC §12.1)', () => {
       { what: 'T-90 and T-91 parked on a decision' },
     );
 
+    // §12.1 personal in the inbox too: bob's park is shown to ana as his, and not counted as hers.
+    const inbox = await person('ana', 'developer');
+    await task(inbox, 'T-91').waitFor();
+    expect(await task(inbox, 'T-91').getByTestId('waits-for-author').innerText()).toBe(
+      'Waits for the author of its session, not for you.',
+    );
+    expect(await task(inbox, 'T-90').getByTestId('waits-for-author').count()).toBe(0);
+    expect(await inbox.page.locator('#waiting-title .count').innerText()).toContain('1');
+    await inbox.close();
+
     const b = await harness.open('ana', P, 'developer');
     await b.page.goto(origins[0]!);
     const frame = b.page.frameLocator('#pending');
