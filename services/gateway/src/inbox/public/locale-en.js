@@ -128,7 +128,8 @@ export default {
     title: 'openq — Pending',
     label: 'Pending in project {{projectId}}',
     openInbox: 'Open the inbox',
-    signedOut: 'You are not signed in to openq, or your sign-in has expired. Sign in there, then come back here.',
+    signedOut:
+      'You are not signed in to openq, or your sign-in has expired. Sign in there, then come back here.',
   },
   app: {
     title: 'openq — Inbox',
