@@ -2,6 +2,7 @@ import { AckPolicy, connect, nanos, type JsMsg, type NatsConnection } from 'nats
 import { startNatsServer, waitFor, type TestNatsServer } from '@openq/testing';
 import { ConsumerRunner } from './consumer-runner';
 import type { InboundProcessor, Outcome } from './inbound';
+import { TransactionSlots } from './transaction-slots';
 
 let nats: TestNatsServer;
 let nc: NatsConnection;
@@ -168,5 +169,92 @@ describe('ConsumerRunner batches', () => {
     await waitFor(() => runner.handled === 2, { what: 'the second lone message handled' });
     await runner.stop();
     expect(batches).toEqual([1, 1]);
+  });
+});
+
+describe('ConsumerRunner with shared transaction slots', () => {
+  it('keeps the batches of all runners within the slots, gathers what waited, and starves no runner', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'SLOTS', subjects: ['slots.>'] });
+    for (const durable of ['a', 'b'])
+      await jsm.consumers.add('SLOTS', {
+        durable_name: durable,
+        filter_subject: `slots.${durable}.>`,
+        ack_policy: AckPolicy.Explicit,
+        ack_wait: nanos(30_000),
+        max_ack_pending: 256,
+      });
+    const js = nc.jetstream();
+    const perDurable = 120;
+    await Promise.all(
+      Array.from({ length: perDurable * 2 }, (_, i) => js.publish(`slots.${i % 2 ? 'b' : 'a'}.s${i % 6}`)),
+    );
+
+    const slots = new TransactionSlots(1);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const sizes: Record<string, number[]> = { a: [], b: [] };
+    const processorOf = (durable: string) =>
+      ({
+        processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+          inFlight++;
+          mostInFlight = Math.max(mostInFlight, inFlight, slots.inUse);
+          sizes[durable]!.push(msgs.length);
+          await new Promise((r) => setTimeout(r, 15));
+          inFlight--;
+          return msgs.map(() => 'ack');
+        },
+        settle: (msg: JsMsg) => msg.ack(),
+      }) as unknown as InboundProcessor;
+    const runners = ['a', 'b'].map(
+      (durable) =>
+        new ConsumerRunner(js, processorOf(durable), {
+          stream: 'SLOTS',
+          durable,
+          concurrency: 8,
+          batchSize: 64,
+          slots,
+        }),
+    );
+    for (const runner of runners) await runner.start();
+    await waitFor(() => runners.every((r) => r.handled === perDurable), { what: 'both durables handled' });
+    for (const runner of runners) await runner.stop();
+
+    expect(mostInFlight).toBe(1); // one slot: one batch at a time across both runners
+    expect(slots.inUse).toBe(0);
+    for (const durable of ['a', 'b']) {
+      expect(sizes[durable]!.reduce((a, b) => a + b, 0)).toBe(perDurable);
+      // What arrived while the slot was busy went together: far fewer transactions than messages.
+      expect(sizes[durable]!.length).toBeLessThan(perDurable / 4);
+    }
+  });
+
+  it('still hands a lone message over at once, alone, when a slot is free', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'SLOTLONE', subjects: ['slotlone.>'] });
+    await jsm.consumers.add('SLOTLONE', { durable_name: 'l', ack_policy: AckPolicy.Explicit });
+    const batches: number[] = [];
+    const processor = {
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        batches.push(msgs.length);
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const slots = new TransactionSlots(2);
+    const runner = new ConsumerRunner(nc.jetstream(), processor, {
+      stream: 'SLOTLONE',
+      durable: 'l',
+      concurrency: 4,
+      slots,
+    });
+    await runner.start();
+    await nc.jetstream().publish('slotlone.x');
+    await waitFor(() => runner.handled === 1, { what: 'the lone message handled' });
+    await nc.jetstream().publish('slotlone.y');
+    await waitFor(() => runner.handled === 2, { what: 'the second lone message handled' });
+    await runner.stop();
+    expect(batches).toEqual([1, 1]);
+    expect(slots.inUse).toBe(0);
   });
 });

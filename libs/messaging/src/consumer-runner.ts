@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from 'nats';
 import type { InboundProcessor, Outcome } from './inbound';
+import type { TransactionSlots } from './transaction-slots';
 
 export interface ConsumerRunnerOptions {
   stream: string;
@@ -11,6 +12,8 @@ export interface ConsumerRunnerOptions {
   batchSize?: number;
   /** How long a message may stay parked behind an earlier message of its subject before it is handed back. */
   maxParkMs?: number;
+  /** The process's transaction slots, shared by its consumers: a batch is gathered once it holds one. */
+  slots?: TransactionSlots;
 }
 
 export const DEFAULT_BATCH_SIZE = 256;
@@ -54,6 +57,12 @@ export class ConsumerRunner {
   private heartbeat: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
   private stopping = false;
+  /** Registered with the slots, to be woken at their next release. */
+  private waitingForSlot = false;
+  private readonly onSlotFree = (): void => {
+    this.waitingForSlot = false;
+    this.pump();
+  };
   handled = 0;
 
   constructor(
@@ -113,13 +122,34 @@ export class ConsumerRunner {
     this.pump();
   }
 
-  /** Starts batches while a slot is free and some lane has a message ready. */
+  /**
+   * Starts batches while a slot is free and some lane has a message ready. With shared slots, the
+   * batch is gathered only once it holds one: what arrives while every slot is busy waits in its
+   * lane and goes with the next batch.
+   */
   private pump(): void {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
+    const { slots } = this.options;
+    while (!this.stopping && this.running.size < this.options.concurrency && this.hasWork()) {
+      if (slots && !slots.tryAcquire()) {
+        if (!this.waitingForSlot) {
+          this.waitingForSlot = true;
+          slots.whenFree(this.onSlotFree);
+        }
+        return;
+      }
       const batch = this.gather();
-      if (batch.length === 0) return;
+      if (batch.length === 0) {
+        slots?.release();
+        return;
+      }
       this.launch(batch);
     }
+  }
+
+  /** Whether some idle lane holds a message (it may still be pausing: `gather` decides). */
+  private hasWork(): boolean {
+    for (const lane of this.lanes.values()) if (!lane.busy && lane.queue.length > 0) return true;
+    return false;
   }
 
   /**
@@ -155,6 +185,8 @@ export class ConsumerRunner {
         lane.busy = false;
         if (lane.queue.length === 0 || this.stopping) this.release(lane);
       }
+      // Those waiting for a slot first (they waited longer), then this runner's own lanes.
+      this.options.slots?.release();
       this.pump();
     });
     this.running.add(task);
@@ -238,6 +270,8 @@ export class ConsumerRunner {
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.waitingForSlot) this.options.slots?.forget(this.onSlotFree);
+    this.waitingForSlot = false;
     this.messages?.stop();
     for (const lane of [...this.lanes.values()]) if (!lane.busy) this.release(lane);
     await this.loop?.catch(() => undefined);

@@ -16,3 +16,4 @@ export * from './retry-later';
 export * from './subject-order';
 export * from './decider-transaction';
 export * from './group-commit';
+export * from './transaction-slots';

@@ -30,6 +30,7 @@ import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-contex
 import { isRetryLater } from './retry-later';
 import { isOverloaded } from './group-commit';
 import { SubjectOrder } from './subject-order';
+import { TransactionSlots } from './transaction-slots';
 import { isTransientDbError } from '@openq/persistence';
 
 export interface JetStreamServerOptions {
@@ -50,6 +51,12 @@ export interface JetStreamServerOptions {
   concurrency?: number;
   /** Most messages a durable consumer applies in one transaction (default 256; 1: one per transaction). */
   batchSize?: number;
+  /**
+   * Consumer batches of this process in their transaction at once, all durables together: what
+   * arrives meanwhile waits and goes in the next batch (`TransactionSlots`). Default
+   * `OPENQ_CONSUMER_TRANSACTIONS`, else 2; 0 leaves only each durable's `concurrency`.
+   */
+  transactionSlots?: number;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
   /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
@@ -93,6 +100,19 @@ export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope, () =
   }
 }
 
+/** Two, as the request edge's group commit runs two groups: docs/performance.md, session 9. */
+export const DEFAULT_TRANSACTION_SLOTS = 2;
+
+function transactionSlotsOf(options: JetStreamServerOptions): TransactionSlots | undefined {
+  const fromEnv = process.env.OPENQ_CONSUMER_TRANSACTIONS;
+  const size =
+    options.transactionSlots ??
+    (fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : DEFAULT_TRANSACTION_SLOTS);
+  if (!Number.isInteger(size) || size < 0)
+    throw new Error(`OPENQ_CONSUMER_TRANSACTIONS must be a whole number ≥ 0, got ${fromEnv}`);
+  return size > 0 ? new TransactionSlots(size) : undefined;
+}
+
 function isBeforeTransaction(handler: MessageHandler): boolean {
   return (handler.extras as { beforeTransaction?: boolean } | undefined)?.beforeTransaction === true;
 }
@@ -107,6 +127,7 @@ function isBeforeTransaction(handler: MessageHandler): boolean {
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(JetStreamServer.name);
   private readonly runners: ConsumerRunner[] = [];
+  private readonly slots: TransactionSlots | undefined;
   /** The durables whose lag is sampled into /metrics. */
   private readonly lagTargets: { stream: string; durable: string }[] = [];
   private readonly subscriptions: Subscription[] = [];
@@ -120,6 +141,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   constructor(private readonly options: JetStreamServerOptions) {
     super();
+    this.slots = transactionSlotsOf(options);
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -176,6 +198,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           durable,
           concurrency: this.options.concurrency ?? 16,
           batchSize: this.options.batchSize,
+          slots: this.slots,
         });
         await runner.start();
         this.runners.push(runner);

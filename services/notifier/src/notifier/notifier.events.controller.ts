@@ -10,7 +10,7 @@ import {
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
 import { enqueueNotifications } from './delivery/enqueue';
-import type { NotifierFact } from './domain/recipients';
+import type { KnownQuestion, NotifierFact } from './domain/recipients';
 import { closeQuestion } from './store/clock.store';
 import { saveQuestion } from './store/questions.store';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -38,8 +38,8 @@ export class NotifierEventsController {
     @Payload() data: QuestionAnswered,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
-    await closeQuestion(ctx.event.manager, data.questionId, 'answered', data.answeredAt);
-    await this.apply({ type: 'question.answered', data }, ctx);
+    const question = await closeQuestion(ctx.event.manager, data.questionId, 'answered', data.answeredAt);
+    await this.apply({ type: 'question.answered', data }, ctx, new Map([[question.questionId, question]]));
   }
 
   /** Closes the question's clock; nobody is told (the withdrawer knows, the gate's resume tells). */
@@ -61,13 +61,23 @@ export class NotifierEventsController {
     await this.apply({ type: 'gate.resumed', data }, ctx);
   }
 
-  private async apply(fact: NotifierFact, ctx: JetStreamEventContext): Promise<void> {
-    const planned = await enqueueNotifications(ctx.event.manager, ctx.event.envelope, fact, {
-      publicUrl: this.runtime.settings.publicUrl,
-      maxEventAgeS: this.runtime.settings.maxEventAgeS,
-      kinds: this.runtime.kinds,
-      now: new Date(),
-    });
+  private async apply(
+    fact: NotifierFact,
+    ctx: JetStreamEventContext,
+    known?: ReadonlyMap<string, KnownQuestion>,
+  ): Promise<void> {
+    const planned = await enqueueNotifications(
+      ctx.event.manager,
+      ctx.event.envelope,
+      fact,
+      {
+        publicUrl: this.runtime.settings.publicUrl,
+        maxEventAgeS: this.runtime.settings.maxEventAgeS,
+        kinds: this.runtime.kinds,
+        now: new Date(),
+      },
+      known,
+    );
     // The rows commit with the message; the sender looks again shortly after.
     if (planned > 0) setTimeout(() => this.runtime.sender?.kick(), 20).unref();
   }

@@ -96,8 +96,14 @@ it('holds an hourly channel’s e-mails and sends one digest listing them all wh
     });
     for (const i of [1, 2, 3]) expect(mail!.text).toContain(`Digest question number ${i}?`);
     expect(mail!.text).toMatch(/https:\/\/openq\.example\.com\/l\//);
-    const [digest] = await store.ds.query(`SELECT id, status FROM notification_digest`);
-    expect(digest).toMatchObject({ status: 'sent' });
+    // The sink has the mail a moment before the sender marks the digest sent.
+    const digest: { id: string; status: string } = await waitFor(
+      async () => {
+        const [row] = await store.ds.query(`SELECT id, status FROM notification_digest`);
+        return row?.status === 'sent' ? row : null;
+      },
+      { what: 'the digest marked sent' },
+    );
     expect(mail!.headers.get('x-openq-delivery-id')).toBe(digest.id);
     const deliveries: { status: string; digest_id: string }[] = await waitFor(async () => {
       const r: { status: string; digest_id: string }[] = await store.ds.query(

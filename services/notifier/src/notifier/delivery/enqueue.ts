@@ -3,7 +3,12 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
 import type { ChannelKind, Notification, NotificationClock } from '../../channels/channel';
-import { planNotifications, type NotifierFact, type PlannedNotification } from '../domain/recipients';
+import {
+  planNotifications,
+  type KnownQuestion,
+  type NotifierFact,
+  type PlannedNotification,
+} from '../domain/recipients';
 import { enabledChannels } from '../store/channels.store';
 import { insertDeliveries, type NewDelivery } from '../store/deliveries.store';
 import { loadQuestions } from '../store/questions.store';
@@ -33,13 +38,15 @@ export function openLink(publicUrl: string, projectId: string, questionId: strin
  * Inside the event's inbox transaction: who is told (the pure plan), through which of their
  * channels, and one delivery row each. A fact that names a question whose declaration has not
  * reached the notifier yet is retried later (the consumers of different types run apart); an
- * event older than `maxEventAgeS` (history replayed on a first start) tells nobody.
+ * event older than `maxEventAgeS` (history replayed on a first start) tells nobody. `known`: the
+ * fact's questions when the caller has read them already (the answer's close returns its question).
  */
 export async function enqueueNotifications(
   m: EntityManager,
   envelope: EventEnvelope,
   fact: NotifierFact,
   settings: EnqueueSettings,
+  known?: ReadonlyMap<string, KnownQuestion>,
 ): Promise<number> {
   const ageS = (settings.now.getTime() - new Date(envelope.occurredAt).getTime()) / 1000;
   if (ageS > settings.maxEventAgeS) return 0;
@@ -52,8 +59,8 @@ export async function enqueueNotifications(
             ...fact.data.questionIds,
             ...(fact.type === 'gate.resumed' ? (fact.data.withdrawnQuestionIds ?? []) : []),
           ];
-  const known = await loadQuestions(m, envelope.projectId, ids);
-  const plan = planNotifications(fact, known);
+  const questions = known ?? (await loadQuestions(m, envelope.projectId, ids));
+  const plan = planNotifications(fact, questions);
   if ('missing' in plan) {
     throw new RetryLaterError(`${fact.type}: questions not declared here yet: ${plan.missing.join(', ')}`);
   }

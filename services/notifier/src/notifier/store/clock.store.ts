@@ -4,7 +4,9 @@ import { RetryLaterError } from '@openq/messaging';
 import { returnedRows } from '@openq/persistence';
 import { DEFAULT_WORKING_TIME, type ClockPolicy, type WorkingTime, type WorkingTimeOf } from '../../clock';
 import type { GivenNotice } from '../domain/clock-notices';
+import type { KnownQuestion } from '../domain/recipients';
 import { skipClockNotices } from './deliveries.store';
+import { KNOWN_QUESTION_COLUMNS, toKnownQuestion, type QuestionRow } from './questions.store';
 
 /*
  * Issue #17 the clock's rows: each project's policy, each person's working time, the members
@@ -157,28 +159,35 @@ export async function maintainersOf(
  * Closes a known question (answered or withdrawn): its clock owes nothing more, and its notices
  * not sent yet are skipped. The update waits for a tick holding the question, so a notice that
  * tick planned is skipped here too. A question the notifier has not heard declared yet is retried
- * later (the consumers of different types run apart); one closed already stays as it was.
+ * later (the consumers of different types run apart); one closed already stays as it was. Returns
+ * what the notifier knows of the question, so that the answer's notifications need no read of
+ * their own.
  */
 export async function closeQuestion(
   m: EntityManager,
   questionId: string,
   status: 'answered' | 'withdrawn',
   at: string,
-): Promise<void> {
-  const closed: unknown = await m.query(
-    `UPDATE notifier_question SET status = $2, closed_at = $3, next_clock_at = NULL
-      WHERE question_id = $1 AND status IN ('open', 'untracked')
-      RETURNING 1`,
-    [questionId, status, at],
+): Promise<KnownQuestion> {
+  const closed = returnedRows<QuestionRow>(
+    await m.query(
+      `UPDATE notifier_question SET status = $2, closed_at = $3, next_clock_at = NULL
+        WHERE question_id = $1 AND status IN ('open', 'untracked')
+        RETURNING ${KNOWN_QUESTION_COLUMNS}`,
+      [questionId, status, at],
+    ),
   );
-  if (returnedRows(closed).length > 0) {
+  if (closed.length > 0) {
+    // A statement of its own, after the update waited for the tick: it sees what the tick planned.
     await skipClockNotices(m, questionId, status);
-    return;
+    return toKnownQuestion(closed[0]!);
   }
-  const known: unknown[] = await m.query(`SELECT 1 FROM notifier_question WHERE question_id = $1`, [
-    questionId,
-  ]);
+  const known: QuestionRow[] = await m.query(
+    `SELECT ${KNOWN_QUESTION_COLUMNS} FROM notifier_question WHERE question_id = $1`,
+    [questionId],
+  );
   if (known.length === 0) throw new RetryLaterError(`question ${questionId} not declared here yet`);
+  return toKnownQuestion(known[0]!);
 }
 
 export interface ClockQuestionRow {

@@ -23,7 +23,11 @@ export async function saveQuestion(m: EntityManager, projectId: string, d: Quest
   );
 }
 
-interface QuestionRow {
+/** The columns a `KnownQuestion` is read from (`toKnownQuestion`). */
+export const KNOWN_QUESTION_COLUMNS =
+  'question_id, session_author_id, autor, pergunta, sugestao, afeta, origin';
+
+export interface QuestionRow {
   question_id: string;
   session_author_id: string;
   autor: string;
@@ -41,22 +45,21 @@ export async function loadQuestions(
 ): Promise<Map<string, KnownQuestion>> {
   if (ids.length === 0) return new Map();
   const rows: QuestionRow[] = await m.query(
-    `SELECT question_id, session_author_id, autor, pergunta, sugestao, afeta, origin
+    `SELECT ${KNOWN_QUESTION_COLUMNS}
        FROM notifier_question WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
     [projectId, [...new Set(ids)]],
   );
-  return new Map(
-    rows.map((r) => [
-      r.question_id,
-      {
-        questionId: r.question_id,
-        sessionAuthorId: r.session_author_id,
-        autor: r.autor,
-        pergunta: r.pergunta,
-        sugestao: r.sugestao,
-        afeta: r.afeta,
-        origin: r.origin,
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.question_id, toKnownQuestion(r)]));
+}
+
+export function toKnownQuestion(r: QuestionRow): KnownQuestion {
+  return {
+    questionId: r.question_id,
+    sessionAuthorId: r.session_author_id,
+    autor: r.autor,
+    pergunta: r.pergunta,
+    sugestao: r.sugestao,
+    afeta: r.afeta,
+    origin: r.origin,
+  };
 }
