@@ -1,7 +1,7 @@
 import { AgentEvent, OpenqEvent, type AnalyticsReply, type AnalyticsRow } from '@openq/contracts';
-import { waitFor } from '@openq/testing';
+import { recomputeAnalytics, waitFor } from '@openq/testing';
 import { replayContextReadModels } from '../../services/context/src/context/projections/replay';
-import { recomputeAnalytics } from '../support/analytics-recompute';
+
 import { TestEngine } from '../support/engine';
 import { EXEC_AUTHOR, ask, askExisting, publishVerdict, startGate } from '../support/gates';
 import { useInboxStack } from '../support/inbox-harness';
