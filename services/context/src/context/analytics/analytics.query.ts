@@ -17,45 +17,47 @@ export interface AnalyticsWindow {
  * each role among the questions it waited on. A question whose declaration has not arrived yet is
  * left out until it does.
  */
-function factsSql(by: AnalyticsGrouping): string {
-  const parks =
+function factsSql(by: AnalyticsGrouping, allProjects: boolean): string {
+  // Each branch filters on its own instant, so each reads its index (`analytics_question_*`), not
+  // the whole table; `$1::text IS NULL` (every project: the gauges) folds to true when planned.
+  const project = allProjects ? '$1::text IS NULL' : 'project_id = $1';
+  const question = `${project} AND autor IS NOT NULL AND declared_at IS NOT NULL`;
+  const within = (column: string) => `${column} >= $2 AND ${column} < $3`;
+  const resumed = `SELECT r.at FROM analytics_gate_event r
+     WHERE r.project_id = p.project_id AND r.task_id = p.task_id AND r.gate = p.gate
+       AND r.kind = 'resumed' AND r.at >= p.at
+     ORDER BY r.at, r.event_id LIMIT 1`;
+  const parks = `SELECT p.event_id, p.project_id, p.question_ids, r.at, extract(epoch FROM r.at - p.at)::float8 / 60 AS minutes
+     FROM analytics_gate_event p, LATERAL (${resumed}) r
+    WHERE ${allProjects ? project : 'p.project_id = $1'} AND p.kind = 'parked' AND p.reason = 'user_decision'
+      AND p.at < $3 AND ${within('r.at')}`;
+  const parked =
     by === 'role'
-      ? `SELECT DISTINCT p.event_id, aq.autor AS role, r.at, extract(epoch FROM r.at - p.at) / 60 AS minutes
-           FROM parked p JOIN analytics_question aq
-             ON aq.project_id = p.project_id AND aq.question_id = ANY (p.question_ids) AND aq.autor IS NOT NULL,
-           LATERAL (${nextResume}) r`
-      : `SELECT p.event_id, NULL::text AS role, r.at, extract(epoch FROM r.at - p.at) / 60 AS minutes
-           FROM parked p, LATERAL (${nextResume}) r`;
+      ? `SELECT DISTINCT k.event_id, aq.autor AS role, k.at, k.minutes
+           FROM (${parks}) k JOIN analytics_question aq
+             ON aq.project_id = k.project_id AND aq.question_id = ANY (k.question_ids) AND aq.autor IS NOT NULL`
+      : `SELECT k.event_id, NULL::text AS role, k.at, k.minutes FROM (${parks}) k`;
   return `
-    WITH q AS (
-      SELECT * FROM analytics_question
-       WHERE ($1::text IS NULL OR project_id = $1) AND autor IS NOT NULL AND declared_at IS NOT NULL
-    ), parked AS (
-      SELECT * FROM analytics_gate_event
-       WHERE ($1::text IS NULL OR project_id = $1) AND kind = 'parked' AND reason = 'user_decision'
-    ), facts AS (
-      SELECT autor AS role, declared_at AS at, 'asked' AS kind, NULL::float8 AS minutes FROM q
+      SELECT autor AS role, declared_at AS at, 'asked' AS kind, NULL::float8 AS minutes
+        FROM analytics_question WHERE ${question} AND ${within('declared_at')}
       UNION ALL
       SELECT autor, answered_at, CASE WHEN via_agente IS NULL THEN 'click' ELSE 'agent' END,
-             extract(epoch FROM answered_at - declared_at)::float8 / 60 FROM q WHERE answered_at IS NOT NULL
+             extract(epoch FROM answered_at - declared_at)::float8 / 60
+        FROM analytics_question WHERE ${question} AND ${within('answered_at')}
       UNION ALL
-      SELECT autor, answered_at, 'accepted', NULL FROM q WHERE accepted AND answered_at IS NOT NULL
+      SELECT autor, answered_at, 'accepted', NULL
+        FROM analytics_question WHERE ${question} AND accepted AND ${within('answered_at')}
       UNION ALL
-      SELECT autor, withdrawn_at, 'withdrawn', NULL FROM q WHERE withdrawn_at IS NOT NULL
+      SELECT autor, withdrawn_at, 'withdrawn', NULL
+        FROM analytics_question WHERE ${question} AND ${within('withdrawn_at')}
       UNION ALL
-      SELECT autor, amended_at, 'amended', NULL FROM q WHERE amended_at IS NOT NULL
+      SELECT autor, amended_at, 'amended', NULL
+        FROM analytics_question WHERE ${question} AND ${within('amended_at')}
       UNION ALL
-      SELECT autor, at, kind, NULL FROM analytics_asker_event WHERE $1::text IS NULL OR project_id = $1
+      SELECT autor, at, kind, NULL FROM analytics_asker_event WHERE ${project} AND ${within('at')}
       UNION ALL
-      SELECT role, at, 'parked', minutes::float8 FROM (${parks}) p
-    )
-    SELECT * FROM facts WHERE at >= $2 AND at < $3`;
+      SELECT role, at, 'parked', minutes FROM (${parked}) p`;
 }
-
-const nextResume = `SELECT at FROM analytics_gate_event r
-   WHERE r.project_id = p.project_id AND r.task_id = p.task_id AND r.gate = p.gate
-     AND r.kind = 'resumed' AND r.at >= p.at
-   ORDER BY r.at, r.event_id LIMIT 1`;
 
 const figures = `
   count(*) FILTER (WHERE kind = 'asked')::int AS asked,
@@ -99,12 +101,12 @@ export async function analyticsRows(
   const params = [projectId, window.from.toISOString(), window.until.toISOString()];
   const sql =
     by === 'role'
-      ? `SELECT role AS key, ${figures} FROM (${factsSql(by)}) f
+      ? `SELECT role AS key, ${figures} FROM (${factsSql(by, projectId === null)}) f
           GROUP BY role ORDER BY array_position($4::text[], role), role`
       : `SELECT to_char(w.week, 'YYYY-MM-DD') AS key, ${figures}
            FROM generate_series(date_trunc('week', $2::timestamptz AT TIME ZONE 'UTC'),
                                 ($3::timestamptz AT TIME ZONE 'UTC') - interval '1 day', interval '1 week') AS w(week)
-           LEFT JOIN (${factsSql(by)}) f ON date_trunc('week', f.at AT TIME ZONE 'UTC') = w.week
+           LEFT JOIN (${factsSql(by, projectId === null)}) f ON date_trunc('week', f.at AT TIME ZONE 'UTC') = w.week
           GROUP BY w.week ORDER BY w.week`;
   const rows: RawRow[] = await manager.query(sql, by === 'role' ? [...params, ANALYTICS_ROLES] : params);
   return rows.map(toRow);

@@ -23,8 +23,16 @@ export class ContextQuestionAnalytics1764520000000 implements MigrationInterface
         amended_at timestamptz,
         PRIMARY KEY (project_id, question_id)
       )`);
-    await q.query(`CREATE INDEX analytics_question_declared ON analytics_question (project_id, declared_at)`);
-    await q.query(`CREATE INDEX analytics_question_answered ON analytics_question (answered_at)`);
+    // Each figure is read by its own instant: per project (the route) and across them (the gauges).
+    for (const column of ['declared_at', 'answered_at', 'withdrawn_at', 'amended_at']) {
+      const name = column.replace('_at', '');
+      await q.query(
+        `CREATE INDEX analytics_question_${name} ON analytics_question (project_id, ${column}) WHERE ${column} IS NOT NULL`,
+      );
+      await q.query(
+        `CREATE INDEX analytics_question_${name}_all ON analytics_question (${column}) WHERE ${column} IS NOT NULL`,
+      );
+    }
     await q.query(`
       CREATE TABLE analytics_asker_event (
         event_id uuid PRIMARY KEY,
@@ -35,6 +43,7 @@ export class ContextQuestionAnalytics1764520000000 implements MigrationInterface
         at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX analytics_asker_event_at ON analytics_asker_event (project_id, at)`);
+    await q.query(`CREATE INDEX analytics_asker_event_at_all ON analytics_asker_event (at)`);
     await q.query(`
       CREATE TABLE analytics_gate_event (
         event_id uuid PRIMARY KEY,
@@ -48,6 +57,9 @@ export class ContextQuestionAnalytics1764520000000 implements MigrationInterface
       )`);
     await q.query(
       `CREATE INDEX analytics_gate_event_cycle ON analytics_gate_event (project_id, task_id, gate, kind, at)`,
+    );
+    await q.query(
+      `CREATE INDEX analytics_gate_event_parked ON analytics_gate_event (project_id, at) WHERE kind = 'parked'`,
     );
   }
 
