@@ -106,15 +106,16 @@ describe('render-asyncapi', () => {
     expect(doc.operations['questions.send.question.answered']).toBeDefined();
     for (const c of ['gates', 'notifier', 'gateway'])
       expect(doc.operations[`${c}.receive.question.answered`]).toBeDefined();
-    // Context takes the answered state from decision.recorded (issue #14).
-    expect(doc.operations['context.receive.question.answered']).toBeUndefined();
+    // Context takes the answered state from decision.recorded (issue #14); question quality reads
+    // the answer itself (issue #33).
+    expect(doc.operations['context.receive.question.answered']).toBeDefined();
     expect(doc.operations['context.receive.decision.recorded']).toBeDefined();
     expect(doc.operations['engine.receive.question.rejected']).toMatchObject({ 'x-external': true });
     expect(doc.operations['gateway.receive.story.corrected']).toBeUndefined();
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(39);
+    expect(commandRegistry.types()).toHaveLength(40);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -217,7 +218,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(39);
+      expect(pairs).toHaveLength(40);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,

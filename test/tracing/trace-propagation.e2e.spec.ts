@@ -82,8 +82,9 @@ describe('W3C trace context across the services', () => {
       async () => {
         const found = (await spans()).filter((s) => s.spanContext().traceId === TRACE_ID);
         const groups = new Set(found.filter((s) => consumerSpan(s.name)).map(groupOf));
-        // gates: question.answered; context: decision.recorded (it takes the answer from it, issue #14)
-        return groups.size === 2 ? found : false;
+        // gates: question.answered; context: decision.recorded (it takes the answer from it, issue
+        // #14) and question.answered (question quality, issue #33)
+        return groups.size === 3 ? found : false;
       },
       { timeoutMs: 15_000, what: 'the answer’s consumer spans in gates and context' },
     );
@@ -97,7 +98,7 @@ describe('W3C trace context across the services', () => {
     for (const consumer of consumers)
       expect(consumer.parentSpanContext?.spanId).toBe(request!.spanContext().spanId);
     expect(new Set(consumers.map(groupOf))).toEqual(
-      new Set(['gates__question_answered', 'context__decision_recorded']),
+      new Set(['gates__question_answered', 'context__decision_recorded', 'context__question_answered']),
     );
 
     // The declaration's trace came from the engine's traceparent, through the outbox to context.

@@ -169,6 +169,7 @@ function converters(unknown: (name: string, property: string) => void): ISchemaC
       maxLength: meta.constraints[1],
     }),
     isTimestamp: { type: 'string', format: 'date-time' },
+    isDay: { type: 'string', format: 'date' },
     // No NUL; a lone surrogate has no UTF-8 form and cannot be carried by a conforming producer.
     storableText: { type: 'string', pattern: '^[^\\u0000]*$' },
     // The library's `oneOf` would refuse every date-time where formats are not checked; IsISO8601

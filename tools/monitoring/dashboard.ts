@@ -234,6 +234,52 @@ export const ROWS: RowSpec[] = [
       },
     ],
   },
+  {
+    // Issue #33 (SPEC §12.4): every replica of the context service reads the same read model, so
+    // `max by (role)` is the figure, not a sum over replicas.
+    title: 'Question quality (last 7 days, per asking role)',
+    panels: [
+      {
+        title: 'Questions asked per role',
+        description: 'Questions declared in the last 7 days, all projects, per asking role (autor).',
+        kind: 'timeseries',
+        unit: 'short',
+        queries: [q('max by (role) (openq_question_quality_7d{figure="asked"})', '{{role}}')],
+      },
+      {
+        title: 'Suggestion accepted per role',
+        description:
+          'Of the answers in the last 7 days (by click or by agent), the share that took the asking agent’s suggestion.',
+        kind: 'timeseries',
+        unit: 'percentunit',
+        queries: [
+          q(
+            'max by (role) (openq_question_quality_7d{figure="suggestion_accepted"}) / clamp_min(max by (role) (openq_question_quality_7d{figure="answered_by_click"}) + max by (role) (openq_question_quality_7d{figure="answered_by_agent"}), 1)',
+            '{{role}}',
+          ),
+        ],
+      },
+      {
+        title: 'Answer time p90 per role',
+        description:
+          'Minutes from a question to its answer, 9 in 10 within, over the last 7 days; and the median time a gate stayed parked on a role’s question.',
+        kind: 'timeseries',
+        unit: 'm',
+        queries: [
+          q(
+            'max by (role) (openq_question_quality_minutes_7d{figure="answer_p90"})',
+            'answer p90 {{role}}',
+            false,
+          ),
+          q(
+            'max by (role) (openq_question_quality_minutes_7d{figure="parked_p50"})',
+            'parked p50 {{role}}',
+            false,
+          ),
+        ],
+      },
+    ],
+  },
 ];
 
 /** Every query of the dashboard, with its panel's title. */

@@ -28,6 +28,8 @@ export const METRIC_LABELS: Record<string, readonly string[]> = {
   openq_oldest_open_question_age_seconds: ['service', 'project'],
   openq_gate_cycles_parked: ['service', 'reason'],
   openq_gate_parked_oldest_age_seconds: ['service', 'reason'],
+  openq_question_quality_7d: ['service', 'role', 'figure'],
+  openq_question_quality_minutes_7d: ['service', 'role', 'figure'],
   nodejs_eventloop_lag_p99_seconds: [],
   process_cpu_seconds_total: [],
   process_resident_memory_bytes: [],

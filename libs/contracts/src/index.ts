@@ -16,3 +16,4 @@ export * from './analyst-questions-file';
 export * from './decider';
 export * from './calendar';
 export * from './edge-reasons';
+export * from './analytics';

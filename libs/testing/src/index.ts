@@ -5,3 +5,4 @@ export * from './wait-for';
 export * from './prometheus';
 export * from './service-database';
 export * from './suite-tag';
+export * from './analytics-recompute';

@@ -1,5 +1,6 @@
 import { commandRegistry, eventRegistry } from '@openq/contracts';
 import { loadConfig, startDomainService, type DomainService, type OpenqConfig } from '@openq/platform';
+import { analyticsGauges } from './context/analytics/analytics.gauges';
 import { ContextModule } from './context/context.module';
 import { CONTEXT_MIGRATIONS } from './context/migrations';
 
@@ -13,6 +14,7 @@ export function startContext(
     config,
     module: ContextModule,
     migrations: CONTEXT_MIGRATIONS as never,
+    gauges: analyticsGauges(),
     transport: { eventRegistry, commandRegistry },
     ...overrides,
   });

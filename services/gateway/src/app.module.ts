@@ -4,6 +4,7 @@ import type { NatsConnection } from 'nats';
 import { HealthModule, natsReadinessCheck } from '@openq/platform';
 import { AuthModule } from './auth/auth.module';
 import type { GatewayConfig } from './config';
+import { AnalyticsController } from './analytics/analytics.controller';
 import { AgentContextController, TaskContextController } from './context/task-context.controller';
 import {
   AgentStoryCorrectionsController,
@@ -48,6 +49,7 @@ const userControllers = [
   NotificationsController,
   ClockController,
   WorkingTimeController,
+  AnalyticsController,
 ];
 
 /** The engine's routes under `/internal` (service token). */

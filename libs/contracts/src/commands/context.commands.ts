@@ -4,6 +4,7 @@ import { IsEntityId, IsOneOf, IsUuidString, Nested } from '../validators';
 import { ActorDto } from '../dto/actor.dto';
 import { StoryChangesDto } from '../dto/story-changes.dto';
 import { defineCommand } from './command';
+import { ANALYTICS_GROUPINGS, IsDay, type AnalyticsGrouping, type AnalyticsReply } from '../analytics';
 import type { ArchiveStoryReply, CorrectStoryReply, DevContext, QaCut, TurnContext } from './context.views';
 import { ProjectScoped, TaskScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
@@ -45,6 +46,18 @@ export class ArchiveStoryCommand extends ProjectScoped {
   actor!: ActorDto;
 }
 
+/** §12.4 the question-quality rows of a project over a window of days (both included, UTC). */
+export class AnalyticsCommand extends ProjectScoped {
+  @IsDay()
+  from!: string;
+
+  @IsDay()
+  to!: string;
+
+  @IsOneOf(ANALYTICS_GROUPINGS)
+  by!: AnalyticsGrouping;
+}
+
 export const ContextCommand = {
   devContext: defineCommand<TaskContextCommand, DevContext>(Verb.context.devContext, TaskContextCommand),
   qaCut: defineCommand<TaskContextCommand, QaCut>(Verb.context.qaCut, TaskContextCommand),
@@ -57,4 +70,5 @@ export const ContextCommand = {
     Verb.context.archiveStory,
     ArchiveStoryCommand,
   ),
+  analytics: defineCommand<AnalyticsCommand, AnalyticsReply>(Verb.context.analytics, AnalyticsCommand),
 } as const;

@@ -40,6 +40,7 @@ export const Verb = {
     turnContext: pair('context', 'turn-context'),
     correctStory: pair('context', 'correct-story'),
     archiveStory: pair('context', 'archive-story'),
+    analytics: pair('context', 'analytics'),
   },
   notifier: {
     channels: pair('notifier', 'channels'),

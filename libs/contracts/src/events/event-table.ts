@@ -84,9 +84,6 @@ export interface RetiredConsumer {
 }
 
 export const RETIRED_CONSUMERS: readonly RetiredConsumer[] = [
-  {
-    service: 'context',
-    type: 'question.answered',
-    why: 'issue #14: context takes the answered state from decision.recorded (one message per answer)',
-  },
+  // context__question_answered, retired by issue #14, is back since issue #33 (question quality
+  // needs `aceitouSugestao`, which only `question.answered` carries).
 ];

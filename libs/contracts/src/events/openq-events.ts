@@ -58,8 +58,9 @@ export const OPENQ_EVENT_TABLE = {
     type: 'question.answered',
     dto: QuestionAnsweredDto,
     publisher: 'questions',
-    // Not context: it takes the answered state from `decision.recorded` (issue #14).
-    consumers: ['gates', 'notifier'],
+    // Context: §12.4 question quality (`aceitouSugestao`, `viaAgente`); its answered state for the
+    // turns and corrections still comes from `decision.recorded` (issue #14).
+    consumers: ['gates', 'context', 'notifier'],
   }),
   QuestionWithdrawn: eventRow<P.QuestionWithdrawn>()({
     type: 'question.withdrawn',
@@ -84,7 +85,7 @@ export const OPENQ_EVENT_TABLE = {
     type: 'decision.superseded',
     dto: DecisionSupersededDto,
     publisher: 'questions',
-    consumers: [],
+    consumers: ['context'],
     engine:
       'SPEC §11.5: a gate that resumed on the superseded decision is not parked again; the engine may re-judge with the new one',
   }),
@@ -117,13 +118,13 @@ export const OPENQ_EVENT_TABLE = {
     type: 'gate.rescue_parked',
     dto: GateRescueParkedDto,
     publisher: 'gates',
-    consumers: ['notifier'],
+    consumers: ['context', 'notifier'],
   }),
   GateResumed: eventRow<P.GateResumed>()({
     type: 'gate.resumed',
     dto: GateResumedDto,
     publisher: 'gates',
-    consumers: ['notifier'],
+    consumers: ['context', 'notifier'],
     engine: 'SPEC §5: the engine re-runs the gate with the decision in context',
   }),
   GateRedispatchRequested: eventRow<P.GateRedispatchRequested>()({

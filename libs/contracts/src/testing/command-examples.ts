@@ -93,6 +93,7 @@ export const commandExamples: CommandExamples = deepFreeze({
       changes: { dor: ['Archived behaviour: 410 Gone (user decision)'] },
     },
     archiveStory: { projectId: I.projectId, storyId: I.storyId, actor: { kind: 'agent', id: 'po' } },
+    analytics: { projectId: I.projectId, from: '2026-11-02', to: '2026-11-29', by: 'week' },
   },
   notifier: {
     channels: { projectId: I.projectId, userId: I.sessionAuthorId },

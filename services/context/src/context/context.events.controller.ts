@@ -6,10 +6,15 @@ import {
   type AgentStoryUpsertedDto,
   type AgentTaskStatusDto,
   type DecisionRecorded,
+  type DecisionSuperseded,
+  type GateRescueParked,
+  type GateResumed,
+  type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
+import type { AskOnceFact } from './analytics/analytics.projector';
 import { projectFact } from './projections/context-facts';
 
 /**
@@ -61,5 +66,53 @@ export class ContextEventsController {
   ): Promise<void> {
     const { manager, envelope } = ctx.event;
     await projectFact[OpenqEvent.QuestionWithdrawn](manager, { ...envelope, data });
+  }
+
+  /** §12.4 question quality: suggestion accepted, by click or by agent, time to answer. */
+  @EventPattern(OpenqEvent.QuestionAnswered)
+  async onQuestionAnswered(
+    @Payload() data: QuestionAnswered,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact[OpenqEvent.QuestionAnswered](manager, { ...envelope, data });
+  }
+
+  /** §12.4 an agent's answer the session author amended. */
+  @EventPattern(OpenqEvent.DecisionSuperseded)
+  async onDecisionSuperseded(
+    @Payload() data: DecisionSuperseded,
+    @Ctx() ctx: JetStreamEventContext,
+  ): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact[OpenqEvent.DecisionSuperseded](manager, { ...envelope, data });
+  }
+
+  /** §12.4 parked time starts here (a user decision) … */
+  @EventPattern(OpenqEvent.GateRescueParked)
+  async onGateParked(@Payload() data: GateRescueParked, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact[OpenqEvent.GateRescueParked](manager, { ...envelope, data });
+  }
+
+  /** … and ends at the cycle's next resume. */
+  @EventPattern(OpenqEvent.GateResumed)
+  async onGateResumed(@Payload() data: GateResumed, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact[OpenqEvent.GateResumed](manager, { ...envelope, data });
+  }
+
+  /** §12.3 / §12.4 an asker joined an open question instead of asking it again (issue #32). */
+  @EventPattern('question.joined')
+  async onQuestionJoined(@Payload() data: AskOnceFact, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact['question.joined'](manager, { ...envelope, data });
+  }
+
+  /** §12.3 / §12.4 an asker was shown the decision already made (issue #32). */
+  @EventPattern('question.precedent_offered')
+  async onPrecedentOffered(@Payload() data: AskOnceFact, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    const { manager, envelope } = ctx.event;
+    await projectFact['question.precedent_offered'](manager, { ...envelope, data });
   }
 }

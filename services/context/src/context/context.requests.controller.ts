@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import {
   Commands,
   refusal,
+  type AnalyticsCommand,
+  type AnalyticsReply,
   type ArchiveStoryCommand,
   type ArchiveStoryReply,
   type CorrectStoryCommand,
@@ -23,6 +25,7 @@ import { QuestionOwner } from './question-owner';
 import { openQuestionsForTurn } from './queries/open-questions.query';
 import { recentDecisionsForTurn } from './queries/recent-decisions.query';
 import { loadTaskFacts } from './queries/task-facts.query';
+import { analyticsRows } from './analytics/analytics.query';
 
 /** `openq.context.*`: what the agents read (SPEC §6.1–6.3), the story correction (§6.4) and archive (§11.3). */
 @Controller()
@@ -31,6 +34,17 @@ export class ContextRequestsController {
     private readonly dataSource: DataSource,
     private readonly owner: QuestionOwner,
   ) {}
+
+  /** §12.4 question quality over days `from`..`to` (UTC, both included). */
+  @MessagePattern(Commands.context.analytics.type)
+  async analytics(@Payload() cmd: AnalyticsCommand): Promise<AnalyticsReply> {
+    const window = {
+      from: new Date(`${cmd.from}T00:00:00Z`),
+      until: new Date(Date.parse(`${cmd.to}T00:00:00Z`) + 86_400_000),
+    };
+    const rows = await analyticsRows(this.dataSource.manager, cmd.projectId, window, cmd.by);
+    return { rows, from: cmd.from, to: cmd.to };
+  }
 
   @MessagePattern(Commands.context.devContext.type)
   async devContext(@Payload() cmd: TaskContextCommand): Promise<DevContext | Refusal> {

@@ -21,7 +21,7 @@ const TYPES: Readonly<Record<string, string>> = {
 
 /**
  * The page's own files (`inbox/public/`) and the libraries it imports (Preact, its hooks, htm,
- * i18next) straight from node_modules: no bundler, no CDN. `tsc` does not copy `public/` into
+ * i18next, Chart.js) straight from node_modules: no bundler, no CDN. `tsc` does not copy `public/` into
  * `dist/`, so a compiled gateway reads it from the source tree next to `dist/`.
  */
 export function publicDir(): string {
@@ -40,6 +40,9 @@ const VENDOR: Readonly<Record<string, readonly [string, string]>> = {
   'preact/hooks': ['preact', 'hooks/dist/hooks.module.js'],
   htm: ['htm', 'dist/htm.module.js'],
   i18next: ['i18next', 'dist/esm/i18next.js'],
+  // Issue #33: its ES build imports chunks by relative path; the UMD build is one file that sets
+  // `globalThis.Chart` when imported as a module.
+  'chart.js': ['chart.js', 'dist/chart.umd.min.js'],
 };
 
 export class InboxAssets {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DELIVERY_FAILURE_WORDS, EDGE_REASONS } from '@openq/contracts';
+import { ANALYTICS_REASONS, DELIVERY_FAILURE_WORDS, EDGE_REASONS } from '@openq/contracts';
 
 /**
  * The inbox's dictionaries (public/locale-*.js) are plain ES modules the browser imports. Each
@@ -85,7 +85,7 @@ describe('the inbox dictionaries (public/locale-*.js)', () => {
         messages: { reasons: Record<string, string> };
         settings: { deliveries: { reasons: Record<string, string> } };
       };
-      for (const [code, words] of Object.entries(EDGE_REASONS))
+      for (const [code, words] of Object.entries({ ...EDGE_REASONS, ...ANALYTICS_REASONS }))
         expect({ file, code, words: d.messages.reasons[code] }).toEqual({ file, code, words: words[lang] });
       for (const [code, words] of Object.entries(DELIVERY_FAILURE_WORDS))
         expect({ file, code, words: d.settings.deliveries.reasons[code] }).toEqual({

@@ -4,6 +4,7 @@ import { ContextDecisionAgentSession1764470650000 } from './1764470650000-decisi
 import { ContextStoryArchivedVersion1764475300000 } from './1764475300000-context-story-archived-version';
 import { ContextQuestionWithdrawn1764490000000 } from './1764490000000-context-question-withdrawn';
 import { ContextDecisionAnsweredBy1764500000000 } from './1764500000000-decision-answered-by';
+import { ContextQuestionAnalytics1764520000000 } from './1764520000000-question-analytics';
 
 export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [
   ContextReadModels1764470300000,
@@ -12,4 +13,5 @@ export const CONTEXT_MIGRATIONS: (new () => unknown)[] = [
   ContextStoryArchivedVersion1764475300000,
   ContextQuestionWithdrawn1764490000000,
   ContextDecisionAnsweredBy1764500000000,
+  ContextQuestionAnalytics1764520000000,
 ];

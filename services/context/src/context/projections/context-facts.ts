@@ -5,12 +5,25 @@ import {
   type AgentStoryUpsertedDto,
   type AgentTaskStatusDto,
   type DecisionRecorded,
+  type DecisionSuperseded,
   type EventEnvelope,
+  type GateRescueParked,
+  type GateResumed,
+  type QuestionAnswered,
   type QuestionDeclared,
   type QuestionWithdrawn,
   type StoryArchived,
   type StoryCorrected,
 } from '@openq/contracts';
+import {
+  analyticsAnswered,
+  analyticsAskOnce,
+  analyticsDeclared,
+  analyticsGate,
+  analyticsSuperseded,
+  analyticsWithdrawn,
+  type AskOnceFact,
+} from '../analytics/analytics.projector';
 import { projectDecisionRecorded } from './decision.projector';
 import { versionOf } from './fact-version';
 import {
@@ -40,10 +53,29 @@ export const projectFact = {
       answeredAt: e.data.decidedAt,
     });
   },
-  [OpenqEvent.QuestionDeclared]: (manager: EntityManager, e: EventEnvelope<QuestionDeclared>) =>
-    projectQuestionDeclared(manager, e.projectId, e.data),
-  [OpenqEvent.QuestionWithdrawn]: (manager: EntityManager, e: EventEnvelope<QuestionWithdrawn>) =>
-    projectQuestionWithdrawn(manager, e.projectId, e.data),
+  [OpenqEvent.QuestionDeclared]: async (manager: EntityManager, e: EventEnvelope<QuestionDeclared>) => {
+    await projectQuestionDeclared(manager, e.projectId, e.data);
+    await analyticsDeclared(manager, e.projectId, e.data);
+  },
+  [OpenqEvent.QuestionWithdrawn]: async (manager: EntityManager, e: EventEnvelope<QuestionWithdrawn>) => {
+    await projectQuestionWithdrawn(manager, e.projectId, e.data);
+    await analyticsWithdrawn(manager, e.projectId, e.data);
+  },
+  // §12.4 question quality only (issue #33): the rest of the context reads decisions.
+  [OpenqEvent.QuestionAnswered]: (manager: EntityManager, e: EventEnvelope<QuestionAnswered>) =>
+    analyticsAnswered(manager, e.projectId, e.data),
+  [OpenqEvent.DecisionSuperseded]: (manager: EntityManager, e: EventEnvelope<DecisionSuperseded>) =>
+    analyticsSuperseded(manager, e.projectId, e.data),
+  [OpenqEvent.GateRescueParked]: (manager: EntityManager, e: EventEnvelope<GateRescueParked>) =>
+    analyticsGate(manager, e, 'parked'),
+  [OpenqEvent.GateResumed]: (manager: EntityManager, e: EventEnvelope<GateResumed>) =>
+    analyticsGate(manager, e, 'resumed'),
+  // §12.3 ask once (issue #32), by the names SPEC gives them: until that lands nothing publishes
+  // them, so they count 0; the payload is read only for `questionId` and `asker.autor`.
+  'question.joined': (manager: EntityManager, e: EventEnvelope<AskOnceFact>) =>
+    analyticsAskOnce(manager, 'question.joined', e),
+  'question.precedent_offered': (manager: EntityManager, e: EventEnvelope<AskOnceFact>) =>
+    analyticsAskOnce(manager, 'question.precedent_offered', e),
   // Not consumed: the correction command writes the content itself (same version); replay only.
   [OpenqEvent.StoryCorrected]: (manager: EntityManager, e: EventEnvelope<StoryCorrected>) =>
     projectStoryCorrected(manager, e.projectId, e.data, versionOf(e)),
@@ -61,6 +93,12 @@ export const CONSUMED_FACT_TYPES: readonly ContextFactType[] = [
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
   OpenqEvent.QuestionWithdrawn,
+  OpenqEvent.QuestionAnswered,
+  OpenqEvent.DecisionSuperseded,
+  OpenqEvent.GateRescueParked,
+  OpenqEvent.GateResumed,
+  'question.joined',
+  'question.precedent_offered',
 ];
 
 /** Applies one validated fact of `type` in `manager`'s transaction. */

@@ -134,15 +134,23 @@ async function archive(projectId: string, storyId: string): Promise<void> {
   if (!reply.ok) throw new Error(`archive refused: ${JSON.stringify(reply.error)}`);
 }
 
-type Table = 'context_story' | 'context_task' | 'context_decision' | 'context_question';
+type Table =
+  | 'context_story'
+  | 'context_task'
+  | 'context_decision'
+  | 'context_question'
+  | 'analytics_question'
+  | 'analytics_gate_event';
 const TABLES: [Table, string][] = [
   ['context_story', 'project_id, story_id'],
   ['context_task', 'project_id, task_id'],
   ['context_decision', 'decision_event_id'],
   ['context_question', 'project_id, question_id'],
+  ['analytics_question', 'project_id, question_id'],
+  ['analytics_gate_event', 'event_id'],
 ];
 
-/** The four read models, row by row, every column (versions included). */
+/** The read models, row by row, every column (versions included). */
 async function snapshot(): Promise<Record<Table, string[]>> {
   const out = {} as Record<Table, string[]>;
   for (const [table, order] of TABLES) {
@@ -329,6 +337,8 @@ describe('openq replay context: the read models rebuilt from the streams (real N
     expect(live.context_question).toHaveLength(4);
     expect(live.context_question.filter((row) => row.includes('"withdrawn_at": null'))).toHaveLength(3);
     expect(live.context_decision).toHaveLength(2);
+    // Issue #33: the answers reached question quality too (the replay must rebuild them the same).
+    expect(live.analytics_question.filter((row) => row.includes('"answered_at": null'))).toHaveLength(2);
 
     // Spoil the models, then rebuild them.
     await ds.query(`UPDATE context_story SET title = 'garbage'`);
@@ -344,6 +354,14 @@ describe('openq replay context: the read models rebuilt from the streams (real N
       [OpenqEvent.DecisionRecorded]: { read: 3, applied: 2, invalid: 0, duplicates: 0, failed: 1 },
       [OpenqEvent.QuestionDeclared]: { read: 6, applied: 4, invalid: 1, duplicates: 1, failed: 0 },
       [OpenqEvent.QuestionWithdrawn]: { read: 1, applied: 1, invalid: 0, duplicates: 0, failed: 0 },
+      // Issue #33: question quality reads the answers, amendments and parks too (none parked here),
+      // and the ask-once events of issue #32 once they exist.
+      [OpenqEvent.QuestionAnswered]: { read: 2, applied: 2, invalid: 0, duplicates: 0, failed: 0 },
+      [OpenqEvent.DecisionSuperseded]: { read: 0, applied: 0, invalid: 0, duplicates: 0, failed: 0 },
+      [OpenqEvent.GateRescueParked]: { read: 0, applied: 0, invalid: 0, duplicates: 0, failed: 0 },
+      [OpenqEvent.GateResumed]: { read: 0, applied: 0, invalid: 0, duplicates: 0, failed: 0 },
+      'question.joined': { read: 0, applied: 0, invalid: 0, duplicates: 0, failed: 0 },
+      'question.precedent_offered': { read: 0, applied: 0, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.StoryCorrected]: { read: 4, applied: 4, invalid: 0, duplicates: 0, failed: 0 },
       [OpenqEvent.StoryArchived]: { read: 1, applied: 1, invalid: 0, duplicates: 0, failed: 0 },
     });

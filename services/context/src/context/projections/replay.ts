@@ -32,12 +32,26 @@ export const REPLAYED_TYPES: readonly ContextFactType[] = [
   OpenqEvent.DecisionRecorded,
   OpenqEvent.QuestionDeclared,
   OpenqEvent.QuestionWithdrawn,
+  OpenqEvent.QuestionAnswered,
+  OpenqEvent.DecisionSuperseded,
+  OpenqEvent.GateRescueParked,
+  OpenqEvent.GateResumed,
+  'question.joined',
+  'question.precedent_offered',
   OpenqEvent.StoryCorrected,
   OpenqEvent.StoryArchived,
 ];
 
 /** The read models, in the order the correction command locks them (story, task, question). */
-const TABLES = ['context_story', 'context_task', 'context_question', 'context_decision'] as const;
+const TABLES = [
+  'context_story',
+  'context_task',
+  'context_question',
+  'context_decision',
+  'analytics_question',
+  'analytics_asker_event',
+  'analytics_gate_event',
+] as const;
 
 export interface ContextReplayOptions {
   /** Rebuild even when a stream no longer starts at sequence 1 (older facts are lost). */

@@ -18,7 +18,8 @@ import { NotifyToggle, useInboxSignals } from './signals.js';
 import { AllProjectsInbox } from './all-projects.js';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
 import { DelegationPanel } from './delegation.js';
-import { SettingsLink, SettingsPage, pickView } from './settings.js';
+import { AnalyticsLink, SettingsLink, SettingsPage, pickView, viewHref } from './settings.js';
+import { AnalyticsPage } from './analytics.js';
 import { useQuestionClock } from './clock.js';
 
 const html = htm.bind(h);
@@ -97,6 +98,7 @@ function Topbar({ me, projectId, onProject, live, view = 'inbox', onView }) {
       </div>`
     }
     <div class="topbar-end">
+      ${onView && projectId && projectId !== ALL_PROJECTS && html`<${AnalyticsLink} projectId=${projectId} view=${view} onView=${onView} />`}
       ${onView && projectId && projectId !== ALL_PROJECTS && html`<${SettingsLink} projectId=${projectId} view=${view} onView=${onView} />`}
       <${NotifyToggle} />
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
@@ -127,11 +129,7 @@ function InboxRoot({ me, onSignedOut }) {
   const chooseView = (next) => {
     if (next === view) return;
     setView(next);
-    const url = new URL(location.href);
-    if (next === 'settings') url.searchParams.set('view', 'settings');
-    else url.searchParams.delete('view');
-    url.hash = '';
-    window.history.pushState(null, '', url);
+    window.history.pushState(null, '', viewHref(projectId, next));
   };
 
   const chooseProject = (id) => {
@@ -389,6 +387,9 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     return html`${topbar}
       <${SettingsPage} projectId=${projectId} me=${me} onView=${chooseView} />
       <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
+  if (view === 'analytics')
+    return html`${topbar}
+      <${AnalyticsPage} projectId=${projectId} onView=${chooseView} />`;
 
   // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
   const waitingPanel = html`<${WaitingPanel}

@@ -32,6 +32,8 @@ const REASONS = new Set([
   'destino_nao_permitido',
   'origem_nao_confiavel',
   'muitas_requisicoes',
+  // Issue #33: from libs/contracts (analytics.ts), held equal by locales.spec.ts.
+  'periodo_invalido',
 ]);
 
 /** An error as one sentence: the known reason's words, else the server's own message. */

@@ -27,16 +27,20 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-policies', title: () => t('settings.policies.title'), Section: PoliciesSection },
 ];
 
-/** The inbox's view from the URL: the project's queue (default), or its settings (`?view=settings`). */
+/** The views of a project besides its queue: `?view=settings`, `?view=analytics` (issue #33). */
+const VIEWS = ['settings', 'analytics'];
+
+/** The inbox's view from the URL: the project's queue (default), its settings, or its question quality. */
 export function pickView() {
-  return new URLSearchParams(location.search).get('view') === 'settings' ? 'settings' : 'inbox';
+  const view = new URLSearchParams(location.search).get('view');
+  return VIEWS.includes(view) ? view : 'inbox';
 }
 
 /** The URL of a view of a project (the header's link works without script and in a new tab too). */
 export function viewHref(projectId, view) {
   const url = new URL(location.href);
   url.searchParams.set('project', projectId);
-  if (view === 'settings') url.searchParams.set('view', 'settings');
+  if (VIEWS.includes(view)) url.searchParams.set('view', view);
   else url.searchParams.delete('view');
   url.hash = '';
   return `${url.pathname}${url.search}`;
@@ -47,21 +51,31 @@ function inPlace(event) {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
-/** The header's way to the settings page (marked as the current page while it is shown). */
-export function SettingsLink({ projectId, view, onView }) {
+/** The header's way to a view of the project (marked as the current page while it is shown). */
+function ViewLink({ projectId, view, onView, target, label }) {
   return html`<a
-    id="settings-link"
+    id=${`${target}-link`}
     class="settings-link"
-    href=${viewHref(projectId, 'settings')}
-    aria-current=${view === 'settings' ? 'page' : undefined}
+    href=${viewHref(projectId, target)}
+    aria-current=${view === target ? 'page' : undefined}
     onClick=${(e) => {
       if (!inPlace(e)) return;
       e.preventDefault();
-      onView('settings');
+      onView(target);
     }}
   >
-    ${t('settings.open')}
+    ${label}
   </a>`;
+}
+
+/** The header's way to the settings page. */
+export function SettingsLink({ projectId, view, onView }) {
+  return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="settings" label=${t('settings.open')} />`;
+}
+
+/** Issue #33 the header's way to the question-quality page. */
+export function AnalyticsLink({ projectId, view, onView }) {
+  return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="analytics" label=${t('analytics.open')} />`;
 }
 
 /** The page: its title, an index of its sections, then each section. */

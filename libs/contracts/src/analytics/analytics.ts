@@ -1,0 +1,148 @@
+import { IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
+import { IsOneOf } from '../validators';
+import type { ReasonWords } from '../edge-reasons';
+import { QUESTION_AUTHORS, type QuestionAuthor } from '../vocabulary';
+
+/**
+ * SPEC §12.4 question quality: per project, per asking role or per week, what the logs say about
+ * the questions asked. One row's figures, in the order the CSV writes them.
+ */
+export const ANALYTICS_FIELDS = [
+  'key',
+  'asked',
+  'joined',
+  'precedents',
+  'withdrawn',
+  'answeredByClick',
+  'answeredByAgent',
+  'suggestionAccepted',
+  'amended',
+  'answerMinutesP50',
+  'answerMinutesP90',
+  'parkedMinutesP50',
+] as const;
+
+export interface AnalyticsRow {
+  /** `by=role`: the asking role (`autor`); `by=week`: the week's Monday (UTC), `YYYY-MM-DD`. */
+  key: string;
+  asked: number;
+  joined: number;
+  precedents: number;
+  withdrawn: number;
+  answeredByClick: number;
+  answeredByAgent: number;
+  suggestionAccepted: number;
+  amended: number;
+  /** Minutes from declared to answered, 2 decimals; null with no answer in the row. */
+  answerMinutesP50: number | null;
+  answerMinutesP90: number | null;
+  /** Minutes a gate cycle stayed parked on a user decision, 2 decimals; null with none resumed. */
+  parkedMinutesP50: number | null;
+}
+
+export const ANALYTICS_GROUPINGS = ['role', 'week'] as const;
+export type AnalyticsGrouping = (typeof ANALYTICS_GROUPINGS)[number];
+
+/** The keys of `by=role` rows, in this order (the role set of §3.1, bounded: also the metrics' labels). */
+export const ANALYTICS_ROLES: readonly QuestionAuthor[] = QUESTION_AUTHORS;
+
+/** [openq] Without `from`, the 12 weeks up to `to` (84 days, `to` included). */
+export const ANALYTICS_DEFAULT_DAYS = 84;
+/** [openq] At most a year and a day per request (the read is one statement over the window). */
+export const ANALYTICS_MAX_DAYS = 366;
+
+/** `GET /projects/:projectId/analytics` reply (and `openq.context.analytics`). */
+export interface AnalyticsReply {
+  rows: AnalyticsRow[];
+  /** The window, both days included (UTC), as applied (defaults filled in). */
+  from: string;
+  to: string;
+}
+
+/** The refusal of a window that is not one: `from` after `to`, or longer than the maximum. */
+export const ANALYTICS_REASONS = {
+  periodo_invalido: {
+    status: 400,
+    en: `That period cannot be shown: the start must not be after the end, and it may span at most ${ANALYTICS_MAX_DAYS} days.`,
+    'pt-BR': `Esse período não pode ser mostrado: o início não pode ser depois do fim, e ele pode ter no máximo ${ANALYTICS_MAX_DAYS} dias.`,
+  },
+} as const satisfies Record<string, ReasonWords & { status: number }>;
+
+export const AnalyticsReason = { badPeriod: 'periodo_invalido' } as const satisfies Record<
+  string,
+  keyof typeof ANALYTICS_REASONS
+>;
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day `YYYY-MM-DD` that exists (2026-02-30 does not). */
+export function isDay(value: unknown): value is string {
+  if (typeof value !== 'string' || !DAY_PATTERN.test(value)) return false;
+  const at = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
+}
+
+export function IsDay(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isDay',
+    validator: {
+      validate: (value: unknown) => isDay(value),
+      defaultMessage: (args?: ValidationArguments) =>
+        `${args?.property ?? 'value'} must be a day written YYYY-MM-DD`,
+    },
+  });
+}
+
+/**
+ * `?from=&to=&by=`: days `YYYY-MM-DD` (UTC, both included) and the grouping. A malformed value is
+ * 400 `parametro_invalido` naming it; a window that is not one is `periodo_invalido`
+ * (`analyticsPeriod`).
+ */
+export class AnalyticsQuery {
+  @IsOptional()
+  @IsDay()
+  from?: string;
+
+  @IsOptional()
+  @IsDay()
+  to?: string;
+
+  @IsOneOf(ANALYTICS_GROUPINGS)
+  by: AnalyticsGrouping = 'week';
+}
+
+const DAY_MS = 86_400_000;
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The window a query asks for, with its defaults (`to`: today in UTC; `from`: 84 days ending on
+ * `to`), or why it is not one.
+ */
+export function analyticsPeriod(
+  query: { from?: string; to?: string },
+  now: Date,
+): { ok: true; from: string; to: string } | { ok: false; reason: 'periodo_invalido'; message: string } {
+  const to = query.to ?? now.toISOString().slice(0, 10);
+  const from = query.from ?? addDays(to, 1 - ANALYTICS_DEFAULT_DAYS);
+  if (from > to) return { ok: false, reason: 'periodo_invalido', message: `from ${from} is after to ${to}` };
+  const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+  if (days > ANALYTICS_MAX_DAYS)
+    return {
+      ok: false,
+      reason: 'periodo_invalido',
+      message: `from ${from} to ${to} spans ${days} days; at most ${ANALYTICS_MAX_DAYS}`,
+    };
+  return { ok: true, from, to };
+}
+
+/** The rows as CSV: a header of the field names, one line per row, empty cells for null. */
+export function analyticsCsv(rows: readonly AnalyticsRow[]): string {
+  // Every cell is a number, a role of §3.1 or a day: nothing to quote or escape.
+  const lines = [ANALYTICS_FIELDS.join(',')];
+  for (const row of rows)
+    lines.push(ANALYTICS_FIELDS.map((f) => (row[f] === null ? '' : String(row[f]))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
