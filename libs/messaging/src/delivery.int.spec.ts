@@ -776,7 +776,7 @@ describe('batches: several messages in one transaction, each with its own guaran
     settle(third, last);
     expect(last).toEqual(third.map(() => 'ack'));
     expect(prepares.get(7)).toBe(2); // failed in the batch, then alone
-    expect(prepares.get(8)).toBe(1); // the batch split before its step
+    expect(prepares.get(8)).toBe(2); // ran beside 7's in the batch, then alone after the split
     expect((await effects()).map((e) => e.applied_by)).toEqual([
       'prep-1-1',
       'prep-2-1',
@@ -785,8 +785,39 @@ describe('batches: several messages in one transaction, each with its own guaran
       expect.stringMatching(/^prep-5-/),
       expect.stringMatching(/^prep-6-/),
       'prep-7-2',
-      'prep-8-1',
+      'prep-8-2',
     ]);
+    await ds.destroy();
+  });
+
+  it("runs a batch's before-transaction steps side by side, each result to its own message", async () => {
+    const size = 10;
+    let started = 0;
+    let allStarted!: () => void;
+    const together = new Promise<void>((resolve) => (allStarted = resolve));
+    // Each step waits until every step of the batch has started: run one after the other, the
+    // first would wait forever (the race below turns that into a failure).
+    const { ds, processor, fetch, settle } = await batchSetup(undefined, {
+      prepare: async (envelope) => {
+        if (++started === size) allStarted();
+        await Promise.race([
+          together,
+          new Promise((_, reject) => setTimeout(() => reject(new Error('steps ran one by one')), 5000)),
+        ]);
+        return `prep-${(envelope.data as { n: number }).n}`;
+      },
+    });
+    for (let n = 1; n <= size; n++) await publishPing(n, `p${n % 3}`);
+    const batch = await fetch(size);
+    const outcomes = await processor.processBatch(batch);
+    settle(batch, outcomes);
+    expect(outcomes).toEqual(batch.map(() => 'ack'));
+    expect(started).toBe(size);
+    const rows = (await ds.query(`SELECT n, applied_by FROM effects ORDER BY n`)) as {
+      n: number;
+      applied_by: string;
+    }[];
+    expect(rows).toEqual(Array.from({ length: size }, (_, i) => ({ n: i + 1, applied_by: `prep-${i + 1}` })));
     await ds.destroy();
   });
 

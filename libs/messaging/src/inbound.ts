@@ -61,6 +61,8 @@ export interface InboundOptions {
 export type Outcome = 'ack' | 'nak' | 'term' | 'defer';
 
 const DEFER_DELAY_MS = 250;
+/** Before-transaction steps of one batch run at once (each is typically a call to another service). */
+const PREPARE_CONCURRENCY = 16;
 
 export const defaultBackoff = (deliveries: number): number =>
   Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
@@ -405,18 +407,37 @@ export class InboundProcessor {
    * another in the batch's order, each in its message's scope (correlation id, trace); nothing is
    * held meanwhile. A step that throws splits the batch.
    */
+  /**
+   * The batch's before-transaction steps, up to `PREPARE_CONCURRENCY` at once. Each sees the state
+   * from before the batch's transaction whatever the order (none of them sees another's effect,
+   * as when they ran one after the other), and a batch holds one of the process's few transaction
+   * slots (`TransactionSlots`): run one by one, a batch of verdicts would wait for its calls to
+   * another service in a row while every other consumer of the process waits for the slot.
+   */
   private async prepareBatch(items: BatchItem[]): Promise<void> {
     const prepare = this.options.prepare;
     if (!prepare) return;
-    for (const item of items) {
-      const { msg, envelope } = item;
-      item.prepared = await runInScope(
-        natsHeaderReader(msg.headers),
-        envelope.correlationId,
-        this.spanOf(`${envelope.type} prepare`),
-        () => prepare(envelope, () => this.inInbox(envelope)),
-      );
-    }
+    let next = 0;
+    let failure: { error: unknown } | null = null;
+    const worker = async (): Promise<void> => {
+      // After a failure no new step starts; the ones running finish before the batch is split.
+      while (next < items.length && !failure) {
+        const item = items[next++]!;
+        const { msg, envelope } = item;
+        try {
+          item.prepared = await runInScope(
+            natsHeaderReader(msg.headers),
+            envelope.correlationId,
+            this.spanOf(`${envelope.type} prepare`),
+            () => prepare(envelope, () => this.inInbox(envelope)),
+          );
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PREPARE_CONCURRENCY, items.length) }, worker));
+    if (failure) throw (failure as { error: unknown }).error;
   }
 
   /**
