@@ -16,3 +16,5 @@ export * from './analyst-questions-file';
 export * from './decider';
 export * from './calendar';
 export * from './edge-reasons';
+export * from './signature';
+export * from './engine-reasons';

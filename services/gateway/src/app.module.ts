@@ -11,6 +11,7 @@ import {
 } from './context/story-corrections.controller';
 import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
 import { AgentEventsController } from './events/agent-events.controller';
+import { EngineEventsController, EngineSubscriptionController } from './engines/engines.controller';
 import { GatesController } from './gates/gates.controller';
 import { GateHistoryController, WaitingController } from './gates/waiting.controller';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -57,6 +58,8 @@ const internalControllers = [
   AgentStoryCorrectionsController,
   AgentStoryArchiveController,
   AgentEventsController,
+  EngineEventsController,
+  EngineSubscriptionController,
 ];
 
 /** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */

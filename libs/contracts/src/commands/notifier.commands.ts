@@ -6,11 +6,14 @@ import {
   NotificationChannelsBody,
   type DeliveryListFilter,
 } from '../http/notification-channels.dto';
+import { EngineSubscriptionBody } from '../http/engine-subscription.dto';
 import { defineCommand } from './command';
 import type {
   ClockPolicyView,
   ClockStateReply,
   DeliveryListReply,
+  EngineSubscriptionDeleted,
+  EngineSubscriptionView,
   NotificationChannelsView,
   RedeliverReply,
   WorkingTimeView,
@@ -78,6 +81,17 @@ export class RedeliverCommand extends UserScopedCommand {
   deliveryId!: string;
 }
 
+/** [openq] issue #34 an engine's subscription (the gateway's `/internal/engines/:engineId/subscription`). */
+export class EngineCommand {
+  @IsEntityId()
+  engineId!: string;
+}
+
+export class SetEngineSubscriptionCommand extends EngineSubscriptionBody {
+  @IsEntityId()
+  engineId!: string;
+}
+
 export const NotifierCommand = {
   channels: defineCommand<UserScopedCommand, NotificationChannelsView>(
     Verb.notifier.channels,
@@ -105,5 +119,17 @@ export const NotifierCommand = {
   setWorkingTime: defineCommand<SetWorkingTimeCommand, WorkingTimeView>(
     Verb.notifier.setWorkingTime,
     SetWorkingTimeCommand,
+  ),
+  engineSubscription: defineCommand<EngineCommand, EngineSubscriptionView>(
+    Verb.notifier.engineSubscription,
+    EngineCommand,
+  ),
+  setEngineSubscription: defineCommand<SetEngineSubscriptionCommand, EngineSubscriptionView>(
+    Verb.notifier.setEngineSubscription,
+    SetEngineSubscriptionCommand,
+  ),
+  deleteEngineSubscription: defineCommand<EngineCommand, EngineSubscriptionDeleted>(
+    Verb.notifier.deleteEngineSubscription,
+    EngineCommand,
   ),
 } as const;

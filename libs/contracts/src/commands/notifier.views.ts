@@ -77,3 +77,22 @@ export interface ClockStateReply {
   clock: boolean;
   items: ClockStateItem[];
 }
+
+/**
+ * [openq] issue #34 an engine's subscription as the API shows it: the secret never (only that it
+ * is set), the URL in full (the engine gave it, with the service token).
+ */
+export interface EngineSubscriptionView {
+  engineId: string;
+  url: string;
+  secretSet: true;
+  projects: string[];
+  events: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EngineSubscriptionDeleted {
+  engineId: string;
+  deleted: true;
+}

@@ -16,6 +16,7 @@ export const Verb = {
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),
     status: pair('questions', 'status'),
+    declaredBy: pair('questions', 'declared-by'),
     delegationGrant: pair('questions', 'delegation-grant'),
     delegationRevoke: pair('questions', 'delegation-revoke'),
     delegationList: pair('questions', 'delegation-list'),
@@ -51,6 +52,9 @@ export const Verb = {
     clockState: pair('notifier', 'clock-state'),
     workingTime: pair('notifier', 'working-time'),
     setWorkingTime: pair('notifier', 'set-working-time'),
+    engineSubscription: pair('notifier', 'engine-subscription'),
+    setEngineSubscription: pair('notifier', 'set-engine-subscription'),
+    deleteEngineSubscription: pair('notifier', 'delete-engine-subscription'),
   },
 } as const;
 

@@ -10,6 +10,8 @@ import { DataSource } from 'typeorm';
 import { closeChannelSenders } from '../channels/senders';
 import { ClockTicker } from './delivery/clock-ticker';
 import { DeliverySender } from './delivery/delivery-sender';
+import { EngineSender } from './engines/engine-sender';
+import { EnginesController } from './engines/engines.controller';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -33,6 +35,11 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       concurrency: settings.concurrency,
       pollMs: settings.pollMs,
       links: this.runtime.links,
+      engines: new EngineSender(this.dataSource, {
+        retry: settings.retry,
+        timeoutMs: settings.sendTimeoutMs,
+        policy: settings.outbound,
+      }),
       ...(this.runtime.now ? { now: this.runtime.now } : {}),
     });
     this.runtime.sender.start();
@@ -59,7 +66,7 @@ export class NotifierModule {
   static forRoot(runtime: NotifierRuntime): DynamicModule {
     return {
       module: NotifierModule,
-      controllers: [NotifierEventsController, NotifierRequestsController],
+      controllers: [NotifierEventsController, NotifierRequestsController, EnginesController],
       providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
     };
   }
