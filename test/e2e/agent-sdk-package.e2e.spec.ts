@@ -23,6 +23,7 @@ const run = promisify(execFile);
 let stack: Stack;
 let project: string;
 let install = '';
+let readmeBlocks: string[] = [];
 
 beforeAll(async () => {
   stack = await Stack.start({
@@ -50,20 +51,32 @@ beforeAll(async () => {
     install = '--prefer-offline';
   }
   cpSync(join(ROOT, 'examples/engine-loop/engine.ts'), join(project, 'engine.ts'));
-  await run(
+  readmeBlocks = tsBlocks(readFileSync(join(ROOT, 'libs/agent-sdk/README.md'), 'utf8'));
+  readmeBlocks.forEach((code, i) => writeFileSync(join(project, `readme-${i + 1}.ts`), code));
+  await compile(['engine.ts', ...readmeBlocks.map((_, i) => `readme-${i + 1}.ts`)]);
+});
+
+/** The ```ts blocks of a Markdown file, in order. */
+function tsBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => code!);
+}
+
+/** Compiles the .ts files of the engine's project as an engine would: strict, CommonJS, the package's types. */
+function compile(files: string[]) {
+  return run(
     process.execPath,
     [
       join(ROOT, 'node_modules/typescript/bin/tsc'),
-      'engine.ts',
+      ...files,
       ...['--outDir', 'out', '--strict', '--target', 'es2022', '--lib', 'es2023,dom'],
       ...['--module', 'node16', '--moduleResolution', 'node16'],
       ...['--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types')],
     ],
     { cwd: project },
   ).catch((error: { stdout?: string }) => {
-    throw new Error(`the example does not compile against the package:\n${error.stdout}`);
+    throw new Error(`${files.join(', ')} do not compile against the package:\n${error.stdout}`);
   });
-});
+}
 
 afterAll(async () => {
   await stack?.stop();
@@ -124,6 +137,40 @@ it('runs the example engine on HTTP alone: declare, verdict, agent answer, resum
   expect(ofProject(OpenqEvent.QuestionDeclared)).toHaveLength(2);
   expect(ofProject(OpenqEvent.QuestionAnswered)).toHaveLength(1);
   expect(ofProject(OpenqEvent.GateResumed)).toHaveLength(1);
+});
+
+// Issue #34: the README's examples run as written — every ```ts block compiled above (strict, CommonJS:
+// a top-level await does not compile) and run here against the stack, each a program of its own. Its
+// ```sh block is what this suite's beforeAll does (pack, install).
+it('runs every TypeScript block of libs/agent-sdk/README.md as written', async () => {
+  expect(readmeBlocks.length).toBeGreaterThanOrEqual(5);
+  // Each block is a program of its own: they run side by side, as independent engines would.
+  const outputs = await Promise.all(
+    readmeBlocks.map(async (code, i) => {
+      expect(code).not.toMatch(/\/\/openq[:/]/); // no host that only exists in a compose network
+      const ran = run(process.execPath, [join(project, `out/readme-${i + 1}.js`)], {
+        cwd: project,
+        env: {
+          PATH: process.env.PATH,
+          OPENQ_URL: stack.baseUrl,
+          NATS_URL: stack.nats.url,
+          OPENQ_SERVICE_TOKEN: DEV_SERVICE_TOKEN,
+        },
+      });
+      const { stdout } = await ran.catch((error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(
+          `README block ${i + 1} failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+        );
+      });
+      return [i + 1, stdout.trim() !== ''];
+    }),
+  );
+  expect(outputs).toEqual(readmeBlocks.map((_, i) => [i + 1, true]));
+  // What the blocks did, as openq recorded it.
+  const ofP1 = (type: string) => stack.events.ofType(type).filter((e) => e.projectId === 'p1');
+  // (the NATS block's declaration is applied after its program ended).
+  await waitFor(() => ofP1(OpenqEvent.QuestionDeclared).length >= 3);
+  expect(ofP1(OpenqEvent.QuestionAnswered)).toHaveLength(1);
 });
 
 describe('engine subscriptions and the catch-up (SPEC §12.5), through the SDK’s HTTP client', () => {
