@@ -114,7 +114,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(43);
+    expect(commandRegistry.types()).toHaveLength(46);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -217,7 +217,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(43);
+      expect(pairs).toHaveLength(46);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,

@@ -17,4 +17,4 @@ export * from './decider';
 export * from './calendar';
 export * from './edge-reasons';
 export * from './signature';
-export * from './engine-reasons';
+export * from './integration-reasons';

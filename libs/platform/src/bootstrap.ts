@@ -40,6 +40,8 @@ export interface RunServiceOptions {
   exitOnFailure?: boolean;
   /** Default true: SIGTERM/SIGINT close the app gracefully and end the process. */
   handleSignals?: boolean;
+  /** Keep each JSON or form body's bytes as `request.rawBody` (a signature over them: Slack's callbacks). */
+  rawBody?: boolean;
 }
 
 @Module({})
@@ -100,6 +102,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
     bufferLogs: true,
     autoFlushLogs: false,
     abortOnError: false,
+    rawBody: options.rawBody === true,
   });
   fastify.addHook('onClose', (_instance, done) => {
     forgetApp(app);

@@ -31,6 +31,7 @@ import { PoliciesController } from './questions/policies.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
+import { SlackModule } from './slack/slack.module';
 
 /** The UI's routes (JWT + role on the project). */
 const userControllers = [
@@ -85,6 +86,8 @@ export class AppModule {
         InboxModule.forRoot(config),
         // [openq] issue #17 one-tap links from notifications: GET /l/:token confirms, POST answers.
         OneTapModule.forRoot(config),
+        // [openq] issue #34 Slack's interactive buttons and the person's Slack member id.
+        SlackModule.forRoot(config.slack),
       ],
       controllers: [...userControllers, ...internalControllers, ...publicControllers],
       providers: [{ provide: APP_PIPE, useClass: ContractValidationPipe }],

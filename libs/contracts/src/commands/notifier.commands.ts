@@ -1,4 +1,4 @@
-import { IsObject, IsOptional } from 'class-validator';
+import { IsObject, IsOptional, Matches } from 'class-validator';
 import { IsUuidString, IsEntityId, IntRange, IsOneOf, Nested, Nullable } from '../validators';
 import {
   DELIVERY_LIST_FILTERS,
@@ -7,6 +7,7 @@ import {
   type DeliveryListFilter,
 } from '../http/notification-channels.dto';
 import { EngineSubscriptionBody } from '../http/engine-subscription.dto';
+import { SLACK_USER_ID_PATTERN, SlackLinkBody } from '../http/slack-link.dto';
 import { defineCommand } from './command';
 import type {
   ClockPolicyView,
@@ -14,6 +15,8 @@ import type {
   DeliveryListReply,
   EngineSubscriptionDeleted,
   EngineSubscriptionView,
+  SlackLinkView,
+  SlackUserReply,
   NotificationChannelsView,
   RedeliverReply,
   WorkingTimeView,
@@ -92,6 +95,18 @@ export class SetEngineSubscriptionCommand extends EngineSubscriptionBody {
   engineId!: string;
 }
 
+/** [openq] issue #34 the caller links (or, with `null`, unlinks) their Slack member id. */
+export class SetSlackLinkCommand extends SlackLinkBody {
+  @IsEntityId()
+  userId!: string;
+}
+
+/** [openq] issue #34 who clicked a Slack button: the openq user linked to that Slack member id. */
+export class SlackUserCommand {
+  @Matches(SLACK_USER_ID_PATTERN)
+  slackUserId!: string;
+}
+
 export const NotifierCommand = {
   channels: defineCommand<UserScopedCommand, NotificationChannelsView>(
     Verb.notifier.channels,
@@ -132,4 +147,10 @@ export const NotifierCommand = {
     Verb.notifier.deleteEngineSubscription,
     EngineCommand,
   ),
+  slackLink: defineCommand<UserCommand, SlackLinkView>(Verb.notifier.slackLink, UserCommand),
+  setSlackLink: defineCommand<SetSlackLinkCommand, SlackLinkView>(
+    Verb.notifier.setSlackLink,
+    SetSlackLinkCommand,
+  ),
+  slackUser: defineCommand<SlackUserCommand, SlackUserReply>(Verb.notifier.slackUser, SlackUserCommand),
 } as const;

@@ -96,3 +96,15 @@ export interface EngineSubscriptionDeleted {
   engineId: string;
   deleted: true;
 }
+
+/** [openq] issue #34 the caller's Slack member id, linked in their settings (`null`: none). */
+export interface SlackLinkView {
+  userId: string;
+  slackUserId: string | null;
+  updatedAt: string | null;
+}
+
+/** [openq] issue #34 the openq user a Slack member id is linked to (`null`: nobody). */
+export interface SlackUserReply {
+  userId: string | null;
+}

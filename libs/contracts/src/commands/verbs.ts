@@ -55,6 +55,9 @@ export const Verb = {
     engineSubscription: pair('notifier', 'engine-subscription'),
     setEngineSubscription: pair('notifier', 'set-engine-subscription'),
     deleteEngineSubscription: pair('notifier', 'delete-engine-subscription'),
+    slackLink: pair('notifier', 'slack-link'),
+    setSlackLink: pair('notifier', 'set-slack-link'),
+    slackUser: pair('notifier', 'slack-user'),
   },
 } as const;
 

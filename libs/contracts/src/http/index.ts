@@ -14,3 +14,4 @@ export * from './accept-suggestions.dto';
 export * from './grant-delegation.dto';
 export * from './project-policies.dto';
 export * from './engine-subscription.dto';
+export * from './slack-link.dto';

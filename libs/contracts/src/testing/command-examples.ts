@@ -139,6 +139,9 @@ export const commandExamples: CommandExamples = deepFreeze({
       events: ['gate.resumed', 'question.*'],
     },
     deleteEngineSubscription: { engineId: 'engine-1' },
+    slackLink: { userId: I.sessionAuthorId },
+    setSlackLink: { userId: I.sessionAuthorId, slackUserId: 'U024BE7LH' },
+    slackUser: { slackUserId: 'U024BE7LH' },
   },
 });
 

@@ -12,6 +12,7 @@ import { ClockTicker } from './delivery/clock-ticker';
 import { DeliverySender } from './delivery/delivery-sender';
 import { EngineSender } from './engines/engine-sender';
 import { EnginesController } from './engines/engines.controller';
+import { SlackLinksController } from './slack/slack-links.controller';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -66,7 +67,12 @@ export class NotifierModule {
   static forRoot(runtime: NotifierRuntime): DynamicModule {
     return {
       module: NotifierModule,
-      controllers: [NotifierEventsController, NotifierRequestsController, EnginesController],
+      controllers: [
+        NotifierEventsController,
+        NotifierRequestsController,
+        EnginesController,
+        SlackLinksController,
+      ],
       providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
     };
   }

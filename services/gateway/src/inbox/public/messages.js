@@ -32,6 +32,8 @@ const REASONS = new Set([
   'destino_nao_permitido',
   'origem_nao_confiavel',
   'muitas_requisicoes',
+  // Issue #34: words from libs/contracts (integration-reasons.ts).
+  'slack_ja_vinculado',
 ]);
 
 /** An error as one sentence: the known reason's words, else the server's own message. */
