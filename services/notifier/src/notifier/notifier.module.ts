@@ -29,6 +29,10 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
+    // A hybrid app (HTTP + the JetStream transport) calls the bootstrap hooks once per part: a
+    // second sender and ticker would run unstopped, polling a closed database after shutdown
+    // ("Driver not Connected", issue #34). One of each.
+    if (this.runtime.sender) return;
     const { settings, senders } = this.runtime;
     this.runtime.sender = new DeliverySender(this.dataSource, senders, {
       retry: settings.retry,
