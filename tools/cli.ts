@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { InfrastructureUnavailableError } from '@openq/persistence';
 import { afterAppsClosed } from '@openq/platform';
 import { demoOptionsFromEnv, runDemo } from './demo';
-import { EmbeddedUnavailable, startEmbeddedInfrastructure, stopOpenq } from './embedded';
+import { claimHome, EmbeddedUnavailable, startEmbeddedInfrastructure, stopOpenq } from './embedded';
 import { replay } from './replay';
 import { start, SERVICE_NAMES, type ServiceName } from './start';
 import { main as token } from './token';
@@ -19,7 +19,7 @@ const USAGE = `usage: openq <command>
   replay [questions]                            rebuild the question projection from the log
   replay context [--allow-partial]              rebuild the context read models from the streams
                                                 (refused when a stream lost its first messages, unless --allow-partial)
-  demo [--project demo] [--user ana] [--url http://localhost:3000]
+  demo [--project demo-<run>] [--user ana] [--url http://localhost:3000]
                                                 play a scripted engine against a running openq`;
 
 async function run(argv: string[]): Promise<number> {
@@ -41,7 +41,8 @@ async function run(argv: string[]): Promise<number> {
         );
         return 2;
       }
-      // Laptop mode (the five services in this process) brings up what the machine lacks.
+      // Laptop mode (the five services in this process) brings up what the machine lacks, once per folder.
+      if (names.length === 0) claimHome(process.env);
       const embedded = names.length === 0 ? await startEmbeddedInfrastructure(process.env) : null;
       if (embedded) afterAppsClosed('embedded servers', embedded.stop);
       await start(names.length > 0 ? (names as ServiceName[]) : undefined, embedded?.lines ?? []);

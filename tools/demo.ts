@@ -214,7 +214,9 @@ export function demoOptionsFromEnv(argv: string[], env: NodeJS.ProcessEnv = proc
     return i >= 0 ? argv[i + 1] : undefined;
   };
   return {
-    projectId: arg('project') ?? 'demo',
+    // A project of its own per run (issue #34): a second `npm run demo` starts fresh instead of
+    // mixing with the first run's questions; `--project` plays into a project named on purpose.
+    projectId: arg('project') ?? `demo-${Date.now().toString(36)}`,
     user: arg('user') ?? 'ana',
     baseUrl: arg('url') ?? env.OPENQ_URL ?? `http://localhost:${env.PORT ?? 3000}`,
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',

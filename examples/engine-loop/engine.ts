@@ -9,18 +9,25 @@
  *      turn context and records the answer with answer_open_question → the gate resumes;
  *   4. the next turn context carries the decision.
  *
- * Run it against a started openq (`npm start`):
- *   OPENQ_URL=http://localhost:3000 NATS_URL=nats://127.0.0.1:4222 node engine.js
- * OPENQ_TRANSPORT=http publishes the agent events over HTTP (POST /internal/projects/:p/events)
- * instead of NATS; NATS is still used to follow openq's events (gate.rescue_parked, gate.resumed).
+ * It speaks HTTP only (SPEC §12.5), no NATS: the agent events go to POST /internal/projects/:p/events,
+ * and openq's events come back to a small HTTP server of its own through an engine subscription
+ * (signed POSTs, checked with verifySignature), then once more through the catch-up route.
+ *
+ * Run it against a started openq that may POST to this machine (a private address: the operator
+ * allows it, SPEC §12.2):
+ *   OPENQ_NOTIFY_ALLOWED_TARGETS=127.0.0.1 npm start        # in the openq repository
+ *   OPENQ_URL=http://localhost:3000 node engine.js
  */
-import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
-  AgentEventPublisher,
+  DELIVERY_ID_HEADER,
   HttpAgentEventPublisher,
   OpenqEvent,
   OpenqHttpClient,
-  STREAMS,
+  SIGNATURE_HEADER,
+  STREAM_SEQ_HEADER,
   anthropicToolsFor,
   openAiToolsFor,
   type AgentEvents,
@@ -32,6 +39,7 @@ import {
   type OpenqEventDataMap,
   type QaVerdictEvent,
   type TurnContext,
+  verifySignature,
 } from '@openq/agent-sdk';
 
 const env = process.env;
@@ -153,14 +161,16 @@ const fromAnthropic = (message: AnthropicMessage): ToolCall[] =>
 
 /** An asker's tool call, with what the engine knows and the model does not (session, role, call id). */
 async function askerToolCall(
+  openq: OpenqHttpClient,
   events: AgentEvents<unknown>,
   role: AskerRole,
   sessionId: string,
   call: ToolCall,
 ) {
   switch (call.name) {
-    case 'declare_open_question':
-      await events.declareOpenQuestion(projectId, {
+    case 'declare_open_question': {
+      // declareAndWait: the tool's result for the model can carry the questionId.
+      const { questionId } = await openq.declareAndWait(projectId, {
         ...(call.input as {
           pergunta: string;
           sugestao?: string;
@@ -171,7 +181,8 @@ async function askerToolCall(
         autor: role,
         toolCallId: call.id,
       });
-      return 'declared';
+      return `declared (question ${questionId})`;
+    }
     case 'answer_open_question':
       await events.answerOpenQuestion(projectId, {
         ...(call.input as { questionId: string; resposta?: string }),
@@ -184,41 +195,74 @@ async function askerToolCall(
   }
 }
 
-/** openq's events of this project, from a JetStream consumer of the engine's own. */
-async function follow(nc: NatsConnection): Promise<{
+/** The raw body of a request (the signature is over these exact bytes). */
+async function rawBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * openq's events of this project, POSTed by openq to a server of the engine's own (an engine
+ * subscription): each signature checked, each delivery id taken once (a retry sends it again).
+ */
+async function follow(openq: OpenqHttpClient): Promise<{
   next<T extends keyof OpenqEventDataMap>(type: T): Promise<EventEnvelope<OpenqEventDataMap[T]>>;
-  stop(): void;
+  received(type: string): { seq: number; envelope: EventEnvelope }[];
+  stop(): Promise<void>;
 }> {
-  const jsm = await nc.jetstreamManager();
-  const name = `engine_example_${run}`;
-  await jsm.consumers.add(STREAMS.openqEvents.name, {
-    name,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.New,
-    filter_subject: `gate.*.${projectId}`,
-    inactive_threshold: nanos(60_000),
-  });
-  const messages: ConsumerMessages = await (
-    await nc.jetstream().consumers.get(STREAMS.openqEvents.name, name)
-  ).consume();
-  const seen: EventEnvelope[] = [];
+  const engineId = `engine-example-${run}`;
+  const secret = randomBytes(24).toString('hex');
+  const seen: { seq: number; envelope: EventEnvelope }[] = [];
+  const deliveries = new Set<string>();
   const waiters: (() => void)[] = [];
-  void (async () => {
-    for await (const m of messages) {
-      seen.push(m.json<EventEnvelope>());
-      m.ack();
-      waiters.splice(0).forEach((wake) => wake());
-    }
-  })();
+  const server: Server = createServer((request, response) => {
+    void rawBody(request).then((body) => {
+      const checked = verifySignature(
+        secret,
+        request.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
+        body,
+        Math.floor(Date.now() / 1000),
+      );
+      if (!checked.ok) {
+        response.writeHead(401).end();
+        return;
+      }
+      const deliveryId = String(request.headers[DELIVERY_ID_HEADER.toLowerCase()]);
+      if (!deliveries.has(deliveryId)) {
+        deliveries.add(deliveryId);
+        const seq = Number(request.headers[STREAM_SEQ_HEADER.toLowerCase()]);
+        seen.push({ seq, envelope: JSON.parse(body) as EventEnvelope });
+        waiters.splice(0).forEach((wake) => wake());
+      }
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await openq.subscribe(engineId, {
+    url: `http://127.0.0.1:${port}/openq-events`,
+    secret,
+    projects: [projectId],
+    events: ['gate.*'],
+  });
+  const ofTask = (type: string) =>
+    seen.filter(
+      (e) => e.envelope.type === type && (e.envelope.data as { taskId?: string }).taskId === taskId,
+    );
   return {
     async next(type) {
       for (;;) {
-        const found = seen.find((e) => e.type === type && (e.data as { taskId?: string }).taskId === taskId);
-        if (found) return found as never;
+        const found = ofTask(type)[0];
+        if (found) return found.envelope as never;
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
     },
-    stop: () => messages.stop(),
+    received: ofTask,
+    async stop() {
+      await openq.unsubscribe(engineId);
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
 }
 
@@ -240,13 +284,9 @@ async function main(): Promise<void> {
     // The dev default of `npm start`; production names its own OPENQ_SERVICE_TOKEN.
     serviceToken: env.OPENQ_SERVICE_TOKEN ?? 'openq-dev-service-token-not-for-production',
   });
-  const nc = await connect({ servers: env.NATS_URL ?? 'nats://127.0.0.1:4222' });
-  const events: AgentEvents<unknown> =
-    env.OPENQ_TRANSPORT === 'http' ? new HttpAgentEventPublisher(openq) : new AgentEventPublisher(nc);
-  out(
-    `engine: project ${projectId}, task ${taskId}, agent events over ${env.OPENQ_TRANSPORT === 'http' ? 'HTTP' : 'NATS'}`,
-  );
-  const gateEvents = await follow(nc);
+  const events: AgentEvents<unknown> = new HttpAgentEventPublisher(openq);
+  out(`engine: project ${projectId}, task ${taskId}, over HTTP alone`);
+  const gateEvents = await follow(openq);
   let waitingFor = 'openq';
   const timeout = setTimeout(
     () => {
@@ -259,7 +299,9 @@ async function main(): Promise<void> {
   // 1. A PO turn, OpenAI format: the turn context opens the prompt, the askers' tools go along.
   const turn = await openq.turnContext(projectId, 'po');
   for (const call of fromOpenAi(openAiModel(turn.text, openAiToolsFor('po'))))
-    out(`1. po (OpenAI tool call ${call.name}): ${await askerToolCall(events, 'po', `po-${run}`, call)}`);
+    out(
+      `1. po (OpenAI tool call ${call.name}): ${await askerToolCall(openq, events, 'po', `po-${run}`, call)}`,
+    );
 
   // 2. The QA gate, Anthropic format: every subspecialty's emit_qa_verdict makes one round.
   await events.gateStarted(
@@ -296,7 +338,9 @@ async function main(): Promise<void> {
     t.openQuestions.some((q) => parked.data.questionIds.includes(q.questionId)),
   );
   for (const call of fromAnthropic(anthropicPoModel(chat, next.openQuestions, anthropicToolsFor('po'))))
-    out(`3. po (Anthropic tool call ${call.name}): ${await askerToolCall(events, 'po', `po-${run}`, call)}`);
+    out(
+      `3. po (Anthropic tool call ${call.name}): ${await askerToolCall(openq, events, 'po', `po-${run}`, call)}`,
+    );
   waitingFor = 'gate.resumed';
   const resumed = await gateEvents.next(OpenqEvent.GateResumed);
   out(
@@ -311,9 +355,23 @@ async function main(): Promise<void> {
   const decision = after.decisoes.find((d) => parked.data.questionIds.includes(d.questionId));
   out(`5. turn context: "${decision?.pergunta}" → ${decision?.resposta} (via ${decision?.viaAgente})`);
 
+  // 5. The same event once more through the catch-up route (what an engine does after a restart),
+  //    counted with what the subscription delivered: each way, once.
+  const caughtUp = [];
+  for (let after = 0; ;) {
+    const page = await openq.events(projectId, { after, types: [OpenqEvent.GateResumed] });
+    caughtUp.push(...page.events.filter((e) => (e.envelope.data as { taskId?: string }).taskId === taskId));
+    if (page.events.length === 0) break;
+    after = page.next;
+  }
+  const byWebhook = gateEvents.received(OpenqEvent.GateResumed);
+  const sameEvent = caughtUp[0]?.seq === byWebhook[0]?.seq;
+  out(
+    `6. gate.resumed: ${byWebhook.length} by webhook, ${caughtUp.length} by catch-up (${sameEvent ? 'the same event' : 'different events'})`,
+  );
+
   clearTimeout(timeout);
-  gateEvents.stop();
-  await nc.drain();
+  await gateEvents.stop();
 }
 
 main().catch((error: unknown) => {

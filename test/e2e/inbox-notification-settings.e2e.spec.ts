@@ -229,6 +229,29 @@ describe('notification settings in the inbox', () => {
     await deliveries.getByText('No failed delivery: every one went through or is still trying.').waitFor();
   });
 
+  it('links the person’s Slack member id (issue #34): a bad one is refused in words, a good one is linked', async () => {
+    const erin = await harness.person('erin', P, 'viewer');
+    const page = erin.page;
+    await openSettings(page);
+    const slack = page.locator('section#settings-slack');
+    await slack.getByText('No Slack member id linked: Slack’s buttons cannot answer as you yet.').waitFor();
+    const field = slack.getByLabel('Your Slack member id');
+    await field.fill('erin');
+    await slack.getByRole('button', { name: 'Link' }).click();
+    expect(await slack.getByRole('alert').innerText()).toBe(
+      'Write a Slack member id: it starts with U or W, then letters and digits (like U012AB3CD).',
+    );
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.fill('u0erin42');
+    await slack.getByRole('button', { name: 'Link' }).click();
+    await slack.getByText('Linked: U0ERIN42').waitFor();
+    const me = await harness.stack.http('GET', '/me/slack', {
+      token: harness.stack.token('erin', P, 'viewer'),
+    });
+    expect(me.body).toMatchObject({ userId: 'erin', slackUserId: 'U0ERIN42' });
+    expect(erin.problems).toEqual([]);
+  });
+
   it('says the settings page in Portuguese to a pt-BR browser, on a phone, with no English word left', async () => {
     const token = harness.stack.token('dora', P, 'viewer');
     const put = await harness.stack.http('PUT', `/projects/${P}/notification-channels`, {

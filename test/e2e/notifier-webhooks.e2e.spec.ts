@@ -1,5 +1,5 @@
 import { waitFor } from '@openq/testing';
-import { verifySignature } from '../../services/notifier/src/channels/signature';
+import { verifySignature } from '@openq/contracts';
 import { EXEC_AUTHOR, ask, publishVerdict, startGate } from '../support/gates';
 import { Stack } from '../support/stack';
 import { RECEIVERS_ALLOWED, WebhookReceiver } from '@openq/testing/webhook-receiver';

@@ -47,6 +47,8 @@ class NamespacedOpenq {
         cwd: home,
         env: freshEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
+        // A process group of its own, as a terminal gives a command: Ctrl-C is a SIGINT to the group.
+        detached: true,
       },
     );
     return new NamespacedOpenq(child);
@@ -120,16 +122,28 @@ it('starts an embedded PostgreSQL and nats-server, parks and resumes through the
     resumed: 'running',
   });
 
-  // SIGTERM (what a service manager or Ctrl-C sends): the services drain, then both servers stop.
-  first.child.kill('SIGTERM');
+  // Ctrl-C at the terminal (SIGINT to the whole process group): the services drain, then both
+  // servers stop — PostgreSQL is not in that group, so it does not stop under the services (issue
+  // #34: no "Driver not Connected", no "outbox LISTEN unavailable" on a clean stop).
+  process.kill(-first.child.pid!, 'SIGINT');
   expect(await first.exited).toBe(0);
   expect(processesUnder(openqHome)).toEqual([]);
+  expect(first.out).not.toMatch(/Driver not Connected|LISTEN unavailable/);
   expect(existsSync(join(openqHome, 'postgres', 'PG_VERSION'))).toBe(true);
 
   // Again on the same data (no second initdb), stopped from outside with `openq stop`.
   const second = NamespacedOpenq.start();
   await second.ready();
   expect(second.out).not.toContain("creating the embedded PostgreSQL's data");
+  // A second start in the same folder says so in one line (issue #34), before touching anything.
+  const again = await run(process.execPath, [CLI, 'start'], { cwd: home, env: freshEnv() }).then(
+    () => null,
+    (error: { code?: number; stderr?: string }) => error,
+  );
+  expect(again?.code).toBe(1);
+  expect(again?.stderr?.trim()).toBe(
+    `openq: openq is already running here (pid ${second.child.pid}): use it, or stop it first with \`npm run openq -- stop\``,
+  );
   expect(await second.parkAnswerResume('zero2')).toMatchObject({
     parked: 'user_decision',
     resumed: 'running',

@@ -1,15 +1,19 @@
-import type {
-  EventEnvelope,
-  AnswerByAgentReply,
-  ArchiveStoryReply,
-  AskerRole,
-  CorrectStoryReply,
-  DevContext,
-  QaCut,
-  StoryChanges,
-  TurnContext,
+import {
+  AgentEvent,
+  type EventEnvelope,
+  type EngineSubscriptionDeleted,
+  type EngineSubscriptionView,
+  type AnswerByAgentReply,
+  type ArchiveStoryReply,
+  type AskerRole,
+  type CorrectStoryReply,
+  type DevContext,
+  type QaCut,
+  type StoryChanges,
+  type TurnContext,
 } from '@openq/contracts';
 import type { AnswerOpenQuestionEvent, DeclareOpenQuestionEvent } from './client';
+import { buildAgentEvent, type PublishOptions } from './envelope';
 
 /**
  * The engine's typed client, part 2 (SPEC §4): the internal routes of the gateway, with the
@@ -63,6 +67,41 @@ export interface DeclareQuestionResult {
   questionId: string;
   /** False when this `toolCallId` had declared it already (HTTP 200 instead of 201). */
   created: boolean;
+}
+
+/** `PUT /internal/engines/:engineId/subscription` body (SPEC §12.5). */
+export interface EngineSubscriptionRequest {
+  /** Where openq POSTs each event (the §8 envelope), signed with `secret` (`verifySignature`). */
+  url: string;
+  /** 16–256 characters: the HMAC key of `X-Openq-Signature`. */
+  secret: string;
+  projects: string[];
+  /** Event types (`gate.resumed`) or families (`gate.*`). */
+  events: string[];
+}
+
+/** `GET /internal/projects/:projectId/events` (SPEC §12.5): a catch-up page. */
+export interface EventsPage {
+  /** `seq`: the event's OPENQ_EVENTS sequence, also `X-Openq-Stream-Seq` of a subscription's POST. */
+  events: { seq: number; envelope: EventEnvelope }[];
+  /** The `after` of the next page. */
+  next: number;
+}
+
+export interface EventsQuery {
+  /** Events with a sequence after this one (default 0: from the oldest kept). */
+  after?: number;
+  /** 1..500, default 100. */
+  limit?: number;
+  /** Event types or families (`gate.*`); default all. */
+  types?: string[];
+}
+
+export interface DeclareAndWaitOptions extends PublishOptions {
+  /** How long to wait for the questions service to have the declaration. Default 30 s. */
+  timeoutMs?: number;
+  /** Between two asks. Default 200 ms. */
+  pollMs?: number;
 }
 
 const segment = (value: string) => encodeURIComponent(value);
@@ -129,9 +168,68 @@ export class OpenqHttpClient {
    * with `Nats-Msg-Id = eventId`. Posting the same envelope again is harmless (nothing doubled),
    * so failures are retried like every other call. A 400 names the failing field.
    */
-  async publishEvent(envelope: EventEnvelope): Promise<{ eventId: string }> {
+  async publishEvent(envelope: EventEnvelope): Promise<{ eventId: string; questionId?: string }> {
     const path = `/internal/projects/${segment(envelope.projectId)}/events`;
-    return (await this.call<{ eventId: string }>('POST', path, envelope)).body;
+    return (await this.call<{ eventId: string; questionId?: string }>('POST', path, envelope)).body;
+  }
+
+  /**
+   * SPEC §12.5: declares an open question over the events route (`agent.question.declare`) and
+   * waits until openq has it, returning its `questionId` — the same envelope is posted again
+   * (harmless: the same eventId, the same toolCallId) until the 202 carries the id.
+   */
+  async declareAndWait(
+    projectId: string,
+    data: DeclareOpenQuestionEvent,
+    options: DeclareAndWaitOptions = {},
+  ): Promise<{ questionId: string; eventId: string }> {
+    const envelope = buildAgentEvent(AgentEvent.QuestionDeclare, projectId, data, data.toolCallId, options);
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    for (;;) {
+      const { eventId, questionId } = await this.publishEvent(envelope);
+      if (questionId) return { questionId, eventId };
+      if (Date.now() >= deadline)
+        throw new OpenqApiError(
+          0,
+          'tempo_esgotado',
+          `openq did not record the declaration of tool call ${data.toolCallId} in time (rejected? see question.rejected)`,
+        );
+      await this.sleep(options.pollMs ?? 200);
+    }
+  }
+
+  /**
+   * SPEC §12.5: openq POSTs each event of `projects` and `events` to `url`, signed with `secret`
+   * (`X-Openq-Signature`; check it with `verifySignature`), in order per subject, retried with
+   * backoff; `X-Openq-Delivery-Id` is stable across retries. Replaces an earlier subscription.
+   */
+  async subscribe(engineId: string, body: EngineSubscriptionRequest): Promise<EngineSubscriptionView> {
+    const path = `/internal/engines/${segment(engineId)}/subscription`;
+    return (await this.call<EngineSubscriptionView>('PUT', path, body)).body;
+  }
+
+  /** The engine's subscription (404 `inscricao_nao_encontrada` when it has none). */
+  async subscription(engineId: string): Promise<EngineSubscriptionView> {
+    const path = `/internal/engines/${segment(engineId)}/subscription`;
+    return (await this.call<EngineSubscriptionView>('GET', path)).body;
+  }
+
+  async unsubscribe(engineId: string): Promise<EngineSubscriptionDeleted> {
+    const path = `/internal/engines/${segment(engineId)}/subscription`;
+    return (await this.call<EngineSubscriptionDeleted>('DELETE', path)).body;
+  }
+
+  /**
+   * SPEC §12.5 the catch-up: the project's events after `after`, oldest first. Keep the last `seq`
+   * you handled and ask again from it (after a restart, or to fill a gap in the webhooks).
+   */
+  async events(projectId: string, query: EventsQuery = {}): Promise<EventsPage> {
+    const params = new URLSearchParams();
+    if (query.after !== undefined) params.set('after', String(query.after));
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.types?.length) params.set('types', query.types.join(','));
+    const qs = params.toString() === '' ? '' : `?${params.toString()}`;
+    return (await this.call<EventsPage>('GET', `/internal/projects/${segment(projectId)}/events${qs}`)).body;
   }
 
   /** §11.3 archive a draft story as `agent/po` (already archived: the same reply again). */

@@ -17,3 +17,6 @@ export * from './decider';
 export * from './calendar';
 export * from './edge-reasons';
 export * from './analytics';
+
+export * from './signature';
+export * from './integration-reasons';

@@ -17,6 +17,13 @@ export function eventSubject(type: string, projectId: string): string {
   return `${type}.${projectId}`;
 }
 
+/**
+ * [openq] issue #34 the `@EventPattern` of one durable consumer over the whole OPENQ_EVENTS stream,
+ * every type of every project in stream order (the notifier's engine subscriptions): its consumer
+ * has no filter subject and is named `<service>__openq_events`.
+ */
+export const EVERY_OPENQ_EVENT = 'openq_events';
+
 /** A filter that matches every project's events of `type` (`question.declared.*`). */
 export function eventFilter(type: string): string {
   return `${type}.*`;

@@ -23,6 +23,8 @@ export interface EventContext {
   manager: EntityManager;
   outbox: OutboxWriter;
   deliveries: number;
+  /** The message's sequence in its stream (the catch-up route's `seq`). */
+  streamSeq: number;
   /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
   prepared?: unknown;
 }
@@ -456,6 +458,7 @@ export class InboundProcessor {
         manager,
         outbox: batchOutbox.forUnit(followOn(envelope)),
         deliveries: msg.info.deliveryCount,
+        streamSeq: msg.seq,
         prepared,
       }),
     );
@@ -513,7 +516,14 @@ export class InboundProcessor {
         return false; // seen before: the effect is already committed
       }
       const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, { envelope, manager, outbox, deliveries, prepared });
+      await this.handler(envelope.data, {
+        envelope,
+        manager,
+        outbox,
+        deliveries,
+        streamSeq: msg.seq,
+        prepared,
+      });
       await outbox.flush();
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;

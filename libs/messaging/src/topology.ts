@@ -7,7 +7,7 @@ import {
   type ConsumerConfig,
   type StreamConfig,
 } from 'nats';
-import { STREAMS, eventFilter, type StreamKey } from '@openq/contracts';
+import { EVERY_OPENQ_EVENT, STREAMS, eventFilter, type StreamKey } from '@openq/contracts';
 
 /**
  * The stream and consumer definitions as code: services provision exactly these at start,
@@ -71,7 +71,8 @@ export function consumerConfig(
     durable_name: durableName(service, type),
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    filter_subject: eventFilter(type),
+    // The whole stream (EVERY_OPENQ_EVENT): no filter at all, since nats-server 2.9 takes one subject.
+    ...(type === EVERY_OPENQ_EVENT ? {} : { filter_subject: eventFilter(type) }),
     ack_wait: nanos(settings.ackWaitMs),
     max_deliver: settings.maxDeliver,
     max_ack_pending: settings.maxAckPending,

@@ -48,3 +48,12 @@ export function isTransientDbError(error: unknown): boolean {
     message,
   );
 }
+
+/**
+ * [openq] issue #34 PostgreSQL refused who connects: a wrong password (28P01) or a user it does not
+ * let in (28000, pg_hba.conf). Not transient: the same DATABASE_URL will be refused again.
+ */
+export function isDbAuthFailure(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '28P01' || code === '28000';
+}

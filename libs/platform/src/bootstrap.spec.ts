@@ -18,6 +18,21 @@ describe('describeStartupFailure', () => {
     );
   });
 
+  it('says in one line that DATABASE_URL has a wrong user or password (issue #34)', () => {
+    // What pg throws for a wrong password (SQLSTATE 28P01), and for a user pg_hba.conf refuses (28000).
+    const wrong = Object.assign(new Error('password authentication failed for user "postgres"'), {
+      code: '28P01',
+      severity: 'FATAL',
+    });
+    expect(describeStartupFailure(wrong)).toBe(
+      'PostgreSQL refused the login of DATABASE_URL (password authentication failed for user "postgres") — check the user and password in DATABASE_URL.',
+    );
+    const wrapped = Object.assign(new Error('query failed'), {
+      driverError: { code: '28000', message: 'no pg_hba.conf entry' },
+    });
+    expect(describeStartupFailure(wrapped)).toMatch(/^PostgreSQL refused the login of DATABASE_URL/);
+  });
+
   it('recognises a raw NATS refusal', () => {
     expect(describeStartupFailure(new NatsError('refused', ErrorCode.ConnectionRefused))).toMatch(
       /^NATS is not answering — start it/,

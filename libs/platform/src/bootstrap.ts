@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
-import { InfrastructureUnavailableError } from '@openq/persistence';
+import { InfrastructureUnavailableError, isDbAuthFailure } from '@openq/persistence';
 import { ConfigError } from './env';
 import { CORRELATION_HEADER, correlationIdOf } from './correlation';
 import { AllExceptionsFilter, DEFAULT_BODY_LIMIT_BYTES, FrameworkReason } from './http-errors';
@@ -40,6 +40,8 @@ export interface RunServiceOptions {
   exitOnFailure?: boolean;
   /** Default true: SIGTERM/SIGINT close the app gracefully and end the process. */
   handleSignals?: boolean;
+  /** Keep each JSON or form body's bytes as `request.rawBody` (a signature over them: Slack's callbacks). */
+  rawBody?: boolean;
 }
 
 @Module({})
@@ -100,6 +102,7 @@ async function startService(options: RunServiceOptions): Promise<NestFastifyAppl
     bufferLogs: true,
     autoFlushLogs: false,
     abortOnError: false,
+    rawBody: options.rawBody === true,
   });
   fastify.addHook('onClose', (_instance, done) => {
     forgetApp(app);
@@ -176,6 +179,11 @@ export function describeStartupFailure(
   const name = (error as { name?: unknown } | null)?.name;
   if ((name === 'InfrastructureUnavailableError' || name === 'ConfigError') && error instanceof Error)
     return error.message;
+  if (isDbAuthFailure(error)) {
+    // pg's own words name the user, never the password.
+    const said = error instanceof Error ? error.message.split('\n')[0] : 'authentication failed';
+    return `PostgreSQL refused the login of DATABASE_URL (${said}) — check the user and password in DATABASE_URL.`;
+  }
   if (isNatsUnreachable(error))
     return 'NATS is not answering — start it (e.g. `nats-server -js`) or set NATS_URL.';
   const jetStream = (error as { api_error?: { err_code?: number; description?: string } } | null)?.api_error;

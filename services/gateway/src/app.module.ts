@@ -12,6 +12,7 @@ import {
 } from './context/story-corrections.controller';
 import { AgentStoryArchiveController, StoryArchiveController } from './context/story-archive.controller';
 import { AgentEventsController } from './events/agent-events.controller';
+import { EngineEventsController, EngineSubscriptionController } from './engines/engines.controller';
 import { GatesController } from './gates/gates.controller';
 import { GateHistoryController, WaitingController } from './gates/waiting.controller';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -31,6 +32,7 @@ import { PoliciesController } from './questions/policies.controller';
 import { ReadinessController } from './questions/readiness.controller';
 import { loadStreamSettings } from './stream/stream.config';
 import { StreamModule } from './stream/stream.module';
+import { SlackModule } from './slack/slack.module';
 
 /** The UI's routes (JWT + role on the project). */
 const userControllers = [
@@ -59,6 +61,8 @@ const internalControllers = [
   AgentStoryCorrectionsController,
   AgentStoryArchiveController,
   AgentEventsController,
+  EngineEventsController,
+  EngineSubscriptionController,
 ];
 
 /** Open to anyone: the OpenAPI page (health and metrics come with HealthModule). */
@@ -84,6 +88,8 @@ export class AppModule {
         InboxModule.forRoot(config),
         // [openq] issue #17 one-tap links from notifications: GET /l/:token confirms, POST answers.
         OneTapModule.forRoot(config),
+        // [openq] issue #34 Slack's interactive buttons and the person's Slack member id.
+        SlackModule.forRoot(config.slack),
       ],
       controllers: [...userControllers, ...internalControllers, ...publicControllers],
       providers: [{ provide: APP_PIPE, useClass: ContractValidationPipe }],

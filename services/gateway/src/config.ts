@@ -1,6 +1,14 @@
 import ipaddr from 'ipaddr.js';
 import { IsOptional, IsString } from 'class-validator';
-import { ConfigError, EnvInt, loadConfig, parseEnv, type OpenqConfig } from '@openq/platform';
+import {
+  ConfigError,
+  EnvInt,
+  loadConfig,
+  parseAllowedTargets,
+  parseEnv,
+  type OpenqConfig,
+  type OutboundPolicy,
+} from '@openq/platform';
 import type { AdmissionSettings } from './http/admission';
 import { loadRateLimitSettings, type RateLimitSettings } from './http/rate-limit.config';
 
@@ -48,6 +56,19 @@ export class GatewayEnv {
   @IsOptional()
   @IsString()
   OPENQ_EMBED_ANCESTORS: string | undefined = undefined;
+
+  /**
+   * Issue #34 (SPEC §12.5): the Slack app's signing secret; `POST /slack/interactions` takes only
+   * requests it signed. Unset: every callback is 401 (Slack's buttons link out instead).
+   */
+  @IsOptional()
+  @IsString()
+  OPENQ_SLACK_SIGNING_SECRET: string | undefined = undefined;
+
+  /** Issue #27: where an outbound request may go (here, Slack's `response_url`). */
+  @IsOptional()
+  @IsString()
+  OPENQ_NOTIFY_ALLOWED_TARGETS: string | undefined = undefined;
 }
 
 /**
@@ -99,6 +120,17 @@ export interface GatewayConfig extends OpenqConfig {
   probePort: number | null;
   /** Origins that may frame the pending block (`OPENQ_EMBED_ANCESTORS`; empty: none). */
   embedAncestors: string[];
+  /** Slack's interactive callbacks (issue #34). */
+  slack: SlackSettings;
+}
+
+export interface SlackSettings {
+  /** `OPENQ_SLACK_SIGNING_SECRET`, or null: callbacks are refused. */
+  signingSecret: string | null;
+  /** Where `response_url` may be (`OPENQ_NOTIFY_ALLOWED_TARGETS`; public addresses otherwise). */
+  outbound: OutboundPolicy;
+  /** Where a person links their Slack member id: the inbox's settings. */
+  settingsUrl: string;
 }
 
 /** SPEC §10 (+ GATEWAY_RPC_TIMEOUT_MS); in production the auth secrets must be real. */
@@ -117,5 +149,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustedProxies: parseTrustedProxies(own.GATEWAY_TRUSTED_PROXIES),
     probePort: own.GATEWAY_PROBE_PORT ?? null,
     embedAncestors: parseEmbedAncestors(own.OPENQ_EMBED_ANCESTORS),
+    slack: {
+      signingSecret: own.OPENQ_SLACK_SIGNING_SECRET?.trim() ? own.OPENQ_SLACK_SIGNING_SECRET : null,
+      outbound: parseAllowedTargets(own.OPENQ_NOTIFY_ALLOWED_TARGETS),
+      settingsUrl: `${platform.links.publicUrl.replace(/\/+$/, '')}/?view=settings#settings-slack`,
+    },
   };
 }

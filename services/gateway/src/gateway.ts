@@ -36,6 +36,8 @@ export async function startGateway(
     maxParamLength: 1024,
     // [openq] issue #27 the client's address through the operator's proxies only (rate limits, logs).
     trustProxy: config.trustedProxies,
+    // [openq] issue #34 Slack signs its callbacks' raw bytes (`POST /slack/interactions`).
+    rawBody: true,
     configure: async (app) => {
       const fastify = app.getHttpAdapter().getInstance();
       await installAdmission(fastify, config.admission);

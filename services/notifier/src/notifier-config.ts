@@ -34,6 +34,15 @@ export class NotifierEnv {
   @IsOptional()
   @IsString()
   OPENQ_NOTIFY_ALLOWED_TARGETS: string | undefined = undefined;
+
+  /**
+   * Issue #34 (SPEC §12.5): the Slack app's signing secret. Set, the gateway takes Slack's button
+   * callbacks (`POST /slack/interactions`), so the Slack message's "Accept suggestion" is a button
+   * that answers in Slack; unset, it is a link to the one-tap confirm page.
+   */
+  @IsOptional()
+  @IsString()
+  OPENQ_SLACK_SIGNING_SECRET: string | undefined = undefined;
 }
 
 export interface NotifierSettings {
@@ -47,6 +56,8 @@ export interface NotifierSettings {
   clockBatch: number;
   /** Where webhooks and Slack may go (`OPENQ_NOTIFY_ALLOWED_TARGETS`). */
   outbound: OutboundPolicy;
+  /** Slack's buttons answer in Slack (`OPENQ_SLACK_SIGNING_SECRET` is set). */
+  slackInteractive: boolean;
 }
 
 export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number): NotifierSettings {
@@ -65,5 +76,6 @@ export function loadNotifierSettings(env: NodeJS.ProcessEnv, gatewayPort: number
     clockTickMs: e.NOTIFIER_CLOCK_TICK_MS,
     clockBatch: e.NOTIFIER_CLOCK_BATCH,
     outbound: parseAllowedTargets(e.OPENQ_NOTIFY_ALLOWED_TARGETS),
+    slackInteractive: (e.OPENQ_SLACK_SIGNING_SECRET ?? '') !== '',
   };
 }

@@ -45,6 +45,7 @@ export function startNotifier(
         sendTimeoutMs: settings.sendTimeoutMs,
         smtp: smtpConfigFromEnv(env),
         policy: settings.outbound,
+        slackInteractive: settings.slackInteractive,
       });
   } catch (error) {
     if (overrides.embedded) throw error;

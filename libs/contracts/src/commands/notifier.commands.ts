@@ -1,4 +1,4 @@
-import { IsObject, IsOptional } from 'class-validator';
+import { IsObject, IsOptional, Matches } from 'class-validator';
 import { IsUuidString, IsEntityId, IntRange, IsOneOf, Nested, Nullable } from '../validators';
 import {
   DELIVERY_LIST_FILTERS,
@@ -6,11 +6,17 @@ import {
   NotificationChannelsBody,
   type DeliveryListFilter,
 } from '../http/notification-channels.dto';
+import { EngineSubscriptionBody } from '../http/engine-subscription.dto';
+import { SLACK_USER_ID_PATTERN, SlackLinkBody } from '../http/slack-link.dto';
 import { defineCommand } from './command';
 import type {
   ClockPolicyView,
   ClockStateReply,
   DeliveryListReply,
+  EngineSubscriptionDeleted,
+  EngineSubscriptionView,
+  SlackLinkView,
+  SlackUserReply,
   NotificationChannelsView,
   RedeliverReply,
   WorkingTimeView,
@@ -78,6 +84,29 @@ export class RedeliverCommand extends UserScopedCommand {
   deliveryId!: string;
 }
 
+/** [openq] issue #34 an engine's subscription (the gateway's `/internal/engines/:engineId/subscription`). */
+export class EngineCommand {
+  @IsEntityId()
+  engineId!: string;
+}
+
+export class SetEngineSubscriptionCommand extends EngineSubscriptionBody {
+  @IsEntityId()
+  engineId!: string;
+}
+
+/** [openq] issue #34 the caller links (or, with `null`, unlinks) their Slack member id. */
+export class SetSlackLinkCommand extends SlackLinkBody {
+  @IsEntityId()
+  userId!: string;
+}
+
+/** [openq] issue #34 who clicked a Slack button: the openq user linked to that Slack member id. */
+export class SlackUserCommand {
+  @Matches(SLACK_USER_ID_PATTERN)
+  slackUserId!: string;
+}
+
 export const NotifierCommand = {
   channels: defineCommand<UserScopedCommand, NotificationChannelsView>(
     Verb.notifier.channels,
@@ -106,4 +135,22 @@ export const NotifierCommand = {
     Verb.notifier.setWorkingTime,
     SetWorkingTimeCommand,
   ),
+  engineSubscription: defineCommand<EngineCommand, EngineSubscriptionView>(
+    Verb.notifier.engineSubscription,
+    EngineCommand,
+  ),
+  setEngineSubscription: defineCommand<SetEngineSubscriptionCommand, EngineSubscriptionView>(
+    Verb.notifier.setEngineSubscription,
+    SetEngineSubscriptionCommand,
+  ),
+  deleteEngineSubscription: defineCommand<EngineCommand, EngineSubscriptionDeleted>(
+    Verb.notifier.deleteEngineSubscription,
+    EngineCommand,
+  ),
+  slackLink: defineCommand<UserCommand, SlackLinkView>(Verb.notifier.slackLink, UserCommand),
+  setSlackLink: defineCommand<SetSlackLinkCommand, SlackLinkView>(
+    Verb.notifier.setSlackLink,
+    SetSlackLinkCommand,
+  ),
+  slackUser: defineCommand<SlackUserCommand, SlackUserReply>(Verb.notifier.slackUser, SlackUserCommand),
 } as const;

@@ -77,3 +77,34 @@ export interface ClockStateReply {
   clock: boolean;
   items: ClockStateItem[];
 }
+
+/**
+ * [openq] issue #34 an engine's subscription as the API shows it: the secret never (only that it
+ * is set), the URL in full (the engine gave it, with the service token).
+ */
+export interface EngineSubscriptionView {
+  engineId: string;
+  url: string;
+  secretSet: true;
+  projects: string[];
+  events: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EngineSubscriptionDeleted {
+  engineId: string;
+  deleted: true;
+}
+
+/** [openq] issue #34 the caller's Slack member id, linked in their settings (`null`: none). */
+export interface SlackLinkView {
+  userId: string;
+  slackUserId: string | null;
+  updatedAt: string | null;
+}
+
+/** [openq] issue #34 the openq user a Slack member id is linked to (`null`: nobody). */
+export interface SlackUserReply {
+  userId: string | null;
+}

@@ -63,6 +63,7 @@ import type {
   GrantDelegationReply,
   ProjectPolicies,
   ProjectPoliciesReply,
+  DeclaredByReply,
 } from './questions.views';
 import { Verb } from './verbs';
 
@@ -215,6 +216,15 @@ export class QuestionStatusCommand extends ProjectScoped {
 }
 
 /**
+ * [openq] issue #34 (SPEC §12.5) which question a tool call declared, if the log has it yet: the
+ * 202 of the events route carries it for an `agent.question.declare` (`declareAndWait`).
+ */
+export class DeclaredByCommand extends ProjectScoped {
+  @IsToolCallId()
+  toolCallId!: string;
+}
+
+/**
  * §11.6 `userId` (the JWT `sub`) lets `to` answer their questions in the project until `until`.
  * The shape is checked here; the decider checks the rest (`to` ≠ `userId`, `until` ahead and
  * within `DELEGATION_MAX_DAYS`: 400 `delegacao_invalida` with the field).
@@ -293,6 +303,7 @@ export const QuestionsCommand = {
     Verb.questions.status,
     QuestionStatusCommand,
   ),
+  declaredBy: defineCommand<DeclaredByCommand, DeclaredByReply>(Verb.questions.declaredBy, DeclaredByCommand),
   delegationGrant: defineCommand<GrantDelegationCommand, GrantDelegationReply>(
     Verb.questions.delegationGrant,
     GrantDelegationCommand,

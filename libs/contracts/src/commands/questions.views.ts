@@ -189,6 +189,11 @@ export interface QuestionStatusReply {
   items: QuestionStatusItem[];
 }
 
+/** [openq] issue #34 the question a tool call declared; `null` while the log has none. */
+export interface DeclaredByReply {
+  questionId: string | null;
+}
+
 /** §4 readiness warns and moves on: never blocks. */
 export interface ReadinessReply {
   action: ReadinessAction;

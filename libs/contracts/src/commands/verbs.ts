@@ -16,6 +16,7 @@ export const Verb = {
     count: pair('questions', 'count'),
     readiness: pair('questions', 'readiness'),
     status: pair('questions', 'status'),
+    declaredBy: pair('questions', 'declared-by'),
     delegationGrant: pair('questions', 'delegation-grant'),
     delegationRevoke: pair('questions', 'delegation-revoke'),
     delegationList: pair('questions', 'delegation-list'),
@@ -52,6 +53,12 @@ export const Verb = {
     clockState: pair('notifier', 'clock-state'),
     workingTime: pair('notifier', 'working-time'),
     setWorkingTime: pair('notifier', 'set-working-time'),
+    engineSubscription: pair('notifier', 'engine-subscription'),
+    setEngineSubscription: pair('notifier', 'set-engine-subscription'),
+    deleteEngineSubscription: pair('notifier', 'delete-engine-subscription'),
+    slackLink: pair('notifier', 'slack-link'),
+    setSlackLink: pair('notifier', 'set-slack-link'),
+    slackUser: pair('notifier', 'slack-user'),
   },
 } as const;
 

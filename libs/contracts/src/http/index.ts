@@ -13,3 +13,5 @@ export * from './notification-channels.dto';
 export * from './accept-suggestions.dto';
 export * from './grant-delegation.dto';
 export * from './project-policies.dto';
+export * from './engine-subscription.dto';
+export * from './slack-link.dto';

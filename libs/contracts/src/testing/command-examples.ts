@@ -48,6 +48,7 @@ export const commandExamples: CommandExamples = deepFreeze({
     count: { projectId: I.projectId },
     readiness: { projectId: I.projectId, action: 'im_ready' },
     status: { projectId: I.projectId, questionIds: [I.questionId] },
+    declaredBy: { projectId: I.projectId, toolCallId: 'call_01' },
     delegationGrant: {
       projectId: I.projectId,
       userId: I.sessionAuthorId,
@@ -130,6 +131,18 @@ export const commandExamples: CommandExamples = deepFreeze({
       userId: I.sessionAuthorId,
       workingTime: { timeZone: 'America/Sao_Paulo', days: [1, 2, 3, 4, 5], start: '09:00', end: '18:00' },
     },
+    engineSubscription: { engineId: 'engine-1' },
+    setEngineSubscription: {
+      engineId: 'engine-1',
+      url: 'https://engine.example.com/openq-events',
+      secret: 'whsec-0123456789abcdef',
+      projects: [I.projectId],
+      events: ['gate.resumed', 'question.*'],
+    },
+    deleteEngineSubscription: { engineId: 'engine-1' },
+    slackLink: { userId: I.sessionAuthorId },
+    setSlackLink: { userId: I.sessionAuthorId, slackUserId: 'U024BE7LH' },
+    slackUser: { slackUserId: 'U024BE7LH' },
   },
 });
 

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { headers as natsHeaders, type NatsConnection } from 'nats';
-import { agentEventRegistry, eventSubject } from '@openq/contracts';
-import { checkEventEnvelope, encodeJson, EventEnvelopeDto } from '@openq/messaging';
+import { AgentEvent, agentEventRegistry, eventSubject, QuestionsCommand } from '@openq/contracts';
+import { checkEventEnvelope, encodeJson, EventEnvelopeDto, RpcClient } from '@openq/messaging';
 import { CORRELATION_HEADER } from '@openq/platform';
 import { InternalApi } from '../http/api-docs.decorators';
 import { httpError, Reason } from '../http/http-error';
@@ -12,6 +12,8 @@ import { NATS_CONNECTION } from '../messaging/nats.module';
 
 /** How long the route waits for JetStream's PubAck before answering 503. */
 const PUBLISH_TIMEOUT_MS = 10_000;
+/** How long the 202 of a declaration waits to learn its questionId; past it, the 202 goes without. */
+const DECLARED_BY_TIMEOUT_MS = 1_000;
 
 /**
  * SPEC §11.4: the door for an engine that speaks HTTP only. It takes one agent envelope (§8),
@@ -23,20 +25,24 @@ const PUBLISH_TIMEOUT_MS = 10_000;
 @InternalApi('agent events')
 @Controller('internal/projects/:projectId/events')
 export class AgentEventsController {
-  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly rpc: RpcClient,
+  ) {}
 
   @Post()
   @HttpCode(202)
   @ApiOperation({
     summary:
       'Publish one agent event envelope (type agent.*) on JetStream with Nats-Msg-Id = eventId; ' +
-      '202 { eventId } once stored (the same envelope again: 202, nothing doubled)',
+      '202 { eventId } once stored (the same envelope again: 202, nothing doubled); for ' +
+      'agent.question.declare also { questionId } once the declaration is known (post it again to ask)',
   })
   async publish(
     @IdParam('projectId') projectId: string,
     @Body() body: EventEnvelopeDto,
     @CallHeaders() headers: RpcHeaders,
-  ): Promise<{ eventId: string }> {
+  ): Promise<{ eventId: string; questionId?: string }> {
     if (!body.type.startsWith('agent.'))
       throw httpError(
         400,
@@ -73,6 +79,25 @@ export class AgentEventsController {
         `the event was not stored by JetStream (${error instanceof Error ? error.message : String(error)}); post it again`,
       );
     }
-    return { eventId: body.eventId };
+    const questionId = await this.declaredBy(projectId, body);
+    return { eventId: body.eventId, ...(questionId ? { questionId } : {}) };
+  }
+
+  /**
+   * Issue #34 (SPEC §12.5): the question a declaration's tool call made, when the log already has
+   * it (the same envelope posted again once it was applied), asked of the questions service with
+   * a short bound. Anything else — not a declaration, not yet declared, no answer — is no `questionId`.
+   */
+  private async declaredBy(projectId: string, body: EventEnvelopeDto): Promise<string | null> {
+    if (body.type !== AgentEvent.QuestionDeclare) return null;
+    const toolCallId = (body.data as { toolCallId?: unknown }).toolCallId;
+    if (typeof toolCallId !== 'string') return null;
+    const reply = await this.rpc.request<{ questionId: string | null }>(
+      QuestionsCommand.declaredBy.service,
+      QuestionsCommand.declaredBy.verb,
+      { projectId, toolCallId },
+      { timeoutMs: DECLARED_BY_TIMEOUT_MS },
+    );
+    return reply.ok ? reply.data.questionId : null;
   }
 }

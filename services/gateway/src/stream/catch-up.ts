@@ -57,6 +57,39 @@ async function readFamily(
   upTo: number,
   options: CatchUpOptions,
 ): Promise<Missed> {
+  const read = await readStored(nc, filter, from, { upTo, take: options.max + 1, signal: options.signal });
+  if (!read.complete || read.messages.length > options.max) return { events: [], complete: false };
+  const events = read.messages.flatMap((m) => liveEventOf(m.subject, m.seq, m.data) ?? []);
+  return { events, complete: true };
+}
+
+/** One message as OPENQ_EVENTS stores it. */
+export interface StoredMessage {
+  seq: number;
+  subject: string;
+  data: Uint8Array;
+}
+
+export interface ReadStoredOptions {
+  /** Messages past this sequence are not read (the live tail has them). */
+  upTo: number;
+  /** At most this many are read. */
+  take: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The stored messages of OPENQ_EVENTS on `filter` from sequence `from`, oldest first, up to
+ * `upTo` and at most `take` of them: one short-lived ephemeral consumer, read, then deleted.
+ * `complete: false` when the server stopped answering or the read was aborted. The SSE catch-up
+ * (`readMissed`) and the engines' catch-up route (issue #34) both read through it.
+ */
+export async function readStored(
+  nc: NatsConnection,
+  filter: string,
+  from: number,
+  options: ReadStoredOptions,
+): Promise<{ messages: StoredMessage[]; complete: boolean }> {
   const jsm = await nc.jetstreamManager();
   const name = `gateway_catchup_${nuid.next()}`;
   const created = await jsm.consumers.add(STREAM, {
@@ -67,30 +100,28 @@ async function readFamily(
     filter_subject: filter,
     inactive_threshold: nanos(30_000),
   });
-  const events: LiveEvent[] = [];
+  const messages: StoredMessage[] = [];
   try {
     let pending = created.num_pending;
     const consumer = await nc.jetstream().consumers.get(STREAM, name);
-    while (pending > 0 && !options.signal.aborted) {
-      if (events.length > options.max) return { events: [], complete: false };
+    while (pending > 0 && messages.length < options.take && !options.signal?.aborted) {
       const batch = await consumer.fetch({
-        max_messages: Math.min(BATCH, pending),
+        max_messages: Math.min(BATCH, pending, options.take - messages.length),
         expires: FETCH_EXPIRES_MS,
       });
       let received = 0;
       for await (const m of batch) {
         received++;
         pending = m.info.pending;
-        if (m.seq > upTo) {
+        if (m.seq > options.upTo) {
           pending = 0; // the live tail delivers the rest
           break;
         }
-        const event = liveEventOf(m.subject, m.seq, m.data);
-        if (event) events.push(event);
+        messages.push({ seq: m.seq, subject: m.subject, data: m.data });
       }
-      if (received === 0) return { events: [], complete: false };
+      if (received === 0) return { messages: [], complete: false };
     }
-    return { events, complete: !options.signal.aborted };
+    return { messages, complete: options.signal?.aborted !== true };
   } finally {
     await jsm.consumers.delete(STREAM, name).catch(() => undefined);
   }

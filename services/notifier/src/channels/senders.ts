@@ -13,6 +13,8 @@ export interface ChannelSendersOptions {
   smtp?: SmtpConfig | null;
   /** Which webhook and Slack targets may be reached (issue #27); default public addresses only. */
   policy?: OutboundPolicy;
+  /** Issue #34: Slack's "Accept suggestion" answers in Slack (a callback) instead of linking out. */
+  slackInteractive?: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export function defaultChannelSenders(options: ChannelSendersOptions): ChannelSe
     slack: new SlackSender({
       timeoutMs: options.sendTimeoutMs,
       ...(options.policy ? { policy: options.policy } : {}),
+      interactive: options.slackInteractive === true,
     }),
     ...(options.smtp ? { email: new EmailSender(options.smtp) } : {}),
   };

@@ -5,6 +5,7 @@ import {
   redactWebhookUrl,
   renderSlack,
   retryAfterMs,
+  SLACK_ACCEPT_ACTION,
   SLACK_LIMITS,
   SlackSender,
   type SlackBlock,
@@ -75,6 +76,24 @@ describe('renderSlack', () => {
         },
       ],
     });
+  });
+
+  it('makes "Accept suggestion" a button Slack calls back with when interactivity is on (issue #34)', () => {
+    const n = sampleNotification();
+    const buttons = (m: ReturnType<typeof renderSlack>) =>
+      m.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
+    const [accept, open] = buttons(renderSlack(n, { interactive: true }));
+    expect(accept).toEqual({
+      type: 'button',
+      action_id: SLACK_ACCEPT_ACTION,
+      text: { type: 'plain_text', text: 'Accept suggestion' },
+      value: JSON.stringify({ projectId: n.projectId, questionId: n.questions[0]!.questionId }),
+      style: 'primary',
+    });
+    expect(open).toMatchObject({ action_id: 'openq_open', url: n.links.open });
+    // Without an accept link (nothing to accept), no button either.
+    const without = renderSlack({ ...n, links: { open: n.links.open } }, { interactive: true });
+    expect(buttons(without).map((b) => b.action_id)).toEqual(['openq_open']);
   });
 
   it("escapes &, < and > so nobody's text can mention @channel or forge a link", () => {

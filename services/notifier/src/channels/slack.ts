@@ -56,9 +56,17 @@ export interface SlackButton {
   type: 'button';
   action_id: string;
   text: { type: 'plain_text'; text: string };
-  url: string;
+  /** A link button; an interactive one has a `value` instead (Slack calls back `POST /slack/interactions`). */
+  url?: string;
+  value?: string;
   style?: 'primary';
 }
+
+/**
+ * Issue #34 (SPEC §12.5) the interactive "Accept suggestion": Slack sends its click to the gateway's
+ * `POST /slack/interactions` with this `action_id` and the `value` `{ projectId, questionId }`.
+ */
+export const SLACK_ACCEPT_ACTION = 'openq_accept_suggestion';
 export interface SlackMessage {
   text: string;
   blocks: SlackBlock[];
@@ -109,8 +117,12 @@ function questionBlocks(q: Notification['questions'][number]): SlackBlock[] {
   ];
 }
 
-/** One notification as a Block Kit message: header, the questions, what they block, the buttons. */
-export function renderSlack(n: Notification): SlackMessage {
+/**
+ * One notification as a Block Kit message: header, the questions, what they block, the buttons.
+ * `interactive`: "Accept suggestion" is a button Slack calls back with (answered in Slack),
+ * else a link to the one-tap confirm page.
+ */
+export function renderSlack(n: Notification, options: { interactive?: boolean } = {}): SlackMessage {
   const title = headline(n);
   const head: SlackBlock[] = [
     { type: 'header', text: plain(title, SLACK_LIMITS.headerText) },
@@ -127,7 +139,16 @@ export function renderSlack(n: Notification): SlackMessage {
     tail.push({ type: 'section', text: mrkdwn(blocks, SLACK_LIMITS.sectionText) });
   }
   const buttons: SlackButton[] = [];
-  if (isWebLink(n.links.accept)) {
+  const first = n.questions[0];
+  if (isWebLink(n.links.accept) && options.interactive && first) {
+    buttons.push({
+      type: 'button',
+      action_id: SLACK_ACCEPT_ACTION,
+      text: { type: 'plain_text', text: shorten(SLACK_STRINGS.accept, SLACK_LIMITS.buttonText) },
+      value: JSON.stringify({ projectId: n.projectId, questionId: first.questionId }),
+      style: 'primary',
+    });
+  } else if (isWebLink(n.links.accept)) {
     buttons.push(button('openq_accept', SLACK_STRINGS.accept, n.links.accept, true));
   }
   if (isWebLink(n.links.open)) buttons.push(button('openq_open', SLACK_STRINGS.open, n.links.open, false));
@@ -144,7 +165,6 @@ export function renderSlack(n: Notification): SlackMessage {
       elements: [mrkdwn(escapeSlack(SLACK_STRINGS.more(n.questions.length - fits)), 3000)],
     });
   }
-  const first = n.questions[0];
   const fallback =
     first && !title.includes(shorten(first.pergunta, 100)) ? `${title}: ${first.pergunta}` : title;
   return { text: cut(escapeSlack(fallback), SLACK_LIMITS.fallbackText), blocks: [...head, ...body, ...tail] };
@@ -241,11 +261,15 @@ export class SlackSender implements ChannelSender<SlackTarget> {
   private readonly timeoutMs: number;
   private readonly clock: () => Date;
   private readonly policy: OutboundPolicy;
+  private readonly interactive: boolean;
 
-  constructor(options: { timeoutMs?: number; clock?: () => Date; policy?: OutboundPolicy } = {}) {
+  constructor(
+    options: { timeoutMs?: number; clock?: () => Date; policy?: OutboundPolicy; interactive?: boolean } = {},
+  ) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.clock = options.clock ?? (() => new Date());
     this.policy = options.policy ?? PUBLIC_ONLY;
+    this.interactive = options.interactive ?? false;
   }
 
   async send(target: SlackTarget, notification: Notification): Promise<void> {
@@ -261,7 +285,7 @@ export class SlackSender implements ChannelSender<SlackTarget> {
             'content-type': 'application/json; charset=utf-8',
             'x-openq-delivery-id': notification.id,
           },
-          body: JSON.stringify(renderSlack(notification)),
+          body: JSON.stringify(renderSlack(notification, { interactive: this.interactive })),
           timeoutMs: this.timeoutMs,
         },
         this.policy,

@@ -10,6 +10,9 @@ import { DataSource } from 'typeorm';
 import { closeChannelSenders } from '../channels/senders';
 import { ClockTicker } from './delivery/clock-ticker';
 import { DeliverySender } from './delivery/delivery-sender';
+import { EngineSender } from './engines/engine-sender';
+import { EnginesController } from './engines/engines.controller';
+import { SlackLinksController } from './slack/slack-links.controller';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -26,6 +29,10 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
+    // A hybrid app (HTTP + the JetStream transport) calls the bootstrap hooks once per part: a
+    // second sender and ticker would run unstopped, polling a closed database after shutdown
+    // ("Driver not Connected", issue #34). One of each.
+    if (this.runtime.sender) return;
     const { settings, senders } = this.runtime;
     this.runtime.sender = new DeliverySender(this.dataSource, senders, {
       retry: settings.retry,
@@ -33,6 +40,11 @@ class SenderLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
       concurrency: settings.concurrency,
       pollMs: settings.pollMs,
       links: this.runtime.links,
+      engines: new EngineSender(this.dataSource, {
+        retry: settings.retry,
+        timeoutMs: settings.sendTimeoutMs,
+        policy: settings.outbound,
+      }),
       ...(this.runtime.now ? { now: this.runtime.now } : {}),
     });
     this.runtime.sender.start();
@@ -59,7 +71,12 @@ export class NotifierModule {
   static forRoot(runtime: NotifierRuntime): DynamicModule {
     return {
       module: NotifierModule,
-      controllers: [NotifierEventsController, NotifierRequestsController],
+      controllers: [
+        NotifierEventsController,
+        NotifierRequestsController,
+        EnginesController,
+        SlackLinksController,
+      ],
       providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
     };
   }

@@ -16,6 +16,8 @@ import {
   type AnswerQuestionCommand,
   type AnswerQuestionReply,
   type CountQuestionsCommand,
+  type DeclaredByCommand,
+  type DeclaredByReply,
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
   type ListQuestionsAcrossCommand,
@@ -36,7 +38,7 @@ import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from '
 
 import { countQuestions, readiness } from './queries/list-open-questions.query';
 import { listFiltered } from './queries/filtered-questions.query';
-import { questionStatuses } from './queries/question-status.query';
+import { declaredBy, questionStatuses } from './queries/question-status.query';
 import { WITHDRAWN } from './domain/question';
 
 @Controller()
@@ -241,6 +243,12 @@ export class QuestionsMessagesController {
   @MessagePattern(Commands.questions.status.type)
   status(@Payload() cmd: QuestionStatusCommand): Promise<QuestionStatusReply> {
     return questionStatuses(this.dataSource.manager, cmd.projectId, cmd.questionIds);
+  }
+
+  /** Issue #34: the question a tool call declared, for the 202 of the events route. */
+  @MessagePattern(Commands.questions.declaredBy.type)
+  declaredBy(@Payload() cmd: DeclaredByCommand): Promise<DeclaredByReply> {
+    return declaredBy(this.dataSource.manager, cmd.projectId, cmd.toolCallId);
   }
 
   /** Answers arriving together are committed together (`QuestionGroups`). */

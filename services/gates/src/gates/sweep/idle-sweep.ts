@@ -42,6 +42,8 @@ export class IdleSweep implements OnApplicationBootstrap, BeforeApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
+    // Called once per part of the hybrid app (HTTP, JetStream transport): one timer (issue #34).
+    if (this.timer) return;
     this.tick();
     this.timer = setInterval(() => this.tick(), this.config.gates.sweepIntervalS * 1000);
     this.timer.unref();

@@ -32,6 +32,8 @@ export class AdmissionSweep implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
+    // Called once per part of the hybrid app (HTTP, JetStream transport): one timer (issue #34).
+    if (this.timer) return;
     this.timer = setInterval(() => this.tick(), ADMISSION_SWEEP_INTERVAL_MS);
     this.timer.unref();
     this.tick();

@@ -87,6 +87,7 @@ export default {
         'Este endereço não pode receber notificações: não é público. Um operador pode permiti-lo (OPENQ_NOTIFY_ALLOWED_TARGETS).',
       origem_nao_confiavel: 'Este pedido não veio de uma página do openq, por isso não foi feito.',
       muitas_requisicoes: 'Pedidos demais em pouco tempo. Espere um momento e tente de novo.',
+      slack_ja_vinculado: 'Este usuário do Slack já está vinculado a outro usuário do openq.',
     },
     internalError: 'Algo deu errado do nosso lado ({{message}}).',
     somethingWrong: 'Algo deu errado.',
@@ -719,6 +720,20 @@ export default {
         on: 'O override está ligado: um mantenedor pode retomar um gate sem a resposta.',
         off: 'O override está desligado: só uma resposta retoma um gate estacionado numa decisão.',
       },
+    },
+    slack: {
+      title: 'Slack',
+      sub: 'Vincule seu ID de membro do Slack e o botão “Aceitar sugestão” das mensagens do openq no Slack responde como você, no próprio Slack.',
+      label: 'Seu ID de membro do Slack',
+      hint: 'No Slack: seu perfil → ⋮ → Copiar ID de membro (começa com U ou W).',
+      save: 'Vincular',
+      remove: 'Desvincular',
+      saved: 'ID de membro do Slack vinculado.',
+      removed: 'ID de membro do Slack desvinculado.',
+      none: 'Nenhum ID de membro do Slack vinculado: os botões do Slack ainda não respondem como você.',
+      linked: 'Vinculado: {{id}}',
+      invalid:
+        'Escreva um ID de membro do Slack: começa com U ou W, seguido de letras e dígitos (como U012AB3CD).',
     },
   },
   clock: {

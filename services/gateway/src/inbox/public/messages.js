@@ -34,6 +34,9 @@ const REASONS = new Set([
   'muitas_requisicoes',
   // Issue #33: from libs/contracts (analytics.ts), held equal by locales.spec.ts.
   'periodo_invalido',
+
+  // Issue #34: words from libs/contracts (integration-reasons.ts).
+  'slack_ja_vinculado',
 ]);
 
 /** An error as one sentence: the known reason's words, else the server's own message. */

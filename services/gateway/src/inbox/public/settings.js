@@ -11,6 +11,7 @@ import { DeliveriesSection } from './settings-deliveries.js';
 import { WorkingHoursSection } from './settings-working-hours.js';
 import { ClockPolicySection } from './settings-clock.js';
 import { PoliciesSection } from './settings-policies.js';
+import { SlackSection } from './settings-slack.js';
 
 const html = htm.bind(h);
 
@@ -25,6 +26,7 @@ export const SETTINGS_SECTIONS = [
   },
   { id: 'settings-clock', title: () => t('settings.clock.title'), Section: ClockPolicySection },
   { id: 'settings-policies', title: () => t('settings.policies.title'), Section: PoliciesSection },
+  { id: 'settings-slack', title: () => t('settings.slack.title'), Section: SlackSection },
 ];
 
 /** The views of a project besides its queue: `?view=settings`, `?view=analytics` (issue #33). */

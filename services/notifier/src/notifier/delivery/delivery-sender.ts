@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { isDeliveryFailureClass } from '@openq/contracts';
 import type { DataSource } from 'typeorm';
 import {
   PermanentSendError,
@@ -20,6 +19,8 @@ import {
   markDigestSent,
   type ClaimedDigest,
 } from '../store/digests.store';
+import type { EngineSender } from '../engines/engine-sender';
+import { detailOf, failureClassOf } from './failures';
 import { withOneTapLinks, type LinkSettings } from './links';
 import { notifierMetrics } from './notifier-metrics';
 
@@ -34,6 +35,8 @@ export interface DeliverySenderOptions {
   now?: () => Date;
   /** One-tap links minted at send time; absent: the notification's stored links are sent. */
   links?: LinkSettings;
+  /** Issue #34 the engines' deliveries, sent on every pass after the notifications. */
+  engines?: EngineSender;
 }
 
 /** What a digest needs of the e-mail sender (EmailSender.sendRendered). */
@@ -45,24 +48,6 @@ interface DigestMailer {
 function retryAfterOf(error: unknown): number {
   const ms = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : 0;
-}
-
-/** A failure in words, for the operator's log only: never the URL's path (a token), never a secret. */
-function detailOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.slice(0, 500);
-}
-
-/**
- * A failure as stored and shown through the API (issue #27, SPEC §12.2): its class only
- * (`conexao_recusada`, `http_4xx`, …; an e-mail failure's own code), never the detail — the
- * delivery log must not tell a port that answers from one that does not.
- */
-export function failureClassOf(error: unknown): string {
-  const e = error as { failure?: unknown; reason?: unknown } | null;
-  if (isDeliveryFailureClass(e?.failure)) return e.failure;
-  if (typeof e?.reason === 'string' && /^[a-z_]{1,64}$/.test(e.reason)) return e.reason;
-  return 'resposta_invalida';
 }
 
 /**
@@ -136,15 +121,20 @@ export class DeliverySender {
   private async drain(): Promise<void> {
     try {
       if (this.senders.email) await this.drainDigests();
-      while (this.running) {
-        const claimed = await claimDue(this.dataSource, this.options.concurrency, this.leaseMs);
-        if (claimed.length === 0) return;
-        await Promise.all(claimed.map((d) => this.deliver(d)));
-        if (claimed.length < this.options.concurrency) return;
-      }
+      await this.drainNotifications();
+      await this.options.engines?.drain(this.options.concurrency, this.leaseMs, () => this.running);
     } catch (error) {
       // The database is away: the rows keep their leases and are claimed again later.
       this.logger.warn(`notification pass failed: ${detailOf(error)}`);
+    }
+  }
+
+  private async drainNotifications(): Promise<void> {
+    while (this.running) {
+      const claimed = await claimDue(this.dataSource, this.options.concurrency, this.leaseMs);
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((d) => this.deliver(d)));
+      if (claimed.length < this.options.concurrency) return;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionStatusItem, QuestionStatusReply } from '@openq/contracts';
+import type { DeclaredByReply, QuestionStatusItem, QuestionStatusReply } from '@openq/contracts';
 
 /**
  * [openq] §11.2 `openq.questions.status`: what the log itself (the source of truth, not the
@@ -41,4 +41,21 @@ export async function questionStatuses(
     return { questionId, status, decisionEventId: null, answeredAt: null };
   });
   return { items };
+}
+
+/**
+ * [openq] issue #34 the question `toolCallId` declared in this project, from the log (its unique
+ * index on the tool call), or `null` while none is committed.
+ */
+export async function declaredBy(
+  manager: EntityManager,
+  projectId: string,
+  toolCallId: string,
+): Promise<DeclaredByReply> {
+  const rows: { question_id: string }[] = await manager.query(
+    `SELECT question_id FROM question_log
+      WHERE project_id = $1 AND type = 'question.declared' AND data->>'toolCallId' = $2`,
+    [projectId, toolCallId],
+  );
+  return { questionId: rows[0]?.question_id ?? null };
 }

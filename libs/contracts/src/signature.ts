@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /*
- * The generic webhook's signature (issue #17), the Stripe-style scheme:
+ * The signature of everything openq POSTs to a receiver it was given — a person's generic webhook
+ * (issue #17) and an engine's subscription (issue #34, SPEC §12.5) — the Stripe-style scheme:
  *   X-Openq-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, `${t}.${body}`)>
  * The timestamp is inside the signed text, so a receiver that refuses old timestamps refuses
  * replays. Pure: the time comes in.
@@ -9,6 +10,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Openq-Signature';
 export const DELIVERY_ID_HEADER = 'X-Openq-Delivery-Id';
+/** The kind (a notification) or the event type (an engine subscription) of what is sent. */
+export const EVENT_HEADER = 'X-Openq-Event';
+/** An engine subscription's POST: the event's OPENQ_EVENTS sequence, the `seq` of the catch-up route. */
+export const STREAM_SEQ_HEADER = 'X-Openq-Stream-Seq';
 /** How old a signature a receiver should still accept (what `verifySignature` defaults to). */
 export const DEFAULT_TOLERANCE_S = 300;
 

@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { EVENT_HEADER, STREAM_SEQ_HEADER } from '@openq/contracts';
+import { PermanentSendError } from '../../channels/channel';
+import { postSigned, type SignedPostOptions } from '../../channels/signed-post';
+import { afterFailure, type RetryPolicy } from '../domain/backoff';
+import { detailOf, failureClassOf } from '../delivery/failures';
+import { notifierMetrics } from '../delivery/notifier-metrics';
+import {
+  claimDueEngineDeliveries,
+  markEngineDead,
+  markEngineRetry,
+  markEngineSent,
+  type ClaimedEngineDelivery,
+} from './engine-deliveries.store';
+
+export interface EngineSenderOptions extends SignedPostOptions {
+  retry: RetryPolicy;
+  random?: () => number;
+}
+
+/** The metrics' channel label of engine deliveries. */
+const CHANNEL = 'engine';
+
+/**
+ * Issue #34 the engines' share of the sender loop (`DeliverySender` runs `drain` on every pass):
+ * claims due engine deliveries (the oldest pending of each subject only), POSTs each event's
+ * envelope signed (`postSigned`, the webhooks' code: `X-Openq-Signature`, `X-Openq-Delivery-Id`)
+ * with `X-Openq-Event` and `X-Openq-Stream-Seq`, and marks it sent, or retries it with the
+ * notifications' backoff, or dead-letters it (a permanent failure, the last attempt, or a
+ * subscription removed: `inscricao_removida`). A dead delivery lets its subject's next event go.
+ */
+export class EngineSender {
+  private readonly logger = new Logger('EngineSender');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: EngineSenderOptions,
+  ) {
+    notifierMetrics.sent().inc({ channel: CHANNEL }, 0);
+    notifierMetrics.failed().inc({ channel: CHANNEL }, 0);
+    notifierMetrics.deadLettered().inc({ channel: CHANNEL }, 0);
+  }
+
+  /** Sends what is due, `concurrency` at a time, while `running()` holds. */
+  async drain(concurrency: number, leaseMs: number, running: () => boolean): Promise<void> {
+    while (running()) {
+      const claimed = await claimDueEngineDeliveries(this.dataSource, concurrency, leaseMs);
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((d) => this.deliver(d)));
+      if (claimed.length < concurrency) return;
+    }
+  }
+
+  private async deliver(d: ClaimedEngineDelivery): Promise<void> {
+    if (d.target === null) {
+      if (await markEngineDead(this.dataSource, d.id, 'inscricao_removida'))
+        notifierMetrics.deadLettered().inc({ channel: CHANNEL });
+      return;
+    }
+    try {
+      await postSigned(
+        d.target,
+        d.id,
+        d.body,
+        { [EVENT_HEADER]: d.type, [STREAM_SEQ_HEADER]: String(d.streamSeq) },
+        this.options,
+      );
+    } catch (error) {
+      await this.failed(d, error);
+      return;
+    }
+    await markEngineSent(this.dataSource, d.id);
+    notifierMetrics.sent().inc({ channel: CHANNEL });
+  }
+
+  private async failed(d: ClaimedEngineDelivery, error: unknown): Promise<void> {
+    notifierMetrics.failed().inc({ channel: CHANNEL });
+    const reason = failureClassOf(error);
+    const outcome = afterFailure(
+      this.options.retry,
+      d.attempts,
+      error instanceof PermanentSendError,
+      (this.options.random ?? Math.random)(),
+    );
+    const what = `engine delivery ${d.id} (${d.engineId}, ${d.type} seq ${d.streamSeq})`;
+    if (outcome.status === 'dead') {
+      if (await markEngineDead(this.dataSource, d.id, reason))
+        notifierMetrics.deadLettered().inc({ channel: CHANNEL });
+      this.logger.warn(`${what} dead-lettered after ${d.attempts} attempt(s): ${reason}: ${detailOf(error)}`);
+    } else {
+      this.logger.warn(`${what} attempt ${d.attempts} failed, will retry: ${reason}: ${detailOf(error)}`);
+      await markEngineRetry(this.dataSource, d.id, outcome.delayMs, reason);
+    }
+  }
+}
