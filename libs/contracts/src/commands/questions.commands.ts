@@ -38,11 +38,7 @@ import {
   isPresent,
 } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
-import {
-  AUTHOR_ORIGIN_MESSAGE,
-  QuestionDeclarationFields,
-  authorMatchesOrigin,
-} from '../dto/question-declaration.dto';
+import { AUTHOR_ORIGIN_MESSAGE, InsistFields, authorMatchesOrigin } from '../dto/question-declaration.dto';
 import { UserAnswerFields } from '../dto/user-answer-fields.dto';
 import { QuestionFilterFields } from '../dto/question-filters.dto';
 import { PolicyChangeFields } from '../dto/policy-change-fields.dto';
@@ -78,7 +74,7 @@ import { Verb } from './verbs';
   (o) => o.origin !== 'tool' || isPresent(o.toolCallId),
   'toolCallId is required when origin is tool',
 )
-export class QuestionDeclarationDto extends QuestionDeclarationFields {
+export class QuestionDeclarationDto extends InsistFields {
   @IsOneOf(QUESTION_AUTHORS)
   autor!: QuestionAuthor;
 
