@@ -99,6 +99,8 @@ export const DECLARE_OPEN_QUESTION: ToolDefinition = {
   description: 'Ask the user',
   parameters: {
     type: 'object',
+    // SPEC §12.3 the replies an asker can meet, in 12 tokens (README, "Ask once").
+    description: 'joined=already asked; precedent=already decided',
     properties: {
       pergunta: nonBlank(PERGUNTA_MAX_LENGTH),
       sugestao: { type: 'string', maxLength: SUGESTAO_MAX_LENGTH },

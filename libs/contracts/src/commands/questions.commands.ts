@@ -53,6 +53,7 @@ import type {
   QuestionStatusReply,
   ReadinessReply,
   WithdrawQuestionReply,
+  SplitQuestionReply,
   AmendDecisionReply,
   DelegationListReply,
   DelegationView,
@@ -132,6 +133,21 @@ export class WithdrawQuestionCommand {
 
   @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
   motivo!: string;
+}
+
+/** §12.3 the session author splits a wrong join: `toolCallId` is the joined asker's call. */
+export class SplitQuestionCommand {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @IsEntityId()
+  userId!: string;
+
+  @IsToolCallId()
+  toolCallId!: string;
 }
 
 /**
@@ -270,6 +286,7 @@ export const QuestionsCommand = {
     Verb.questions.answerByAgent,
     AnswerByAgentCommand,
   ),
+  split: defineCommand<SplitQuestionCommand, SplitQuestionReply>(Verb.questions.split, SplitQuestionCommand),
   withdraw: defineCommand<WithdrawQuestionCommand, WithdrawQuestionReply>(
     Verb.questions.withdraw,
     WithdrawQuestionCommand,

@@ -116,6 +116,11 @@ export interface DeclareQuestionReply {
   precedent?: Precedent;
 }
 
+/** §12.3 the split asker's new open question. */
+export interface SplitQuestionReply {
+  questionId: string;
+}
+
 export interface AnswerQuestionReply {
   questionId: string;
   status: 'answered';

@@ -44,9 +44,14 @@ export async function earlierCalls(
           AND (project_id, data->'asker'->>'toolCallId') IN (SELECT p, t FROM c)`,
       [calls.map((c) => c.projectId), calls.map((c) => c.toolCallId)],
     );
-  return new Map(
-    rows.map((r) => [`${r.project_id}\u0000${r.call}`, { type: r.type, questionId: r.question_id }]),
-  );
+  // A split asker's call has both its join and, since the split, its own question: the question wins.
+  const byCall = new Map<string, EarlierCall>();
+  for (const r of rows) {
+    const key = `${r.project_id}\u0000${r.call}`;
+    if (byCall.get(key)?.type !== 'question.declared')
+      byCall.set(key, { type: r.type, questionId: r.question_id });
+  }
+  return byCall;
 }
 
 /**

@@ -46,13 +46,13 @@ export async function declareQuestions(
       asking.map((r) => r.projectId),
     );
   const earlier = await earlierCalls(manager, calls);
+  // Only an asker's new tool call is matched: a retried one has its outcome already.
+  const matched = (r: DeclareRequest) =>
+    r.input.origin === 'tool' &&
+    !(r.input.toolCallId && earlier.has(callKey(r.projectId, r.input.toolCallId)));
   const candidates = await candidatesFor(
     manager,
-    requests.map((r) =>
-      r.input.origin === 'tool'
-        ? { projectId: r.projectId, pergunta: r.input.pergunta }
-        : { projectId: r.projectId, pergunta: '' },
-    ),
+    requests.map((r) => ({ projectId: r.projectId, pergunta: matched(r) ? r.input.pergunta : '' })),
   );
   const known = [...earlier.values()].map((e) => e.questionId);
   const found = [...new Set([...candidates.flat(), ...known])];
