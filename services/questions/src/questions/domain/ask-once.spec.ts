@@ -7,7 +7,7 @@ import {
   type QuestionWasDeclared,
 } from './question';
 import { askOnce, precedentOf } from './ask-once';
-import { fold } from './same-question';
+import { askBands, askKey, fold } from './same-question';
 
 const T0 = Date.parse('2026-12-03T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
@@ -229,5 +229,22 @@ describe('fold: what the matcher reads', () => {
     expect(fold('O app não deve funcionar offline?').negated).toBe(true);
     expect(fold('Do customer reviews need no moderation?').negated).toBe(true);
     expect(fold('A senha precisa ter no mínimo 8 caracteres?').negated).toBe(false);
+  });
+});
+
+describe('askBands: the keys the index finds a question by', () => {
+  const bands = (project: string, text: string) => askBands(project, askKey(text));
+
+  it('a near question shares a band, an unrelated one none, another project none', () => {
+    const a = bands('p1', 'Should the login page support Google sign-in?');
+    expect(a).toHaveLength(16);
+    expect(bands('p1', 'Does the login page need Google sign-in support?').some((b) => a.includes(b))).toBe(
+      true,
+    );
+    expect(bands('p1', 'Should the database backup run daily?').some((b) => a.includes(b))).toBe(false);
+    expect(bands('p2', 'Should the login page support Google sign-in?').some((b) => a.includes(b))).toBe(
+      false,
+    );
+    expect(askBands('p1', '')).toEqual([]);
   });
 });

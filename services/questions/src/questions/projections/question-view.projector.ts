@@ -6,7 +6,7 @@ import type {
   QuestionWithdrawn,
 } from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
-import { askKey } from '../domain/same-question';
+import { askBands, askKey } from '../domain/same-question';
 
 /** Appended events of one project (a group commit projects several projects at once). */
 export interface ProjectEvents {
@@ -61,9 +61,10 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   if (declared.length > 0) {
     await manager.query(
       `WITH inserted AS (
-         INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position, ask_key)
-         SELECT q, p, pos, 'open', d, NULL, pos, k
-           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[], $5::text[]) AS t(q, p, pos, d, k)
+         INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position,
+                                    ask_key, ask_bands)
+         SELECT q, p, pos, 'open', d, NULL, pos, k, ARRAY(SELECT jsonb_array_elements_text(b))
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[], $5::text[], $6::jsonb[]) AS t(q, p, pos, d, k, b)
          ON CONFLICT (question_id) DO NOTHING
          RETURNING project_id)
        INSERT INTO question_counts (project_id, open, answered)
@@ -75,6 +76,7 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         declared.map((d) => d.position),
         declared.map((d) => JSON.stringify(d.data)),
         declared.map((d) => askKey(d.data.pergunta)),
+        declared.map((d) => JSON.stringify(askBands(d.projectId, askKey(d.data.pergunta)))),
       ],
     );
   }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { askKey } from '../domain/same-question';
+import { askBands, askKey } from '../domain/same-question';
 
 export interface ReplayResult {
   questions: number;
@@ -46,15 +46,20 @@ export async function replayQuestionProjection(dataSource: DataSource): Promise<
        WHERE v.question_id = j.question_id`);
     // The match keys, folded by the projector's own function, a chunk at a time.
     for (let after = ''; ;) {
-      const rows: { id: string; pergunta: string }[] = await m.query(
-        `SELECT question_id::text AS id, declared->>'pergunta' AS pergunta FROM question_view
+      const rows: { id: string; project: string; pergunta: string }[] = await m.query(
+        `SELECT question_id::text AS id, project_id AS project, declared->>'pergunta' AS pergunta FROM question_view
           WHERE question_id::text > $1 ORDER BY question_id::text LIMIT 10000`,
         [after],
       );
       if (rows.length === 0) break;
       await m.query(
-        `UPDATE question_view v SET ask_key = t.k FROM unnest($1::uuid[], $2::text[]) AS t(id, k) WHERE v.question_id = t.id`,
-        [rows.map((r) => r.id), rows.map((r) => askKey(r.pergunta))],
+        `UPDATE question_view v SET ask_key = t.k, ask_bands = ARRAY(SELECT jsonb_array_elements_text(t.b))
+           FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS t(id, k, b) WHERE v.question_id = t.id`,
+        [
+          rows.map((r) => r.id),
+          rows.map((r) => askKey(r.pergunta)),
+          rows.map((r) => JSON.stringify(askBands(r.project, askKey(r.pergunta)))),
+        ],
       );
       after = rows[rows.length - 1]!.id;
     }

@@ -1,19 +1,26 @@
 import type { EntityManager } from 'typeorm';
-import { CANDIDATE_THRESHOLD, askKey } from '../../domain/same-question';
+import { askBands, askKey } from '../../domain/same-question';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
 const CANDIDATES = 5;
 
 /**
+ * How many band matches are ranked at most: a project whose questions all look alike ("question
+ * 1", "question 2", …) would otherwise rank thousands per declaration. Past it a match may be
+ * missed — a duplicate question, the cheap error.
+ */
+const BAND_MATCHES = 100;
+
+/**
  * §12.3 serialises the declarations of these projects until the transaction ends, so two agents
- * asking the same thing at once meet (the second sees the first), in one statement; it also sets
- * the candidates' `pg_trgm` threshold for this transaction. Locks are taken in one order.
+ * asking the same thing at once meet (the second sees the first), in one statement. Locks are
+ * taken in one order.
  */
 export async function lockAskers(manager: EntityManager, projectIds: readonly string[]): Promise<void> {
   await manager.query(
-    `SELECT count(pg_advisory_xact_lock(k)), set_config('pg_trgm.similarity_threshold', $2, true)
+    `SELECT count(pg_advisory_xact_lock(k))
        FROM (SELECT DISTINCT hashtext('ask:' || p) AS k FROM unnest($1::text[]) AS p ORDER BY k) AS keys`,
-    [[...new Set(projectIds)], String(CANDIDATE_THRESHOLD)],
+    [[...new Set(projectIds)]],
   );
 }
 
@@ -34,14 +41,16 @@ export async function earlierCalls(
   if (calls.length === 0) return new Map();
   const rows: { type: EarlierCall['type']; question_id: string; project_id: string; call: string }[] =
     await manager.query(
-      `WITH c(p, t) AS (SELECT * FROM unnest($1::text[], $2::text[]))
-       SELECT type, question_id, project_id, data->>'toolCallId' AS call FROM question_log
-        WHERE type = 'question.declared' AND data->>'toolCallId' IS NOT NULL
-          AND (project_id, data->>'toolCallId') IN (SELECT p, t FROM c)
+      // Each half joins on the expression and predicate of its partial unique index, so both are index lookups.
+      `SELECT l.type, l.question_id, l.project_id, c.t AS call
+         FROM unnest($1::text[], $2::text[]) AS c(p, t)
+         JOIN question_log l ON l.project_id = c.p AND l.data->>'toolCallId' = c.t
+        WHERE l.type = 'question.declared' AND l.data->>'toolCallId' IS NOT NULL
        UNION ALL
-       SELECT type, question_id, project_id, data->'asker'->>'toolCallId' FROM question_log
-        WHERE type IN ('question.joined', 'question.precedent_offered') AND data->'asker'->>'toolCallId' IS NOT NULL
-          AND (project_id, data->'asker'->>'toolCallId') IN (SELECT p, t FROM c)`,
+       SELECT l.type, l.question_id, l.project_id, c.t
+         FROM unnest($1::text[], $2::text[]) AS c(p, t)
+         JOIN question_log l ON l.project_id = c.p AND l.data->'asker'->>'toolCallId' = c.t
+        WHERE l.type IN ('question.joined', 'question.precedent_offered') AND l.data->'asker'->>'toolCallId' IS NOT NULL`,
       [calls.map((c) => c.projectId), calls.map((c) => c.toolCallId)],
     );
   // A split asker's call has both its join and, since the split, its own question: the question wins.
@@ -55,9 +64,10 @@ export async function earlierCalls(
 }
 
 /**
- * The project's open or answered questions most alike each declaration (`pg_trgm` over the
- * folded `ask_key`, the GIN index `question_view_ask`), at most `CANDIDATES` each, most alike
- * first, in one statement for the group. The decision is `askOnce`'s, on the loaded questions.
+ * The project's open or answered questions most alike each declaration, at most `CANDIDATES`
+ * each, most alike first, in one statement for the group: found by the MinHash bands they share
+ * with the declaration (`ask_bands`, GIN index `question_view_ask`), ranked by `pg_trgm`'s
+ * `similarity()` of the folded keys. The decision is `askOnce`'s, on the loaded questions.
  */
 export async function candidatesFor(
   manager: EntityManager,
@@ -68,12 +78,20 @@ export async function candidatesFor(
   const wanted = asks.map((_, i) => i).filter((i) => keys[i] !== '');
   if (wanted.length === 0) return out;
   const rows: { i: number; question_id: string }[] = await manager.query(
-    `SELECT t.i::int AS i, c.question_id FROM unnest($1::int[], $2::text[], $3::text[]) AS t(i, p, k)
+    `SELECT t.i::int AS i, c.question_id FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[]) AS t(i, p, k, b)
        CROSS JOIN LATERAL (
-         SELECT question_id FROM question_view
-          WHERE project_id = t.p AND status IN ('open', 'answered') AND question_ask_near(ask_key, t.k)
+         SELECT question_id FROM (
+           SELECT question_id, ask_key FROM question_view
+            WHERE ask_bands && ARRAY(SELECT jsonb_array_elements_text(t.b)) AND project_id = t.p
+              AND status IN ('open', 'answered')
+            LIMIT ${BAND_MATCHES}) AS near
           ORDER BY question_ask_similarity(ask_key, t.k) DESC LIMIT ${CANDIDATES}) AS c`,
-    [wanted, wanted.map((i) => asks[i]!.projectId), wanted.map((i) => keys[i]!)],
+    [
+      wanted,
+      wanted.map((i) => asks[i]!.projectId),
+      wanted.map((i) => keys[i]!),
+      wanted.map((i) => JSON.stringify(askBands(asks[i]!.projectId, keys[i]!))),
+    ],
   );
   for (const r of rows) out[r.i]!.push(r.question_id);
   return out;
