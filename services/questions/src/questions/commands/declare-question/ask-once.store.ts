@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { Afeta } from '@openq/contracts';
 import { askBands, askKey } from '../../domain/same-question';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
@@ -63,6 +64,13 @@ export async function earlierCalls(
   return byCall;
 }
 
+/** A question the index found near a declaration: what the likeness reads, before any lock. */
+export interface Candidate {
+  questionId: string;
+  pergunta: string;
+  afeta: Afeta;
+}
+
 /**
  * The project's open or answered questions most alike each declaration, at most `CANDIDATES`
  * each, most alike first, in one statement for the group: found by the MinHash bands they share
@@ -72,16 +80,16 @@ export async function earlierCalls(
 export async function candidatesFor(
   manager: EntityManager,
   asks: readonly { projectId: string; pergunta: string }[],
-): Promise<string[][]> {
-  const out: string[][] = asks.map(() => []);
+): Promise<Candidate[][]> {
+  const out: Candidate[][] = asks.map(() => []);
   const keys = asks.map((a) => askKey(a.pergunta));
   const wanted = asks.map((_, i) => i).filter((i) => keys[i] !== '');
   if (wanted.length === 0) return out;
-  const rows: { i: number; question_id: string }[] = await manager.query(
-    `SELECT t.i::int AS i, c.question_id FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[]) AS t(i, p, k, b)
+  const rows: { i: number; question_id: string; pergunta: string; afeta: Afeta }[] = await manager.query(
+    `SELECT t.i::int AS i, c.question_id, c.pergunta, c.afeta FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[]) AS t(i, p, k, b)
        CROSS JOIN LATERAL (
-         SELECT question_id FROM (
-           SELECT question_id, ask_key FROM question_view
+         SELECT question_id, declared->>'pergunta' AS pergunta, declared->'afeta' AS afeta FROM (
+           SELECT question_id, ask_key, declared FROM question_view
             WHERE ask_bands && ARRAY(SELECT jsonb_array_elements_text(t.b)) AND project_id = t.p
               AND status IN ('open', 'answered')
             LIMIT ${BAND_MATCHES}) AS near
@@ -93,6 +101,6 @@ export async function candidatesFor(
       wanted.map((i) => JSON.stringify(askBands(asks[i]!.projectId, keys[i]!))),
     ],
   );
-  for (const r of rows) out[r.i]!.push(r.question_id);
+  for (const r of rows) out[r.i]!.push({ questionId: r.question_id, pergunta: r.pergunta, afeta: r.afeta });
   return out;
 }

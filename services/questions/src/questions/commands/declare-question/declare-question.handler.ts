@@ -3,6 +3,7 @@ import { isRefusal, newId, type DeclareQuestionReply } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import type { DeclareInput, Question, QuestionCommand } from '../../domain/question';
 import { askOnce, askedOf, askerOf, precedentOf } from '../../domain/ask-once';
+import { likeness } from '../../domain/same-question';
 import { QuestionLog } from '../../question-log';
 import { questionTransaction } from '../../question-transaction';
 import { candidatesFor, earlierCalls, lockAskers } from './ask-once.store';
@@ -24,7 +25,8 @@ const callKey = (projectId: string, toolCallId: string) => `${projectId}\u0000${
  * `toolCallId` in a project always yields the same outcome. §12.3 an asker's tool call is first
  * matched against the project's questions (docs/decisions.md "Ask once"): under the project's
  * declaration lock, the earlier outcome of the same tool call is read; the most alike open or
- * decided questions are found (`pg_trgm`), locked (an answer cannot slip in between) and loaded;
+ * decided questions are found (MinHash bands, ranked by `pg_trgm`), and those that ask the same
+ * thing are locked (an answer cannot slip in between) and loaded from the log;
  * `askOnce` then says declare, join (`question.joined` on the open one) or precedent
  * (`question.precedent_offered` on the decided one, no new question), also against the group's
  * own earlier declarations. Everything decided is saved at once, set-based (docs/decider-kit.md).
@@ -55,7 +57,12 @@ export async function declareQuestions(
     requests.map((r) => ({ projectId: r.projectId, pergunta: matched(r) ? r.input.pergunta : '' })),
   );
   const known = [...earlier.values()].map((e) => e.questionId);
-  const found = [...new Set([...candidates.flat(), ...known])];
+  // Only a candidate that asks the same thing is locked and read from the log (the decision is
+  // taken again on what the log says under the lock): most declarations lock and read nothing.
+  const alike = requests.map((r, i) =>
+    (candidates[i] ?? []).filter((c) => likeness(r.input, c).same).map((c) => c.questionId),
+  );
+  const found = [...new Set([...alike.flat(), ...known])];
   if (found.length > 0) await log.lockQuestions(found);
   const loaded = found.length > 0 ? await log.loadMany(found) : new Map<string, Question | null>();
   const batch = questionTransaction(manager, requests[0]!.outbox, log).batch(
@@ -79,7 +86,7 @@ export async function declareQuestions(
     }
     if (key) byCall.set(key, results.length);
     const index = results.length;
-    const mine = candidates[index] ?? [];
+    const mine = alike[index] ?? [];
     const pool = [...mine, ...(declaredHere.get(projectId) ?? [])].map((id) => batch.stateOf(id));
     const outcome = askOnce(projectId, input, pool);
     const decide = (questionId: string, command: QuestionCommand) => {
