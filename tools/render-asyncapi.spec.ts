@@ -90,7 +90,7 @@ describe('render-asyncapi', () => {
 
   it('has a channel, a message, a publisher and its consumers for every event type of both streams', () => {
     const types = [...agentEventRegistry.types(), ...openqEventRegistry.types()];
-    expect(types).toHaveLength(37);
+    expect(types).toHaveLength(40);
     for (const type of types) {
       expect(doc.channels[type]).toMatchObject({ address: `${type}.{projectId}` });
       expect(doc.components.messages[type]).toBeDefined();
@@ -115,7 +115,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(47);
+    expect(commandRegistry.types()).toHaveLength(48);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -218,7 +218,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(47);
+      expect(pairs).toHaveLength(48);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,

@@ -9,11 +9,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
+let asked = 0;
+// Numbered: §12.3 would join two declarations of one text in a project (ask once).
 const body = (toolCallId: string, extra: Record<string, unknown> = {}) => ({
   sessionId: 's1',
   sessionAuthorId: 'ana',
   autor: 'po',
-  pergunta: 'Which currency?',
+  pergunta: `Which currency? (${++asked})`,
   sugestao: 'BRL',
   afeta: { regras: [], historias: [], tarefas: ['T9'] },
   toolCallId,

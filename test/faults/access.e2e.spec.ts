@@ -112,6 +112,7 @@ afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
+let asked = 0;
 async function freshQuestion(): Promise<string> {
   const r = await http(stack.gatewayUrl, 'POST', `/internal/projects/${P}/open-questions`, {
     serviceToken: SECRETS.serviceToken,
@@ -119,7 +120,8 @@ async function freshQuestion(): Promise<string> {
       sessionId: 's1',
       sessionAuthorId: AUTHOR,
       autor: 'po',
-      pergunta: 'Ship it?',
+      // Numbered: SPEC §12.3 would join two declarations of one text in a project.
+      pergunta: `Ship it? (${++asked})`,
       sugestao: 'yes',
       afeta: { regras: [], historias: [], tarefas: [] },
       toolCallId: `acl-${Math.random().toString(36).slice(2)}`,

@@ -11,8 +11,8 @@ let toolCalls = 0;
 /**
  * The engine of an end-to-end test: the agent SDK's own HTTP client (what a real engine uses) on
  * the stack's gateway with the service token, plus defaults for every field a spec does not care
- * about — session `s1` of `ana`, asked by the PO, no suggestion, affecting nothing, a fresh
- * `toolCallId`. A refusal throws the SDK's `OpenqApiError` (status, reason).
+ * about — session `s1` of `ana`, asked by the PO, a numbered question (never the same question
+ * twice, SPEC §12.3), no suggestion, affecting nothing, a fresh `toolCallId`. A refusal throws the SDK's `OpenqApiError` (status, reason).
  */
 export class TestEngine {
   readonly client: OpenqHttpClient;
@@ -30,7 +30,8 @@ export class TestEngine {
       sessionId: 's1',
       sessionAuthorId: 'ana',
       autor: 'po',
-      pergunta: 'Which currency do prices use?',
+      // Numbered: §12.3 would join two declarations of one text in a project (ask once).
+      pergunta: `Which currency do prices use? (${toolCalls})`,
       sugestao: null,
       toolCallId: `tc-${toolCalls}-${Date.now()}`,
       ...rest,

@@ -1,6 +1,7 @@
 import {
   AgentEvent,
   type EventEnvelope,
+  type Precedent,
   type EngineSubscriptionDeleted,
   type EngineSubscriptionView,
   type AnswerByAgentReply,
@@ -63,10 +64,19 @@ export interface StoryCorrectionRequest {
   changes: StoryChanges;
 }
 
+/**
+ * A declaration's outcome (SPEC §12.3, "Ask once"): a new question (`created`); the same tool call
+ * again; `joined`: an open question of the project already asks this — `questionId` is that
+ * question, its one answer reaches every asker; `precedent`: a decided question already asks this —
+ * its decision is the answer and nothing was asked of the person (`questionId` is the decided
+ * question's). To ask anyway, declare again with `insistir: true` and a `motivo`.
+ */
 export interface DeclareQuestionResult {
   questionId: string;
-  /** False when this `toolCallId` had declared it already (HTTP 200 instead of 201). */
+  /** False when this `toolCallId` had declared it already (HTTP 200 instead of 201), or joined, or met a precedent. */
   created: boolean;
+  joined?: true;
+  precedent?: Precedent;
 }
 
 /** `PUT /internal/engines/:engineId/subscription` body (SPEC §12.5). */
@@ -121,12 +131,18 @@ export class OpenqHttpClient {
 
   /** Declares an open question; the same `toolCallId` again returns the same `questionId`. */
   async declare(projectId: string, body: DeclareQuestionRequest): Promise<DeclareQuestionResult> {
-    const { status, body: reply } = await this.call<{ questionId: string }>(
-      'POST',
-      `/internal/projects/${segment(projectId)}/open-questions`,
-      body,
-    );
-    return { questionId: reply.questionId, created: status === 201 };
+    const { status, body: reply } = await this.call<{
+      questionId?: string;
+      joined?: true;
+      precedent?: Precedent;
+    }>('POST', `/internal/projects/${segment(projectId)}/open-questions`, body);
+    const questionId = reply.questionId ?? reply.precedent?.questionId ?? '';
+    return {
+      questionId,
+      created: status === 201,
+      ...(reply.joined ? { joined: true as const } : {}),
+      ...(reply.precedent ? { precedent: reply.precedent } : {}),
+    };
   }
 
   /** Records the user's unequivocal chat answer (ADR 0258): `answered` or `already_answered`, never 409. */

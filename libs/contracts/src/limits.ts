@@ -89,6 +89,9 @@ export const FREEZE_MOTIVO_MIN_LENGTH = 1;
 export const FREEZE_MOTIVO_MAX_LENGTH = 500;
 
 /** §11.5 `motivo` of a withdrawn question (why it no longer needs the user): 1–500 characters after trim. */
+/** §12.3 why an agent insists on asking a question already decided (`insistir` + `motivo`). */
+export const INSIST_MOTIVO_MIN_LENGTH = 1;
+export const INSIST_MOTIVO_MAX_LENGTH = 500;
 export const WITHDRAW_MOTIVO_MIN_LENGTH = 1;
 export const WITHDRAW_MOTIVO_MAX_LENGTH = 500;
 

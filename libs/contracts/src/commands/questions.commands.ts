@@ -38,11 +38,7 @@ import {
   isPresent,
 } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
-import {
-  AUTHOR_ORIGIN_MESSAGE,
-  QuestionDeclarationFields,
-  authorMatchesOrigin,
-} from '../dto/question-declaration.dto';
+import { AUTHOR_ORIGIN_MESSAGE, InsistFields, authorMatchesOrigin } from '../dto/question-declaration.dto';
 import { UserAnswerFields } from '../dto/user-answer-fields.dto';
 import { QuestionFilterFields } from '../dto/question-filters.dto';
 import { PolicyChangeFields } from '../dto/policy-change-fields.dto';
@@ -57,6 +53,7 @@ import type {
   QuestionStatusReply,
   ReadinessReply,
   WithdrawQuestionReply,
+  SplitQuestionReply,
   AmendDecisionReply,
   DelegationListReply,
   DelegationView,
@@ -79,7 +76,7 @@ import { Verb } from './verbs';
   (o) => o.origin !== 'tool' || isPresent(o.toolCallId),
   'toolCallId is required when origin is tool',
 )
-export class QuestionDeclarationDto extends QuestionDeclarationFields {
+export class QuestionDeclarationDto extends InsistFields {
   @IsOneOf(QUESTION_AUTHORS)
   autor!: QuestionAuthor;
 
@@ -137,6 +134,21 @@ export class WithdrawQuestionCommand {
 
   @TrimmedText(WITHDRAW_MOTIVO_MIN_LENGTH, WITHDRAW_MOTIVO_MAX_LENGTH)
   motivo!: string;
+}
+
+/** §12.3 the session author splits a wrong join: `toolCallId` is the joined asker's call. */
+export class SplitQuestionCommand {
+  @IsEntityId()
+  projectId!: string;
+
+  @IsUuidString()
+  questionId!: string;
+
+  @IsEntityId()
+  userId!: string;
+
+  @IsToolCallId()
+  toolCallId!: string;
 }
 
 /**
@@ -284,6 +296,7 @@ export const QuestionsCommand = {
     Verb.questions.answerByAgent,
     AnswerByAgentCommand,
   ),
+  split: defineCommand<SplitQuestionCommand, SplitQuestionReply>(Verb.questions.split, SplitQuestionCommand),
   withdraw: defineCommand<WithdrawQuestionCommand, WithdrawQuestionReply>(
     Verb.questions.withdraw,
     WithdrawQuestionCommand,

@@ -1,4 +1,9 @@
-import type { DecisionSuperseded, QuestionDeclared, QuestionWithdrawn } from '../events/openq-payloads';
+import type {
+  DecisionSuperseded,
+  QuestionAsker,
+  QuestionDeclared,
+  QuestionWithdrawn,
+} from '../events/openq-payloads';
 import type {
   AskerRole,
   QuestionFactStatus,
@@ -14,6 +19,8 @@ import type { BlockedWork } from './gates.views';
  */
 export interface OpenQuestionView extends QuestionDeclared {
   projectId: string;
+  /** §12.3 every agent that asked it, the first one first (one unless declarations joined it). */
+  askers: QuestionAsker[];
   status: QuestionStatus;
   resposta: string | null;
   aceitouSugestao: boolean | null;
@@ -86,10 +93,32 @@ export interface DelegationListReply {
   received: DelegationView[];
 }
 
+/** §12.3 the decision that already answers a declaration (nothing new was asked). */
+export interface Precedent {
+  questionId: string;
+  decisionEventId: string;
+  pergunta: string;
+  resposta: string;
+  decidedAt: string;
+}
+
+/**
+ * A declaration's outcome: a new question (`created`), the same tool call again (`created:
+ * false`), §12.3 an open question asking the same thing that it joined (`joined: true`), or a
+ * decided one whose decision comes back (`precedent`; `questionId` is then the decided question's:
+ * nothing was recorded, and the HTTP reply is `{ precedent }` alone).
+ */
 export interface DeclareQuestionReply {
   questionId: string;
   /** False when the same `toolCallId` had already declared it (HTTP 200 instead of 201). */
   created: boolean;
+  joined?: true;
+  precedent?: Precedent;
+}
+
+/** §12.3 the split asker's new open question. */
+export interface SplitQuestionReply {
+  questionId: string;
 }
 
 export interface AnswerQuestionReply {

@@ -11,6 +11,7 @@ export const Verb = {
     answerByAgent: pair('questions', 'answer-by-agent'),
     withdraw: pair('questions', 'withdraw'),
     amend: pair('questions', 'amend'),
+    split: pair('questions', 'split'),
     list: pair('questions', 'list'),
     listAcross: pair('questions', 'list-across'),
     count: pair('questions', 'count'),

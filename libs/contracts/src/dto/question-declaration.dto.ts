@@ -1,6 +1,13 @@
-import { PERGUNTA_MAX_LENGTH, PERGUNTA_MIN_LENGTH, SUGESTAO_MAX_LENGTH } from '../limits';
+import { IsIn, IsOptional } from 'class-validator';
+import {
+  INSIST_MOTIVO_MAX_LENGTH,
+  INSIST_MOTIVO_MIN_LENGTH,
+  PERGUNTA_MAX_LENGTH,
+  PERGUNTA_MIN_LENGTH,
+  SUGESTAO_MAX_LENGTH,
+} from '../limits';
 import { AUTHORS_BY_ORIGIN, type QuestionOrigin } from '../vocabulary';
-import { IsEntityId, Nested, OptionalTrimmedText, TrimmedText } from '../validators';
+import { ClassRule, IsEntityId, Nested, OptionalTrimmedText, TrimmedText } from '../validators';
 import { AfetaDto } from './afeta.dto';
 
 /**
@@ -37,3 +44,23 @@ export function authorMatchesOrigin(o: { autor?: unknown; origin?: unknown }): b
 
 export const AUTHOR_ORIGIN_MESSAGE =
   'autor does not match origin (tool: criativo|po|arquiteto|dev_lead, qa_verdict: qa-agent, analyst: analyst)';
+
+/**
+ * §12.3 a tool call may insist on asking a question already decided: `insistir: true` with a
+ * `motivo` (1–500 characters); then a new question is recorded with `precedentOf` set instead of
+ * the precedent coming back. `insistir` without `motivo` is refused (the failing field: `motivo`).
+ */
+@ClassRule<InsistFields>(
+  'insistir|motivo',
+  (o) => o.insistir !== true || typeof o.motivo === 'string',
+  'insistir needs a motivo (1-500 characters)',
+)
+export abstract class InsistFields extends QuestionDeclarationFields {
+  @IsOptional()
+  @IsIn([true])
+  insistir?: true;
+
+  @IsOptional()
+  @TrimmedText(INSIST_MOTIVO_MIN_LENGTH, INSIST_MOTIVO_MAX_LENGTH)
+  motivo?: string;
+}

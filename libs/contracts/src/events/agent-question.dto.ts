@@ -3,10 +3,10 @@ import { WITHDRAW_MOTIVO_MAX_LENGTH, WITHDRAW_MOTIVO_MIN_LENGTH } from '../limit
 import { IsOptional } from 'class-validator';
 import { IsEntityId, IsOneOf, IsToolCallId, IsUuidString, TrimmedText } from '../validators';
 import { AgentAnswerFields } from '../dto/agent-answer-fields.dto';
-import { QuestionDeclarationFields } from '../dto/question-declaration.dto';
+import { InsistFields } from '../dto/question-declaration.dto';
 
 /** `agent.question.declare`: a `declare_open_question` tool call (§3.1 fields + `toolCallId`). */
-export class AgentQuestionDeclareDto extends QuestionDeclarationFields {
+export class AgentQuestionDeclareDto extends InsistFields {
   /** Only the four askers call the tool; `qa-agent` and `analyst` questions come by other doors. */
   @IsOneOf(ASKER_ROLES)
   autor!: AskerRole;

@@ -32,12 +32,14 @@ import {
   StoryArchivedDto,
   StoryCorrectedDto,
 } from './openq-question.dto';
+import { QuestionJoinedDto, QuestionPrecedentOfferedDto, QuestionSplitDto } from './openq-ask-once.dto';
 import type * as P from './openq-payloads';
 
 export * from './openq-gate.dto';
 export * from './openq-payloads';
 export * from './openq-pipeline.dto';
 export * from './openq-question.dto';
+export * from './openq-ask-once.dto';
 
 /**
  * Every event openq publishes (through its outboxes) on stream OPENQ_EVENTS, subject
@@ -67,6 +69,26 @@ export const OPENQ_EVENT_TABLE = {
     dto: QuestionWithdrawnDto,
     publisher: 'questions',
     consumers: ['gates', 'context', 'notifier'],
+  }),
+  QuestionJoined: eventRow<P.QuestionJoined>()({
+    type: 'question.joined',
+    dto: QuestionJoinedDto,
+    publisher: 'questions',
+    consumers: [],
+    engine: 'SPEC §12.3: the declaration joined an open question asking the same thing (its questionId)',
+  }),
+  QuestionPrecedentOffered: eventRow<P.QuestionPrecedentOffered>()({
+    type: 'question.precedent_offered',
+    dto: QuestionPrecedentOfferedDto,
+    publisher: 'questions',
+    consumers: [],
+    engine: 'SPEC §12.3: the declaration met a decided question; its decision is the answer',
+  }),
+  QuestionSplit: eventRow<P.QuestionSplit>()({
+    type: 'question.split',
+    dto: QuestionSplitDto,
+    publisher: 'questions',
+    consumers: [],
   }),
   QuestionRejected: eventRow<P.QuestionRejected>()({
     type: 'question.rejected',

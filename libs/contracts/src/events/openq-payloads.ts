@@ -32,6 +32,61 @@ export interface QuestionDeclared {
   origin: QuestionOrigin;
   toolCallId: string | null;
   declaredAt: string;
+  /**
+   * §12.3 the decided question this one was asked again over (the asker insisted: `insistir` with
+   * `motivo`); absent otherwise.
+   */
+  precedentOf?: string | null;
+  /** §12.3 why the asker insisted; present with `precedentOf`. */
+  motivo?: string | null;
+}
+
+/** §12.3 one agent that asked a question: its role, its session, its tool call. */
+export interface QuestionAsker {
+  autor: QuestionAuthor;
+  sessionId: string;
+  toolCallId: string | null;
+}
+
+/**
+ * §12.3 a declaration joined an open question that asks the same thing: no new question. [openq]
+ * `asked` keeps what the joining asker declared (its own words, `afeta`, session author), so a
+ * split can give it back its own question; `joinedAt` when.
+ */
+export interface QuestionJoined {
+  questionId: string;
+  asker: QuestionAsker;
+  similarity: number;
+  asked: {
+    sessionAuthorId: string;
+    pergunta: string;
+    sugestao: string | null;
+    afeta: Afeta;
+  };
+  joinedAt: string;
+}
+
+/**
+ * §12.3 a declaration met a decided question that asks the same thing: the decision was offered
+ * back and nothing new was asked of the person. [openq] with the decision offered, the likeness
+ * and when.
+ */
+export interface QuestionPrecedentOffered {
+  questionId: string;
+  asker: QuestionAsker;
+  decisionEventId: string;
+  similarity: number;
+  offeredAt: string;
+}
+
+/** §12.3 the session author split a wrong join: the joined asker got a question of its own. */
+export interface QuestionSplit {
+  questionId: string;
+  newQuestionId: string;
+  by: string;
+  /** [openq] the split asker's tool call, and when. */
+  toolCallId: string;
+  splitAt: string;
 }
 
 /** §3.1 the one answer a question gets. `respondidaPor` is always the session author. */

@@ -1,5 +1,7 @@
 import { IsBoolean, IsOptional } from 'class-validator';
 import {
+  INSIST_MOTIVO_MAX_LENGTH,
+  INSIST_MOTIVO_MIN_LENGTH,
   MESSAGE_MAX_LENGTH,
   PERGUNTA_MAX_LENGTH,
   PERGUNTA_MIN_LENGTH,
@@ -67,6 +69,15 @@ export class QuestionDeclaredDto extends QuestionDeclarationFields {
 
   @IsTimestamp()
   declaredAt!: string;
+
+  /** §12.3 the decided question this one was asked again over; absent unless the asker insisted. */
+  @IsOptional()
+  @IsUuidString()
+  precedentOf?: string | null;
+
+  @IsOptional()
+  @TrimmedText(INSIST_MOTIVO_MIN_LENGTH, INSIST_MOTIVO_MAX_LENGTH)
+  motivo?: string | null;
 }
 
 export class QuestionAnsweredDto implements QuestionAnswered {

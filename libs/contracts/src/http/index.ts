@@ -7,6 +7,7 @@ export * from './story-correction.dto';
 export * from './resume-gate.dto';
 export * from './gate-history.dto';
 export * from './withdraw-question.dto';
+export * from './split-question.dto';
 export * from './amend-decision.dto';
 export * from './clock.dto';
 export * from './notification-channels.dto';

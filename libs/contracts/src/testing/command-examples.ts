@@ -29,6 +29,12 @@ export const commandExamples: CommandExamples = deepFreeze({
       userId: I.sessionAuthorId,
       motivo: 'Archived codes are out of scope for this release',
     },
+    split: {
+      projectId: I.projectId,
+      questionId: I.questionId,
+      userId: I.sessionAuthorId,
+      toolCallId: I.toolCallId,
+    },
     amend: {
       projectId: I.projectId,
       questionId: I.questionId,
@@ -165,6 +171,7 @@ export const httpExamples = deepFreeze({
   gateHistoryQuery: { limit: '10' },
   repoFreezeBody: { motivo: 'Release week' },
   withdrawQuestionBody: { motivo: 'Archived codes are out of scope for this release' },
+  splitQuestionBody: { toolCallId: I.toolCallId },
   amendDecisionBody: { resposta: '404 for archived codes: they were never public' },
   acceptSuggestionsBody: {
     questionIds: ['0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6b', '0190a3b8-7c1d-7e2f-8a3b-1c2d3e4f5a6c'],

@@ -126,6 +126,32 @@ export const openqEventExamples: { readonly [K in OpenqEventType]: OpenqEventDat
     motivo: 'Archived codes are out of scope for this release',
     withdrawnAt: I.at,
   },
+  'question.joined': {
+    questionId: I.questionId,
+    asker: { autor: 'po', sessionId: I.sessionId, toolCallId: I.toolCallId },
+    similarity: 0.8,
+    asked: {
+      sessionAuthorId: I.sessionAuthorId,
+      pergunta: 'Archived code: should GET /:codigo answer 410 or 404?',
+      sugestao: null,
+      afeta: { ...afeta },
+    },
+    joinedAt: I.at,
+  },
+  'question.precedent_offered': {
+    questionId: I.questionId,
+    asker: { autor: 'arquiteto', sessionId: I.sessionId, toolCallId: I.toolCallId },
+    decisionEventId: I.decisionEventId,
+    similarity: 0.9,
+    offeredAt: I.at,
+  },
+  'question.split': {
+    questionId: I.questionId,
+    newQuestionId: I.decisionEventId,
+    by: I.sessionAuthorId,
+    toolCallId: I.toolCallId,
+    splitAt: I.at,
+  },
   'question.rejected': {
     toolCallId: I.toolCallId,
     reason: 'payload_invalido',

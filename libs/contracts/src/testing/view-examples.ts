@@ -11,6 +11,7 @@ export const openQuestionViewExample: OpenQuestionView = deepFreeze({
   ...declared,
   afeta: { ...afeta },
   projectId: I.projectId,
+  askers: [{ autor: declared.autor, sessionId: declared.sessionId, toolCallId: declared.toolCallId }],
   status: 'open',
   resposta: null,
   aceitouSugestao: null,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AgentAnswerBody, DeclareQuestionBody, QuestionsCommand } from '@openq/contracts';
+import { AgentAnswerBody, DeclareQuestionBody, QuestionsCommand, type Precedent } from '@openq/contracts';
 import { InternalApi } from '../http/api-docs.decorators';
 import { IdParam, UuidParam } from '../http/params';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
@@ -15,21 +15,26 @@ export class AgentQuestionsController {
 
   @Post()
   @ApiOperation({
-    summary: 'Declare an open question (201; the same toolCallId again → 200, same questionId)',
+    summary:
+      'Declare an open question (201; the same toolCallId again → 200, same questionId; §12.3 the same ' +
+      'question open → 200 { questionId, joined: true }; decided → 200 { precedent }, unless insistir)',
   })
   async declare(
     @IdParam('projectId') projectId: string,
     @Body() body: DeclareQuestionBody,
     @Res({ passthrough: true }) reply: FastifyReply,
     @CallHeaders() headers: RpcHeaders,
-  ): Promise<{ questionId: string }> {
+  ): Promise<{ questionId: string; joined?: true } | { precedent: Precedent }> {
     const declared = await this.services.ask(
       QuestionsCommand.declare,
       { projectId, declaration: { ...body, origin: 'tool' } },
       headers,
     );
     reply.status(declared.created ? 201 : 200);
-    return { questionId: declared.questionId };
+    if (declared.precedent) return { precedent: declared.precedent };
+    return declared.joined
+      ? { questionId: declared.questionId, joined: true }
+      : { questionId: declared.questionId };
   }
 
   @Post(':questionId/answer')

@@ -10,6 +10,7 @@ import {
   isIdempotencyKey,
   ListOpenQuestionsQuery,
   QuestionsCommand,
+  SplitQuestionBody,
   WithdrawQuestionBody,
   type BlockingQuestionsReply,
   type QuestionListReply,
@@ -197,6 +198,28 @@ export class OpenQuestionsController {
     return this.services.ask(
       QuestionsCommand.withdraw,
       { projectId, questionId, userId: user.id, motivo: body.motivo },
+      headers,
+    );
+  }
+
+  @Post(':questionId/split')
+  @HttpCode(201)
+  @MinRole('viewer')
+  @ApiOperation({
+    summary:
+      'Split a wrong join (§12.3): { toolCallId } of the asker that joined; only the session author. ' +
+      '201 { questionId } (a new open question for that asker); 409 nao_ha_o_que_separar; 403 so_o_autor_da_sessao; 404',
+  })
+  split(
+    @IdParam('projectId') projectId: string,
+    @UuidParam('questionId') questionId: string,
+    @Body() body: SplitQuestionBody,
+    @CurrentUser() user: AuthenticatedUser,
+    @CallHeaders() headers: RpcHeaders,
+  ) {
+    return this.services.ask(
+      QuestionsCommand.split,
+      { projectId, questionId, userId: user.id, toolCallId: body.toolCallId },
       headers,
     );
   }

@@ -6,6 +6,9 @@ import {
   type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionJoined,
+  type QuestionPrecedentOffered,
+  type QuestionSplit,
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
@@ -17,7 +20,10 @@ export type QuestionLogEvent =
   | { type: 'question.answered'; data: QuestionAnswered }
   | { type: 'decision.recorded'; data: DecisionRecorded }
   | { type: 'question.withdrawn'; data: QuestionWithdrawn }
-  | { type: 'decision.superseded'; data: DecisionSuperseded };
+  | { type: 'decision.superseded'; data: DecisionSuperseded }
+  | { type: 'question.joined'; data: QuestionJoined }
+  | { type: 'question.precedent_offered'; data: QuestionPrecedentOffered }
+  | { type: 'question.split'; data: QuestionSplit };
 
 /** A question event on the wire, with the id it has in the log too (`Nats-Msg-Id` = log id). */
 export type QuestionWireEvent = QuestionLogEvent & WireEvent & { eventId: string };
@@ -50,6 +56,9 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'question.answered':
     case 'question.withdrawn':
     case 'decision.superseded':
+    case 'question.joined':
+    case 'question.precedent_offered':
+    case 'question.split':
       return { ...event, eventId: newId() };
     case 'decision.recorded':
       return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };

@@ -26,6 +26,7 @@ import {
   type QuestionStatusReply,
   type ReadinessCommand,
   type Refusal,
+  type SplitQuestionCommand,
   type WithdrawQuestionCommand,
   type WithdrawQuestionReply,
 } from '@openq/contracts';
@@ -34,6 +35,7 @@ import { answerQuestion, type AnswerDecision } from './commands/answer-question/
 import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
 import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
+import { splitQuestion } from './commands/split-question/split-question.handler';
 import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
 
 import { countQuestions, readiness } from './queries/list-open-questions.query';
@@ -152,6 +154,12 @@ export class QuestionsMessagesController {
       resposta,
       alreadyAmended: outcome.kind === 'already_amended',
     };
+  }
+
+  /** §12.3 the session author splits a wrong join: the joined asker gets its own question. */
+  @MessagePattern(Commands.questions.split.type)
+  split(@Payload() cmd: SplitQuestionCommand): Promise<{ questionId: string } | Refusal> {
+    return splitQuestion(this.dataSource, cmd, new Date());
   }
 
   /** Declarations arriving together are committed together (`QuestionGroups`). */

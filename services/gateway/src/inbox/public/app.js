@@ -34,6 +34,9 @@ const REFRESH = {
   'question.answered': ['queue', 'history', 'readiness', 'waiting'],
   'question.withdrawn': ['queue', 'history', 'readiness', 'waiting'],
   'decision.superseded': ['history'],
+  // §12.3 a card's askers change; a split's new question comes as its own question.declared.
+  'question.joined': ['queue'],
+  'question.split': ['queue'],
   'gate.rescue_parked': ['queue', 'waiting', 'gateHistory'],
   'gate.resumed': ['queue', 'waiting', 'gateHistory'],
   'gate.verdict_recorded': ['waiting', 'gateHistory'],

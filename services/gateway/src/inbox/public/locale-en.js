@@ -61,6 +61,7 @@ export default {
         'Delegation is off in this project: only the person who led the session answers its questions.',
       override_desligado:
         'Resuming without the answer is off in this project: only an answer resumes a gate parked on a decision.',
+      nao_ha_o_que_separar: 'That agent is not joined to this question any more: there is nothing to split.',
       so_quem_perguntou:
         'Only the agent that asked this question, or the author of its session, can withdraw it.',
       decisao_nao_e_de_agente:
@@ -203,6 +204,12 @@ export default {
     answer: {
       empty: 'Write an answer first, or accept the suggestion',
       tooLong: 'An answer holds at most {{max}} characters',
+    },
+    askOnce: {
+      askedBy: 'asked by {{agents}}',
+      decidedBefore: 'decided before — asked again: {{motivo}}',
+      split: 'Split off {{agent}}',
+      splitHint: 'A different question? Give {{agent}} its own.',
     },
     card: {
       asked: 'asked',

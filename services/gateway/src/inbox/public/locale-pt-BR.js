@@ -61,6 +61,7 @@ export default {
         'A delegação está desligada neste projeto: só quem conduziu a sessão responde às suas perguntas.',
       override_desligado:
         'Retomar sem a resposta está desligado neste projeto: só uma resposta retoma um gate estacionado numa decisão.',
+      nao_ha_o_que_separar: 'Esse agente já não está junto desta pergunta: não há o que separar.',
       so_quem_perguntou: 'Só o agente que fez esta pergunta, ou o autor da sessão, pode retirá-la.',
       decisao_nao_e_de_agente:
         'Só uma decisão que um agente registrou a partir do chat pode ser corrigida, e uma vez só. Esta continua valendo.',
@@ -204,6 +205,12 @@ export default {
     answer: {
       empty: 'Escreva uma resposta primeiro, ou aceite a sugestão',
       tooLong: 'Uma resposta tem no máximo {{max}} caracteres',
+    },
+    askOnce: {
+      askedBy: 'perguntada por {{agents}}',
+      decidedBefore: 'decidida antes — perguntada de novo: {{motivo}}',
+      split: 'Separar {{agent}}',
+      splitHint: 'Outra pergunta? Dê a {{agent}} uma só dele.',
     },
     card: {
       asked: 'perguntou',

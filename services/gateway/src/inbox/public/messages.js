@@ -13,6 +13,7 @@ const REASONS = new Set([
   'delegacao_desligada',
   'override_desligado',
   'so_quem_perguntou',
+  'nao_ha_o_que_separar',
   'decisao_nao_e_de_agente',
   'sem_sugestao',
   'corpo_invalido',
@@ -58,6 +59,12 @@ const AGENTS = ['criativo', 'po', 'arquiteto', 'dev_lead', 'qa-agent', 'analyst'
 /** `dev_lead` → `Dev Lead`. */
 export function agentName(id) {
   return AGENTS.includes(id) ? t(`messages.agents.${id}`) : id;
+}
+
+/** SPEC §12.3 who asked a question: "PO and Arquiteto", "PO, Arquiteto and QA" in the person's language. */
+export function askersSentence(askers) {
+  const names = askers.map((a) => agentName(a.autor));
+  return new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(names);
 }
 
 const ROLES = ['viewer', 'developer', 'maintainer', 'owner'];

@@ -5,7 +5,7 @@ import htm from 'htm';
 import { AnsweringFor } from './delegation.js';
 import { api, newIdempotencyKey, projectPath } from './api.js';
 import { formatNumber, language, t } from './i18n.js';
-import { agentName, ago, fullDate, sentenceFor, waited } from './messages.js';
+import { agentName, ago, askersSentence, fullDate, sentenceFor, waited } from './messages.js';
 import { gateName } from './gates.js';
 import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui.js';
 import { CardDetails, SelectBox } from './hands.js';
@@ -92,6 +92,48 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
         onWithdrawn({ question: q, reply: null, position, gone: e });
     }}
   />`;
+}
+
+/**
+ * SPEC §12.3 who asked it, when agents asked the same thing ("asked by PO and Arquiteto"), whether
+ * it was decided before (the asker insisted, saying why), and — for the session's author — a split
+ * for each agent that joined: a wrong join gives that agent its own question back.
+ */
+function AskOnce({ q, projectId, canSplit }) {
+  const [error, setError] = useState(null);
+  const askers = q.askers ?? [];
+  const joined = askers.slice(1);
+  if (joined.length === 0 && !q.precedentOf) return null;
+  const split = async (toolCallId) => {
+    setError(null);
+    try {
+      await api(projectPath(projectId, `/open-questions/${q.questionId}/split`), {
+        method: 'POST',
+        body: { toolCallId },
+      });
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<div class="ask-once">
+    ${joined.length > 0 && html`<p class="askers">${t('queue.askOnce.askedBy', { agents: askersSentence(askers) })}</p>`}
+    ${q.precedentOf && html`<p class="precedent">${t('queue.askOnce.decidedBefore', { motivo: q.motivo ?? '' })}</p>`}
+    ${
+      canSplit &&
+      joined.map(
+        (a) =>
+          html`<button
+            type="button"
+            class="secondary split"
+            title=${t('queue.askOnce.splitHint', { agent: agentName(a.autor) })}
+            onClick=${() => split(a.toolCallId)}
+          >
+            ${t('queue.askOnce.split', { agent: agentName(a.autor) })}
+          </button>`,
+      )
+    }
+    ${error && html`<p class="error" role="alert">${sentenceFor(error)}</p>`}
+  </div>`;
 }
 
 /**
@@ -182,6 +224,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     }
     <${AnsweringFor} q=${q} />
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
+    <${AskOnce} q=${q} projectId=${projectId} canSplit=${q.canAnswer && !q.answeringAs} />
     <${Affects} affects=${q.afeta} />
     <${CardDetails} q=${q} />
     <fieldset

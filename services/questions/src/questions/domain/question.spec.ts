@@ -136,6 +136,7 @@ describe('declare', () => {
       answered: null,
       withdrawn: null,
       amended: null,
+      joined: [],
     });
     expect(then.state?.declared.afeta.regras).not.toBe(afeta.regras);
   });

@@ -8,11 +8,15 @@ import {
   type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
+  type QuestionJoined,
+  type QuestionPrecedentOffered,
+  type QuestionSplit,
   type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
 import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
 import { DELEGATION_OFF } from './project-policy';
+import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } from './ask-once';
 
 /**
  * A question folded from its log: declared once, then answered or withdrawn at most once (never
@@ -24,6 +28,8 @@ export interface Question {
   answered: QuestionAnswered | null;
   withdrawn: QuestionWithdrawn | null;
   amended: DecisionSuperseded | null;
+  /** §12.3 the askers that joined it and were not split off, in the order they joined. */
+  joined: QuestionJoined[];
 }
 
 /**
@@ -40,7 +46,16 @@ export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecor
 export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', QuestionWithdrawn>;
 /** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
 export type DecisionWasSuperseded = DomainEvent<'decision.superseded', DecisionSuperseded>;
+/** §12.3 another asker's declaration joined this open question. */
+export type QuestionWasJoined = DomainEvent<'question.joined', QuestionJoined>;
+/** §12.3 this decided question's decision was offered to an asker instead of a new question. */
+export type PrecedentWasOffered = DomainEvent<'question.precedent_offered', QuestionPrecedentOffered>;
+/** §12.3 the session author split a joined asker off into a question of its own. */
+export type QuestionWasSplit = DomainEvent<'question.split', QuestionSplit>;
 export type QuestionEvent =
+  | QuestionWasJoined
+  | PrecedentWasOffered
+  | QuestionWasSplit
   | QuestionWasDeclared
   | QuestionWasAnswered
   | DecisionWasRecorded
@@ -57,7 +72,16 @@ export function evolve(state: Question | null, event: QuestionEvent): Question |
         answered: null,
         withdrawn: null,
         amended: null,
+        joined: [],
       };
+    case 'question.joined':
+      return state ? { ...state, joined: [...state.joined, event.data] } : state;
+    case 'question.split':
+      return state
+        ? { ...state, joined: state.joined.filter((j) => j.asker.toolCallId !== event.data.toolCallId) }
+        : state;
+    case 'question.precedent_offered':
+      return state;
     case 'question.answered':
       return state ? { ...state, answered: event.data } : state;
     case 'question.withdrawn':
@@ -89,6 +113,11 @@ export interface DeclareInput {
   afeta: QuestionDeclared['afeta'];
   origin: QuestionDeclared['origin'];
   toolCallId?: string | null;
+  /** §12.3 ask even though a decision already answers it, saying why (`motivo`). */
+  insistir?: true;
+  motivo?: string;
+  /** §12.3 set by the handler when the asker insisted over this decided question. */
+  precedentOf?: string;
 }
 
 /**
@@ -126,7 +155,8 @@ export type QuestionCommand =
   | { type: 'declare'; projectId: string; questionId: string; declaration: DeclareInput }
   | { type: 'answer'; projectId: string; decisionEventId: string; answer: AnswerCommand }
   | { type: 'withdraw'; projectId: string; withdrawal: WithdrawCommand }
-  | { type: 'amend'; projectId: string; decisionEventId: string; amendment: AmendCommand };
+  | { type: 'amend'; projectId: string; decisionEventId: string; amendment: AmendCommand }
+  | AskOnceCommand;
 
 export const NOT_FOUND = (): Refusal =>
   refusal(404, 'pergunta_nao_encontrada', 'no such question in this project');
@@ -205,6 +235,7 @@ function decideDeclare(
     origin: input.origin,
     toolCallId: input.toolCallId ?? null,
     declaredAt: now.toISOString(),
+    ...(input.precedentOf ? { precedentOf: input.precedentOf, motivo: input.motivo ?? null } : {}),
   };
   return [{ type: 'question.declared', data: { projectId: command.projectId, declared }, occurredAt: now }];
 }
@@ -390,6 +421,12 @@ export function decide(command: QuestionCommand, state: Question | null, now: Da
       return decideWithdraw(command, state, now);
     case 'amend':
       return decideAmend(command, state, now);
+    case 'join':
+      return decideJoin(command, state, now);
+    case 'offer_precedent':
+      return decideOfferPrecedent(command, state, now);
+    case 'split':
+      return decideSplit(command, state, now);
     default: {
       const unknownCommand: never = command;
       return unknownCommand;

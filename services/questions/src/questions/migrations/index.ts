@@ -5,6 +5,7 @@ import { DecisionSuperseded1764495000000 } from './1764495000000-decision-supers
 import { QuestionSearch1764500000000 } from './1764500000000-question-search';
 import { DelegationLog1764510000000 } from './1764510000000-delegation-log';
 import { ProjectPolicyLog1764520000000 } from './1764520000000-project-policy-log';
+import { AskOnce1764530000000 } from './1764530000000-ask-once';
 
 /** The questions service's schema, in order (the messaging tables' migrations run first, always). */
 export const QUESTIONS_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const QUESTIONS_MIGRATIONS = [
   QuestionSearch1764500000000,
   DelegationLog1764510000000,
   ProjectPolicyLog1764520000000,
+  AskOnce1764530000000,
 ];

@@ -6,6 +6,7 @@ import type {
   QuestionWithdrawn,
 } from '@openq/contracts';
 import type { AppendedEvent } from '../question-log';
+import { askBands, askKey } from '../domain/same-question';
 
 /** Appended events of one project (a group commit projects several projects at once). */
 export interface ProjectEvents {
@@ -37,6 +38,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];
   const closed: Closing[] = [];
   const superseded: { position: string; data: DecisionSuperseded }[] = [];
+  // §12.3 askers joining (+1) and split off (-1), in log order.
+  const askers: { questionId: string; asker: unknown; toolCallId: string | null }[] = [];
   for (const { projectId, appended } of batches) {
     for (const { position, event } of appended) {
       if (event.type === 'question.declared') declared.push({ projectId, position, data: event.data });
@@ -45,14 +48,23 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
       else if (event.type === 'question.withdrawn')
         closed.push({ projectId, position, status: 'withdrawn', data: event.data });
       else if (event.type === 'decision.superseded') superseded.push({ position, data: event.data });
+      else if (event.type === 'question.joined')
+        askers.push({ questionId: event.data.questionId, asker: event.data.asker, toolCallId: null });
+      else if (event.type === 'question.split')
+        askers.push({
+          questionId: event.data.questionId,
+          asker: null,
+          toolCallId: event.data.toolCallId,
+        });
     }
   }
   if (declared.length > 0) {
     await manager.query(
       `WITH inserted AS (
-         INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position)
-         SELECT q, p, pos, 'open', d, NULL, pos
-           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[]) AS t(q, p, pos, d)
+         INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position,
+                                    ask_key, ask_bands)
+         SELECT q, p, pos, 'open', d, NULL, pos, k, ARRAY(SELECT jsonb_array_elements_text(b))
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[], $5::text[], $6::jsonb[]) AS t(q, p, pos, d, k, b)
          ON CONFLICT (question_id) DO NOTHING
          RETURNING project_id)
        INSERT INTO question_counts (project_id, open, answered)
@@ -63,7 +75,21 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         declared.map((d) => d.projectId),
         declared.map((d) => d.position),
         declared.map((d) => JSON.stringify(d.data)),
+        declared.map((d) => askKey(d.data.pergunta)),
+        declared.map((d) => JSON.stringify(askBands(d.projectId, askKey(d.data.pergunta)))),
       ],
+    );
+  }
+  // One statement per change, in log order: a batch seldom holds more than one join (§12.3).
+  for (const change of askers) {
+    await manager.query(
+      change.asker
+        ? `UPDATE question_view SET askers = askers || jsonb_build_array($2::jsonb) WHERE question_id = $1`
+        : `UPDATE question_view
+              SET askers = COALESCE((SELECT jsonb_agg(a ORDER BY o) FROM jsonb_array_elements(askers) WITH ORDINALITY AS x(a, o)
+                                      WHERE a->>'toolCallId' IS DISTINCT FROM $2::text), '[]'::jsonb)
+            WHERE question_id = $1`,
+      [change.questionId, change.asker ? JSON.stringify(change.asker) : change.toolCallId],
     );
   }
   if (closed.length > 0) {

@@ -19,7 +19,7 @@ function rng(seed: number): () => number {
 
 async function snapshot(): Promise<{ view: unknown[]; counts: unknown[] }> {
   const view = await ds.query(
-    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text, search::text FROM question_view ORDER BY question_id`,
+    `SELECT question_id, project_id, declared_position::text, status, declared, answered, withdrawn, amended, last_position::text, search::text, askers, ask_key, ask_bands FROM question_view ORDER BY question_id`,
   );
   const counts = await ds.query(
     `SELECT project_id, open, answered, withdrawn FROM question_counts ORDER BY project_id`,
@@ -31,6 +31,7 @@ describe('question log: replay and append-only', () => {
   it('rebuilds, after 10,000 random declares, answers, withdrawals and amendments, a projection identical to the live one', async () => {
     const random = rng(20261130);
     const declared: { projectId: string; questionId: string }[] = [];
+    const asked: { projectId: string; n: number }[] = [];
     const projects = ['p1', 'p2', 'p3', 'p4', 'p5'];
     let operations = 0;
     while (operations < 10_000) {
@@ -89,7 +90,12 @@ describe('question log: replay and append-only', () => {
             }
             if (closings.length >= groupSize) await closeGroup();
           } else {
-            const projectId = projects[Math.floor(random() * projects.length)]!;
+            // §12.3 one in 30 asks an earlier question again, in its project (a join, or its precedent).
+            const again =
+              asked.length > 0 && random() < 1 / 30 ? asked[Math.floor(random() * asked.length)]! : null;
+            const projectId = again?.projectId ?? projects[Math.floor(random() * projects.length)]!;
+            const n = again?.n ?? operations;
+            asked.push({ projectId, n });
             const r = await declareQuestion(
               m,
               outbox,
@@ -99,9 +105,9 @@ describe('question log: replay and append-only', () => {
                 sessionAuthorId: 'ana',
                 autor: 'po',
                 origin: 'tool',
-                pergunta: `question ${operations}`,
+                pergunta: `question ${n}`,
                 sugestao: random() < 0.5 ? `suggestion ${operations}` : null,
-                afeta: { regras: [], historias: [], tarefas: [`T${operations % 17}`] },
+                afeta: { regras: [], historias: [], tarefas: [`T${n % 17}`] },
                 toolCallId:
                   random() < 0.05 && declared.length > 0
                     ? `tc-${Math.floor(random() * operations)}`
@@ -137,7 +143,12 @@ describe('question log: replay and append-only', () => {
     expect(result.questions).toBe(declared.length);
     const rebuilt = await snapshot();
     expect(rebuilt).toEqual(live);
-  });
+    const [{ n: joins }] = await ds.query(
+      `SELECT count(*)::int AS n FROM question_log WHERE type = 'question.joined'`,
+    );
+    expect(joins).toBeGreaterThan(10);
+    // Ask once adds three statements to each of the 6,000 declarations.
+  }, 240_000);
 
   it('refuses UPDATE, DELETE and TRUNCATE on the log', async () => {
     await ds.transaction(async (m) => {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { askBands, askKey } from '../domain/same-question';
 
 export interface ReplayResult {
   questions: number;
@@ -32,6 +33,36 @@ export async function replayQuestionProjection(dataSource: DataSource): Promise<
         LEFT JOIN question_log w ON w.question_id = d.question_id AND w.type = 'question.withdrawn'
         LEFT JOIN question_log s ON s.question_id = d.question_id AND s.type = 'decision.superseded'
        WHERE d.type = 'question.declared'`);
+    // §12.3 the askers that joined and were not split off, in log order.
+    await m.query(`
+      UPDATE question_view v SET askers = j.askers
+        FROM (SELECT jn.question_id, jsonb_agg(jn.data->'asker' ORDER BY jn.position) AS askers
+                FROM question_log jn
+               WHERE jn.type = 'question.joined'
+                 AND NOT EXISTS (SELECT 1 FROM question_log sp
+                                  WHERE sp.type = 'question.split' AND sp.question_id = jn.question_id
+                                    AND sp.data->>'toolCallId' = jn.data->'asker'->>'toolCallId')
+               GROUP BY jn.question_id) AS j
+       WHERE v.question_id = j.question_id`);
+    // The match keys, folded by the projector's own function, a chunk at a time.
+    for (let after = ''; ;) {
+      const rows: { id: string; project: string; pergunta: string }[] = await m.query(
+        `SELECT question_id::text AS id, project_id AS project, declared->>'pergunta' AS pergunta FROM question_view
+          WHERE question_id::text > $1 ORDER BY question_id::text LIMIT 10000`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      await m.query(
+        `UPDATE question_view v SET ask_key = t.k, ask_bands = ARRAY(SELECT jsonb_array_elements_text(t.b))
+           FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS t(id, k, b) WHERE v.question_id = t.id`,
+        [
+          rows.map((r) => r.id),
+          rows.map((r) => askKey(r.pergunta)),
+          rows.map((r) => JSON.stringify(askBands(r.project, askKey(r.pergunta)))),
+        ],
+      );
+      after = rows[rows.length - 1]!.id;
+    }
     await m.query(`
       INSERT INTO question_counts (project_id, open, answered, withdrawn)
       SELECT project_id, count(*) FILTER (WHERE status = 'open'), count(*) FILTER (WHERE status = 'answered'),

@@ -85,7 +85,7 @@ export async function listFiltered(
   const rows: (Partial<ViewRow> & { rank: number | null; mine_count: number; others_count: number })[] =
     await manager.query(
       `WITH f AS MATERIALIZED (
-         SELECT project_id, declared_position, declared, answered, withdrawn, amended,
+         SELECT project_id, declared_position, declared, answered, withdrawn, amended, askers,
                 (declared->>'sessionAuthorId') IS NOT DISTINCT FROM $2 AS mine,
                 COALESCE(array_position($3::uuid[], question_id), $4::int) AS rank
            FROM question_view
@@ -95,7 +95,7 @@ export async function listFiltered(
        SELECT c.mine_count, c.others_count, v.*
          FROM c
          LEFT JOIN LATERAL (
-           SELECT project_id, declared_position, declared, answered, withdrawn, amended, rank FROM f
+           SELECT project_id, declared_position, declared, answered, withdrawn, amended, askers, rank FROM f
             WHERE (rank, declared_position) > ($5::int, $6::bigint) ${who}
             ORDER BY rank, declared_position LIMIT $7
          ) v ON true

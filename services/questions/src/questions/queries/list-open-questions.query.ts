@@ -5,6 +5,7 @@ import {
   refusal,
   type OpenQuestionView,
   type DecisionSuperseded,
+  type QuestionAsker,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionListFilter,
@@ -39,6 +40,8 @@ export interface ViewRow {
   answered: QuestionAnswered | null;
   withdrawn: QuestionWithdrawn | null;
   amended: DecisionSuperseded | null;
+  /** §12.3 the askers that joined it (the first asker is the declaration's). */
+  askers: QuestionAsker[];
 }
 
 type Counts = { open: number; answered: number; withdrawn: number };
@@ -111,11 +114,11 @@ export async function listQuestions(
 export function listStatement(status: QuestionListFilter): string {
   const statusClause = status === 'all' ? '' : `AND status = '${STATUS_WORD[status]}'`;
   return `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
-                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended
+                 v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended, v.askers
             FROM (SELECT $1::text AS project_id) p
             LEFT JOIN question_counts c ON c.project_id = p.project_id
             LEFT JOIN LATERAL (
-              SELECT project_id, declared_position, declared, answered, withdrawn, amended FROM question_view
+              SELECT project_id, declared_position, declared, answered, withdrawn, amended, askers FROM question_view
                WHERE project_id = $1 ${statusClause} AND declared_position > $2
                ORDER BY declared_position LIMIT $3
             ) v ON true
@@ -146,18 +149,18 @@ async function listRanked(
     withdrawn_count: number | null;
   })[] = await manager.query(
     `SELECT c.open AS open_count, c.answered AS answered_count, c.withdrawn AS withdrawn_count,
-            v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended, v.rank
+            v.project_id, v.declared_position, v.declared, v.answered, v.withdrawn, v.amended, v.askers, v.rank
        FROM (SELECT $1::text AS project_id) p
        LEFT JOIN question_counts c ON c.project_id = p.project_id
        LEFT JOIN LATERAL (
-         (SELECT project_id, declared_position, declared, answered, withdrawn, amended,
+         (SELECT project_id, declared_position, declared, answered, withdrawn, amended, askers,
                  array_position($4::uuid[], question_id) AS rank
             FROM question_view
            WHERE project_id = $1 AND status = 'open' AND question_id = ANY($4::uuid[])
              AND (array_position($4::uuid[], question_id), declared_position) > ($5::int, $2::bigint)
            ORDER BY rank LIMIT $3)
          UNION ALL
-         (SELECT project_id, declared_position, declared, answered, withdrawn, amended, $6::int AS rank
+         (SELECT project_id, declared_position, declared, answered, withdrawn, amended, askers, $6::int AS rank
             FROM question_view
            WHERE project_id = $1 AND status = 'open' AND NOT (question_id = ANY($4::uuid[]))
              AND ($5::int < $6::int OR declared_position > $2::bigint)
@@ -227,6 +230,7 @@ export function toView(
     answered: row.answered,
     withdrawn: row.withdrawn,
     amended: row.amended,
+    joined: [],
   };
   const a = row.answered;
   const w = row.withdrawn;
@@ -236,8 +240,10 @@ export function toView(
   // Object.assign, not `{ ...row.declared, …, ...answerability() }`: the same object, but V8 builds
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
   // them — it was most of the CPU of a list request (docs/performance.md, scenario 4).
+  const { autor, sessionId, toolCallId } = row.declared;
   return Object.assign({}, row.declared, {
     projectId: row.project_id,
+    askers: [{ autor, sessionId, toolCallId }, ...row.askers],
     status: statusOf(question),
     resposta: m ? m.resposta : (a?.resposta ?? null),
     aceitouSugestao: m ? false : (a?.aceitouSugestao ?? null),

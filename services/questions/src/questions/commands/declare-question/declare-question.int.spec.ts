@@ -45,7 +45,7 @@ describe('declareQuestion', () => {
     ).toBe(1);
   });
 
-  it('issues two statements to declare (insert; view and counts) and two to find the winner, before the outbox flush', async () => {
+  it('counts its statements: five to declare (lock, earlier call, candidates, insert, view), four to find the earlier one', async () => {
     const statements = (toolCallId: string) =>
       ds.transaction(async (m) => {
         let n = 0;
@@ -76,12 +76,14 @@ describe('declareQuestion', () => {
         return { result, beforeFlush, total: n };
       });
     const first = await statements('tc-counted');
-    expect(first).toMatchObject({ result: { created: true }, beforeFlush: 2, total: 3 });
+    // §12.3 the project's declaration lock, the tool call's earlier outcome, the candidates; insert; view and counts.
+    expect(first).toMatchObject({ result: { created: true }, beforeFlush: 5, total: 6 });
     const again = await statements('tc-counted');
+    // The lock, the earlier outcome (found), the question's lock and its load; nothing written.
     expect(again).toMatchObject({
       result: { questionId: first.result.questionId, created: false },
-      beforeFlush: 2,
-      total: 2,
+      beforeFlush: 4,
+      total: 4,
     });
   });
 

@@ -1,0 +1,250 @@
+import { deciderSpec } from '@openq/testing/decider';
+import {
+  question,
+  type DeclareInput,
+  type Question,
+  type QuestionEvent,
+  type QuestionWasDeclared,
+} from './question';
+import { askOnce, precedentOf } from './ask-once';
+import { askBands, askKey, fold } from './same-question';
+
+const T0 = Date.parse('2026-12-03T10:00:00Z');
+const at = (s: number) => new Date(T0 + s * 1000);
+const { given } = deciderSpec(question, at);
+const none = { regras: [], historias: [], tarefas: [] };
+
+const declared = (pergunta = 'Should the login page support Google sign-in?'): QuestionWasDeclared => ({
+  type: 'question.declared',
+  data: {
+    projectId: 'p1',
+    declared: {
+      questionId: 'q1',
+      sessionId: 's1',
+      sessionAuthorId: 'ana',
+      autor: 'po',
+      pergunta,
+      sugestao: 'Yes',
+      afeta: none,
+      origin: 'tool',
+      toolCallId: 'tc-po',
+      declaredAt: at(0).toISOString(),
+    },
+  },
+  occurredAt: at(0),
+});
+const answered: QuestionEvent = {
+  type: 'question.answered',
+  data: {
+    questionId: 'q1',
+    resposta: 'Yes, Google only',
+    aceitouSugestao: false,
+    decisionEventId: 'd1',
+    respondidaPor: 'ana',
+    viaAgente: null,
+    answeredAt: at(5).toISOString(),
+  },
+  occurredAt: at(5),
+};
+const architect = { autor: 'arquiteto' as const, sessionId: 's2', toolCallId: 'tc-arq' };
+const asked = {
+  sessionAuthorId: 'ana',
+  pergunta: 'Google sign-in on the login page?',
+  sugestao: null,
+  afeta: none,
+};
+const join = { type: 'join' as const, projectId: 'p1', asker: architect, asked, similarity: 0.8 };
+const joinedEvent = (s: number): QuestionEvent => ({
+  type: 'question.joined',
+  data: { questionId: 'q1', asker: architect, similarity: 0.8, asked, joinedAt: at(s).toISOString() },
+  occurredAt: at(s),
+});
+
+describe('ask once: join', () => {
+  it('an open question takes the second asker: question.joined, and the question lists it', () => {
+    const then = given([declared()]).when(join, 10);
+    then.then([joinedEvent(10)]);
+    expect(then.state?.joined.map((j) => j.asker)).toEqual([architect]);
+  });
+
+  it('the same tool call joining again changes nothing', () => {
+    given([declared(), joinedEvent(10)])
+      .when(join, 11)
+      .then([]);
+  });
+
+  it('a question answered meanwhile is not joined (409)', () => {
+    given([declared(), answered]).when(join, 10).then({ statusCode: 409, reason: 'pergunta_ja_respondida' });
+  });
+
+  it('one answer closes it for every asker: the answer after a join is the one answer', () => {
+    const then = given([declared(), joinedEvent(10), answered]).when(join, 20);
+    then.then({ statusCode: 409, reason: 'pergunta_ja_respondida' });
+  });
+});
+
+describe('ask once: precedent', () => {
+  const offer = { type: 'offer_precedent' as const, projectId: 'p1', asker: architect, similarity: 0.9 };
+
+  it('a decided question offers its decision: question.precedent_offered, the question unchanged', () => {
+    const then = given([declared(), answered]).when(offer, 30);
+    then.then([
+      {
+        type: 'question.precedent_offered',
+        data: {
+          questionId: 'q1',
+          asker: architect,
+          decisionEventId: 'd1',
+          similarity: 0.9,
+          offeredAt: at(30).toISOString(),
+        },
+        occurredAt: at(30),
+      },
+    ]);
+    expect(then.state?.answered?.decisionEventId).toBe('d1');
+  });
+
+  it('an open question has no precedent to offer (409)', () => {
+    given([declared()]).when(offer, 30).then({ statusCode: 409, reason: 'pergunta_nao_decidida' });
+  });
+});
+
+describe('ask once: split', () => {
+  const split = (userId: string, toolCallId = 'tc-arq') => ({
+    type: 'split' as const,
+    projectId: 'p1',
+    userId,
+    toolCallId,
+    newQuestionId: 'q2',
+  });
+
+  it('the session author splits a joined asker off: question.split, the asker leaves the list', () => {
+    const then = given([declared(), joinedEvent(10)]).when(split('ana'), 40);
+    then.then([
+      {
+        type: 'question.split',
+        data: {
+          questionId: 'q1',
+          newQuestionId: 'q2',
+          by: 'ana',
+          toolCallId: 'tc-arq',
+          splitAt: at(40).toISOString(),
+        },
+        occurredAt: at(40),
+      },
+    ]);
+    expect(then.state?.joined).toEqual([]);
+  });
+
+  it('refuses someone else (403), nothing joined with that call (409 nao_ha_o_que_separar), a second split (409)', () => {
+    given([declared(), joinedEvent(10)])
+      .when(split('bob'), 40)
+      .then({ statusCode: 403, reason: 'so_o_autor_da_sessao' });
+    given([declared()]).when(split('ana'), 40).then({ statusCode: 409, reason: 'nao_ha_o_que_separar' });
+    given([declared(), joinedEvent(10)])
+      .when(split('ana', 'tc-other'), 40)
+      .then({ statusCode: 409, reason: 'nao_ha_o_que_separar' });
+  });
+});
+
+describe('askOnce: which outcome a declaration has', () => {
+  const fromEvents = (...events: QuestionEvent[]): Question =>
+    events.reduce<Question | null>((s, e) => question.evolve(s, e), null)!;
+  const input = (pergunta: string, over: Partial<DeclareInput> = {}): DeclareInput => ({
+    sessionId: 's2',
+    sessionAuthorId: 'ana',
+    autor: 'arquiteto',
+    pergunta,
+    afeta: none,
+    origin: 'tool',
+    toolCallId: 'tc-arq',
+    ...over,
+  });
+  const open = fromEvents(declared());
+  const decided = fromEvents(declared(), answered);
+
+  it('the same question in other words joins the open one', () => {
+    expect(askOnce('p1', input('Should we support sign-in with Google on the login page?'), [open])).toEqual({
+      kind: 'join',
+      questionId: 'q1',
+      similarity: expect.any(Number),
+    });
+  });
+
+  it('a decided one is the precedent, unless the asker insists (then a new question, precedentOf)', () => {
+    const again = input('Does the login page need Google sign-in support?');
+    expect(askOnce('p1', again, [decided]).kind).toBe('precedent');
+    expect(askOnce('p1', { ...again, insistir: true, motivo: 'new SSO policy' }, [decided])).toEqual({
+      kind: 'declare',
+      precedentOf: 'q1',
+    });
+    expect(precedentOf(decided)).toEqual({
+      questionId: 'q1',
+      decisionEventId: 'd1',
+      pergunta: declared().data.declared.pergunta,
+      resposta: 'Yes, Google only',
+      decidedAt: at(5).toISOString(),
+    });
+  });
+
+  it('near-misses stay apart: another entity, a negation, another number', () => {
+    for (const other of [
+      'Should the login page support GitHub sign-in?',
+      'Should the login page not support Google sign-in?',
+    ])
+      expect(askOnce('p1', input(other), [open])).toEqual({ kind: 'declare' });
+    const limit = fromEvents(declared('Is the maximum file upload size 10 MB?'));
+    expect(askOnce('p1', input('Is the maximum file upload size 25 MB?'), [limit])).toEqual({
+      kind: 'declare',
+    });
+  });
+
+  it('disjoint afeta, another project, a withdrawn question, or a QA verdict never match', () => {
+    const same = 'Should we support sign-in with Google on the login page?';
+    const scoped = fromEvents({
+      ...declared(),
+      data: {
+        ...declared().data,
+        declared: { ...declared().data.declared, afeta: { ...none, historias: ['S1'] } },
+      },
+    });
+    expect(askOnce('p1', input(same, { afeta: { ...none, historias: ['S2'] } }), [scoped]).kind).toBe(
+      'declare',
+    );
+    expect(askOnce('p1', input(same, { afeta: { ...none, historias: ['S1'] } }), [scoped]).kind).toBe('join');
+    expect(askOnce('p2', input(same), [open]).kind).toBe('declare');
+    expect(askOnce('p1', input(same, { origin: 'qa_verdict', autor: 'qa-agent' }), [open]).kind).toBe(
+      'declare',
+    );
+  });
+});
+
+describe('fold: what the matcher reads', () => {
+  it('folds case, accents, plurals and word order, in Portuguese and English', () => {
+    expect(fold('As Decisões do RELATÓRIO mensal?').tokens).toEqual(fold('relatorio mensal: decisão').tokens);
+    expect(fold('Should monthly reports be emailed?').tokens).toEqual(fold('emailed monthly report').tokens);
+  });
+
+  it('reads a negation in either language, and "no" as "in the" in Portuguese', () => {
+    expect(fold('O app não deve funcionar offline?').negated).toBe(true);
+    expect(fold('Do customer reviews need no moderation?').negated).toBe(true);
+    expect(fold('A senha precisa ter no mínimo 8 caracteres?').negated).toBe(false);
+  });
+});
+
+describe('askBands: the keys the index finds a question by', () => {
+  const bands = (project: string, text: string) => askBands(project, askKey(text));
+
+  it('a near question shares a band, an unrelated one none, another project none', () => {
+    const a = bands('p1', 'Should the login page support Google sign-in?');
+    expect(a).toHaveLength(16);
+    expect(bands('p1', 'Does the login page need Google sign-in support?').some((b) => a.includes(b))).toBe(
+      true,
+    );
+    expect(bands('p1', 'Should the database backup run daily?').some((b) => a.includes(b))).toBe(false);
+    expect(bands('p2', 'Should the login page support Google sign-in?').some((b) => a.includes(b))).toBe(
+      false,
+    );
+    expect(askBands('p1', '')).toEqual([]);
+  });
+});
