@@ -74,14 +74,14 @@ export const OPENQ_EVENT_TABLE = {
     type: 'question.joined',
     dto: QuestionJoinedDto,
     publisher: 'questions',
-    consumers: [],
+    consumers: ['context'],
     engine: 'SPEC §12.3: the declaration joined an open question asking the same thing (its questionId)',
   }),
   QuestionPrecedentOffered: eventRow<P.QuestionPrecedentOffered>()({
     type: 'question.precedent_offered',
     dto: QuestionPrecedentOfferedDto,
     publisher: 'questions',
-    consumers: [],
+    consumers: ['context'],
     engine: 'SPEC §12.3: the declaration met a decided question; its decision is the answer',
   }),
   QuestionSplit: eventRow<P.QuestionSplit>()({
