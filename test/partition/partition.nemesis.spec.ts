@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAMS } from '@openq/contracts';
@@ -58,7 +58,14 @@ afterAll(async () => {
   await stack?.stop().catch((error: unknown) => console.error('stopping the replicas:', error));
   await cluster?.destroy();
   const left = cluster?.leftovers() ?? [];
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    // The servers' and replicas' logs of the latest run, for a failure's reader (ignored by git).
+    const keep = join(__dirname, '..', 'artifacts', 'partition');
+    rmSync(keep, { recursive: true, force: true });
+    mkdirSync(keep, { recursive: true });
+    cpSync(dir, keep, { recursive: true, filter: (src) => !src.includes('/nats-') || src.endsWith('.log') });
+    rmSync(dir, { recursive: true, force: true });
+  }
   // The suite's leak check covers processes; namespaces and links are this test's to check.
   if (left.length) throw new Error(`namespaces or links left behind: ${left.join(', ')}`);
 }, 120_000);
@@ -76,67 +83,101 @@ it('loses and doubles nothing while the nemesis partitions, isolates, pauses and
   }
   await waitFor(() => clusterHealthy(c), { timeoutMs: 60_000, what: 'cluster healthy before the load' });
 
-  const load = new Workload(s, new Engine(s), {
-    rng: random,
-    tag: 'n',
-    projects: 6,
-    declares: Math.round(250 * SCALE),
-    cycles: Math.round(50 * SCALE),
-    answerShare: 0.7,
-    cycleAnswerShare: 0.85,
-    clickShare: 0.4,
-    rate: 10,
-    answerConcurrency: 6,
-  });
-  running = load;
-  const nemesis = new Nemesis(c, () => load.progress, MIN_HOLD_MS);
+  // The load comes in waves, one after the other, until the nemesis is done: every fault strikes
+  // while agents declare, people answer and gates cycle, however long the cluster takes to recover.
+  const engine = new Engine(s);
+  const waves: Workload[] = [];
+  let nemesisDone = 0;
+  const wave = () =>
+    new Workload(s, engine, {
+      rng: random,
+      tag: `w${waves.length}`,
+      projects: 3,
+      declares: Math.round(60 * SCALE),
+      cycles: Math.round(12 * SCALE),
+      answerShare: 0.7,
+      cycleAnswerShare: 0.85,
+      clickShare: 0.4,
+      rate: 6,
+      answerConcurrency: 6,
+    });
+  const started = Date.now();
+  const loading = (async () => {
+    while (!nemesisDone) {
+      running = wave();
+      waves.push(running);
+      await running.run();
+    }
+    return Date.now();
+  })();
+  const progress = () => waves.length - 1 + (running?.progress ?? 0);
+  const nemesis = new Nemesis(c, progress, MIN_HOLD_MS);
   const questions = s.of('questions');
   const gates = s.of('gates');
-  const started = Date.now();
-  const loadDone = load.run().then(() => Date.now());
-  await waitFor(() => load.progress >= 0.05, { timeoutMs: 60_000, what: 'load under way' });
+  await waitFor(() => progress() >= 0.2, { timeoutMs: 60_000, what: 'load under way' });
   await nemesis.partitionLeader(STREAMS.agentEvents.name);
+  await nemesis.killReplica(gates[random.int(0, gates.length - 1)]!);
   await nemesis.isolateReplica(questions[random.int(0, questions.length - 1)]!);
   await nemesis.pauseLeader(STREAMS.openqEvents.name);
   await nemesis.killMetaLeader();
-  await nemesis.killReplica(gates[random.int(0, gates.length - 1)]!);
-  const nemesisDone = Date.now();
-  const loadEnded = await loadDone;
-  const drainMs = await waitQuiet(s, DRAIN_LIMIT_MS);
+  nemesisDone = Date.now();
+  const loadEnded = await loading;
+  // Waited for longer than the limit; a drain that does not end is reported after the invariants,
+  // which say better what went wrong (an event lost upstream leaves a consumer deferring forever).
+  let drainError: unknown = null;
+  const drainMs = await waitQuiet(s, 2 * DRAIN_LIMIT_MS).catch((error: unknown) => {
+    drainError = error;
+    return Infinity;
+  });
 
-  printTable('partition: faults (one at a time, each healed before the next)', nemesis.summary());
-  // Every fault struck while the load was still being published and answered.
-  expect(nemesis.records.map((r) => r.atProgress < 1)).toEqual(nemesis.records.map(() => true));
+  printTable(
+    'partition: faults (one at a time, each healed before the next; "at" = wave + progress)',
+    nemesis.summary(),
+  );
+  if (drainError) console.log(`partition: no drain — ${String(drainError)}`);
   expect(nemesis.records).toHaveLength(5);
-  expect(loadEnded).toBeGreaterThanOrEqual(nemesisDone);
-
   for (const r of s.replicas) {
     expect({ replica: r.label, alive: r.proc.alive }).toEqual({ replica: r.label, alive: true });
     expect(await r.proc.status('/readyz')).toBe(200);
   }
-  const invariants = await checkWorkload(s, load);
-  const order = await checkSubjectOrder(s, load.projects);
+  const invariants: Record<string, number | boolean>[] = [];
+  for (const w of waves) invariants.push(await checkWorkload(s, w));
+  if (drainError) throw drainError;
+  const projects = waves.flatMap((w) => w.projects);
+  const order = await checkSubjectOrder(s, projects);
   for (const o of order) {
     expect(o.outOfOrder).toEqual([]);
     expect(o.applied).toBeGreaterThan(0);
   }
   const consumers = await consumerStates(s.nc);
   expect(consumers.filter((x) => x.pending + x.ackPending > 0)).toEqual([]);
+  const sum = (key: string) => invariants.reduce((a, x) => a + Number(x[key] ?? 0), 0);
+  const clicks = waves.flatMap((w) => w.clicks);
 
   Object.assign(figures, {
     seed: random.seed,
-    agentEventsPublished: load.engine.published,
-    publishRetries: load.engine.publishRetries,
-    httpAnswers: load.clicks.length,
-    clickRetries: load.clickRetries,
-    'events + HTTP answers': load.engine.published + load.clicks.length,
+    waves: waves.length,
+    agentEventsPublished: engine.published,
+    publishRetries: engine.publishRetries,
+    httpAnswers: clicks.length,
+    clickRetries: waves.reduce((a, w) => a + w.clickRetries, 0),
+    'events + HTTP answers': engine.published + clicks.length,
     faults: nemesis.records.length,
     loadMs: loadEnded - started,
     'drain after load (ms)': drainMs,
-    redeliveredTotal: consumers.reduce((a, x) => a + x.redelivered, 0),
     declaresInOrder: order[0]!.applied,
     agentAnswersInOrder: order[1]!.applied,
-    ...invariants,
+    declaredQuestions: sum('declaredQuestions'),
+    answeredQuestions: sum('answeredQuestions'),
+    decisionsRecorded: sum('decisionsRecorded'),
+    cyclesResumed: sum('cyclesResumed'),
+    cyclesLeftParked: sum('cyclesLeftParked'),
+    clicks200: sum('clicks200'),
+    clicks409AfterRetry: sum('clicks409AfterRetry'),
+    projectionEqualsReplay: invariants.every((x) => x.projectionEqualsReplay === true),
+    contextEqualsReplay: invariants.every((x) => x.contextEqualsReplay === true),
+    deadLetters: sum('deadLetters'),
   });
   printFigures('partition: figures', figures);
+  expect(drainMs).toBeLessThanOrEqual(DRAIN_LIMIT_MS);
 }, 900_000);

@@ -12,7 +12,7 @@ import type { Replica } from './replica-stack';
 export interface FaultRecord {
   fault: string;
   target: string;
-  /** Load progress (0..1) when the fault struck. */
+  /** Load progress when the fault struck (wave number + that wave's progress, 0..1). */
   atProgress: number;
   heldMs: number;
   /** Fault → the majority side had elected a leader elsewhere (when the fault calls for one). */
@@ -126,7 +126,7 @@ export class Nemesis {
     await steps.heal();
     await waitFor(
       async () => (await clusterHealthy(this.cluster)) && (steps.recovered ? await steps.recovered() : true),
-      { timeoutMs: 90_000, intervalMs: 100, what: `${fault} ${target}: recovered` },
+      { timeoutMs: 180_000, intervalMs: 250, what: `${fault} ${target}: recovered` },
     );
     const record = {
       fault,
@@ -219,7 +219,7 @@ export class Nemesis {
     return this.records.map((r) => ({
       fault: r.fault,
       target: r.target,
-      'at progress': r.atProgress.toFixed(2),
+      at: r.atProgress.toFixed(2),
       'held ms': r.heldMs,
       'failover ms': r.failoverMs ?? '',
       'recover ms': r.recoverMs,
