@@ -363,7 +363,11 @@ export class InboundProcessor {
       const admitted = this.options.order
         ? await this.options.order.enterBatch(
             manager,
-            [...subjects].map(([subject, of]) => ({ subject, seqs: of.map((i) => i.msg.seq) })),
+            [...subjects].map(([subject, of]) => ({
+              subject,
+              seqs: of.map((i) => i.msg.seq),
+              ids: of.map((i) => i.envelope.eventId),
+            })),
           )
         : null;
       const taken: BatchItem[] = [];
