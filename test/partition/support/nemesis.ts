@@ -105,6 +105,8 @@ export class Nemesis {
       heal: () => void | Promise<void>;
       recovered?: () => Promise<boolean>;
       note?: () => string;
+      /** At least this long (default: the nemesis's minHoldMs). */
+      holdMs?: number;
     },
   ): Promise<void> {
     const atProgress = this.progress();
@@ -120,8 +122,9 @@ export class Nemesis {
       });
       failoverMs = Date.now() - struck;
     }
-    const holdUntil = struck + this.minHoldMs;
-    await waitFor(() => Date.now() >= holdUntil, { timeoutMs: this.minHoldMs + 1000, intervalMs: 50 });
+    const hold = steps.holdMs ?? this.minHoldMs;
+    const holdUntil = struck + hold;
+    await waitFor(() => Date.now() >= holdUntil, { timeoutMs: hold + 1000, intervalMs: 50 });
     const healed = Date.now();
     await steps.heal();
     await waitFor(
@@ -183,6 +186,23 @@ export class Nemesis {
       },
       heal: () => this.cluster.resume(leader),
       note: () => `majority elected ${elected}`,
+    });
+  }
+
+  /**
+   * SIGSTOPs a server that leads neither stream (a follower of both, as far as the cluster has
+   * one) for `holdMs`, past its Raft heartbeats, then SIGCONT. (`pauseLeader` pauses a leader: on
+   * nats-server 2.9.10 that is what makes replicas diverge; docs/reliability.md.)
+   */
+  async pauseFollower(streams: string[], holdMs: number): Promise<void> {
+    const leaders = await Promise.all(streams.map((s) => agreedLeader(this.cluster, s)));
+    const follower =
+      this.cluster.nodes.find((n) => !leaders.includes(n.index))?.index ?? (leaders[0]! + 1) % SIZE;
+    await this.fault('pause a server past its heartbeats (SIGSTOP)', `follower nats-${follower}`, {
+      inject: () => this.cluster.pause(follower),
+      holdMs,
+      heal: () => this.cluster.resume(follower),
+      note: () => `leaders ${leaders.map((l) => `nats-${l}`).join(', ')} kept`,
     });
   }
 
