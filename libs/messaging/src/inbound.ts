@@ -363,11 +363,7 @@ export class InboundProcessor {
       const admitted = this.options.order
         ? await this.options.order.enterBatch(
             manager,
-            [...subjects].map(([subject, of]) => ({
-              subject,
-              seqs: of.map((i) => i.msg.seq),
-              ids: of.map((i) => i.envelope.eventId),
-            })),
+            [...subjects].map(([subject, of]) => ({ subject, seqs: of.map((i) => i.msg.seq) })),
           )
         : null;
       const taken: BatchItem[] = [];

@@ -24,8 +24,6 @@ export interface Predecessor {
 export interface SubjectTurn {
   subject: string;
   seqs: number[];
-  /** The messages' ids (envelope event ids), in the order of `seqs`, when known. */
-  ids?: string[];
 }
 
 /** A batch message of a subject that does not follow the one before it (or the position) directly. */
@@ -34,7 +32,6 @@ interface Gap {
   index: number;
   from: number;
   seq: number;
-  id: string | null;
 }
 
 /** Gaps of one subject looked up at once in a batch. */
@@ -122,14 +119,7 @@ export class SubjectOrder {
     const last =
       row?.before === null || row?.before === undefined ? this.options.ackFloor : Number(row.before);
     return {
-      predecessor: await this.pendingBefore(
-        manager,
-        subject,
-        last + 1,
-        seq,
-        undefined,
-        claim?.messageId ?? null,
-      ),
+      predecessor: await this.pendingBefore(manager, subject, last + 1, seq),
       claimed: row?.claimed === true,
     };
   }
@@ -155,11 +145,11 @@ export class SubjectOrder {
     const positions = new Map(rows.map((r) => [r.subject, Number(r.last_seq)]));
     // Every gap of every subject, assuming the messages before it in the batch are applied.
     const gaps = new Map<string, Gap[]>();
-    for (const { subject, seqs, ids } of sorted) {
+    for (const { subject, seqs } of sorted) {
       const of: Gap[] = [];
       let from = positions.get(subject)! + 1;
       seqs.forEach((seq, index) => {
-        if (seq > from) of.push({ index, from, seq, id: ids?.[index] ?? null });
+        if (seq > from) of.push({ index, from, seq });
         from = Math.max(from, seq + 1);
       });
       if (of.length > 0) gaps.set(subject, of);
@@ -174,7 +164,7 @@ export class SubjectOrder {
       const found = await Promise.all(checks.map((c) => this.firstOfSubjectFrom(c.subject, c.gap.from)));
       for (const [i, { subject, gap }] of checks.entries()) {
         if (!gaps.has(subject)) continue; // an earlier gap of the subject already holds it
-        if (await this.pendingBefore(manager, subject, gap.from, gap.seq, found[i], gap.id)) {
+        if (await this.pendingBefore(manager, subject, gap.from, gap.seq, found[i])) {
           admitted.set(subject, gap.index);
           gaps.delete(subject);
         }
@@ -203,8 +193,7 @@ export class SubjectOrder {
 
   /**
    * The earliest message of the subject in `[from, seq)` not yet settled, or null when `seq` may
-   * be applied; `first` is the look-up from `from` when it was already made; `own` is the id of
-   * the message at `seq`, when known.
+   * be applied; `first` is the look-up from `from` when it was already made.
    */
   private async pendingBefore(
     manager: EntityManager,
@@ -212,15 +201,10 @@ export class SubjectOrder {
     from: number,
     seq: number,
     first?: StoredRef | null,
-    own: string | null = null,
   ): Promise<Predecessor | null> {
     for (let lookups = 0; seq > from && lookups < MAX_LOOKUPS; lookups++) {
       const earliest =
         lookups === 0 && first !== undefined ? first : await this.firstOfSubjectFrom(subject, from);
-      // The leader's first unsettled message of the subject is this very message, under another
-      // sequence number than its delivery says (replicas that disagree on numbering, seen with
-      // nats-server 2.9 under partitions): nothing of the subject is before it.
-      if (own !== null && earliest?.messageId === own) return null;
       // The message being applied is itself in the stream at `seq`, on this subject: a true answer
       // is at or before it. None, or one after it, comes from a server that still answers as the
       // stream's leader with a store behind the real one (paused, or cut off, and not yet told it
