@@ -151,6 +151,20 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * What the load, the invariants and the quiet checks of test/faults/support read a stack through:
+ * a NATS connection, the database, the gateway's address and which domain services run. The
+ * single-broker `ProcessStack` is one; the partition test's replicas on a 3-node cluster another.
+ */
+export interface StackView {
+  readonly nc: NatsConnection;
+  readonly db: { url: string };
+  readonly gatewayUrl: string;
+  readonly procs: { has(service: OpenqServiceName): boolean };
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  count(query: string, params?: unknown[]): Promise<number>;
+}
+
 export interface ProcessStackOptions {
   services?: readonly OpenqServiceName[];
   /** Environment for every process (on top of the test defaults). */
@@ -162,7 +176,7 @@ export interface ProcessStackOptions {
  * NATS + database of the test's own, the four services as processes, a NATS connection and a
  * PostgreSQL client for the test to act as the engine and to read the schemas directly.
  */
-export class ProcessStack {
+export class ProcessStack implements StackView {
   readonly procs = new Map<OpenqServiceName, ServiceProcess>();
   readonly logDir = mkdtempSync(join(tmpdir(), 'openq-faults-'));
   env: Record<string, string>;

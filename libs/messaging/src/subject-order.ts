@@ -1,6 +1,7 @@
-import type { JetStreamManager, MsgRequest } from 'nats';
+import { ErrorCode, NatsError, type JetStreamManager, type MsgRequest } from 'nats';
 import type { EntityManager } from 'typeorm';
 import { decodeJson } from './codec';
+import { RetryLaterError } from './retry-later';
 
 /** Where an ordered consumer reads the stream, and what it may take as already settled. */
 export interface SubjectOrderOptions {
@@ -204,7 +205,15 @@ export class SubjectOrder {
     for (let lookups = 0; seq > from && lookups < MAX_LOOKUPS; lookups++) {
       const earliest =
         lookups === 0 && first !== undefined ? first : await this.firstOfSubjectFrom(subject, from);
-      if (earliest === null || earliest.seq >= seq) return null;
+      // The message being applied is itself in the stream at `seq`, on this subject: a true answer
+      // is at or before it. None, or one after it, comes from a server that still answers as the
+      // stream's leader with a store behind the real one (paused, or cut off, and not yet told it
+      // was replaced): applying now could pass an earlier message. Ask again later.
+      if (earliest === null || earliest.seq > seq)
+        throw new RetryLaterError(
+          `${this.options.stream} answered ${earliest ? `seq ${earliest.seq}` : 'no message'} for ${subject} from ${from}, behind seq ${seq} being applied: a stale leader`,
+        );
+      if (earliest.seq === seq) return null;
       if (!(await this.settledBefore(manager, earliest))) return { subject, seq: earliest.seq };
       from = earliest.seq + 1;
     }
@@ -224,6 +233,12 @@ export class SubjectOrder {
       };
     } catch (error) {
       if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === 10037) return null; // no message found
+      // No answer in time, or none at all: the stream has no leader for now (an election, a
+      // partition, a paused server). That passes; it is not the message's fault.
+      if (isNatsUnanswered(error))
+        throw new RetryLaterError(
+          `${this.options.stream} did not answer the order look-up: ${String(error)}`,
+        );
       throw error;
     }
   }
@@ -240,6 +255,17 @@ export class SubjectOrder {
     );
     return rows.length > 0;
   }
+}
+
+/** A JetStream API request that got no answer: timed out, no responders, JetStream unavailable (503). */
+function isNatsUnanswered(error: unknown): boolean {
+  if (!(error instanceof NatsError)) return false;
+  return (
+    error.code === ErrorCode.Timeout ||
+    error.code === ErrorCode.NoResponders ||
+    error.code === ErrorCode.JetStreamNotEnabled ||
+    error.api_error?.code === 503
+  );
 }
 
 /** The envelope's `eventId`, the inbox's key (the publisher's Nats-Msg-Id is normally the same). */

@@ -2,7 +2,7 @@ import { eventSubject, makeEnvelope, type EventEnvelope } from '@openq/contracts
 import { encodeJson } from '@openq/messaging';
 import { DEV_JWT_SECRET, DEV_SERVICE_TOKEN } from '@openq/platform';
 import { mintDevToken, type DevTokenRole } from '../../../tools/token';
-import type { ProcessStack } from '../../support/processes';
+import type { StackView } from '../../support/processes';
 
 /** What an HTTP call came back with; status 0 when nothing answered (refused, reset). */
 export interface HttpResult {
@@ -76,7 +76,7 @@ export class Engine {
   published = 0;
   publishRetries = 0;
 
-  constructor(private readonly stack: ProcessStack) {}
+  constructor(private readonly stack: StackView) {}
 
   envelope<T>(type: string, projectId: string, data: T, eventId?: string): EventEnvelope<T> {
     return makeEnvelope(type, projectId, data, eventId ? { eventId } : {});

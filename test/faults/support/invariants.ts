@@ -4,7 +4,7 @@ import { QUESTIONS_MIGRATIONS } from '../../../services/questions/src/questions-
 import { replayQuestionProjection } from '../../../services/questions/src/questions/projections/replay';
 import { CONTEXT_MIGRATIONS } from '../../../services/context/src/context/migrations';
 import { replayContextReadModels } from '../../../services/context/src/context/projections/replay';
-import type { ProcessStack } from '../../support/processes';
+import type { StackView } from '../../support/processes';
 import { deadLetters, readStream } from './quiet';
 import { qaToolCall, type Workload } from './workload';
 
@@ -17,7 +17,7 @@ const countBy = <T>(items: T[], key: (t: T) => string): Map<string, number> => {
 };
 
 /** The question projection as rows, in a fixed order (for comparing with a replay). */
-async function projectionSnapshot(stack: ProcessStack): Promise<string> {
+async function projectionSnapshot(stack: StackView): Promise<string> {
   const view = await stack.sql(
     `SELECT question_id, project_id, declared_position::text, status, declared, answered, last_position::text FROM questions.question_view ORDER BY question_id`,
   );
@@ -29,7 +29,7 @@ async function projectionSnapshot(stack: ProcessStack): Promise<string> {
 
 /** Drops the live projection, rebuilds it from the log (`replayQuestionProjection`) and compares. */
 export async function projectionEqualsReplay(
-  stack: ProcessStack,
+  stack: StackView,
 ): Promise<{ equal: boolean; questions: number; ms: number }> {
   const live = await projectionSnapshot(stack);
   const ds = await openDatabase({
@@ -48,7 +48,7 @@ export async function projectionEqualsReplay(
 }
 
 /** The context read models as rows, in a fixed order. */
-async function contextSnapshot(stack: ProcessStack): Promise<string> {
+async function contextSnapshot(stack: StackView): Promise<string> {
   const tables: [string, string][] = [
     ['context_story', 'project_id, story_id'],
     ['context_task', 'project_id, task_id'],
@@ -67,7 +67,7 @@ async function contextSnapshot(stack: ProcessStack): Promise<string> {
  * `openq replay context` runs) and compares them with what the live consumers built.
  */
 export async function contextEqualsReplay(
-  stack: ProcessStack,
+  stack: StackView,
 ): Promise<{ equal: boolean; facts: number; ms: number }> {
   const live = await contextSnapshot(stack);
   const ds = await openDatabase({
@@ -93,7 +93,7 @@ export async function contextEqualsReplay(
  * streams; nothing dead-lettered. Returns the figures.
  */
 export async function checkWorkload(
-  stack: ProcessStack,
+  stack: StackView,
   load: Workload,
   options: { allowDeadLetters?: boolean } = {},
 ): Promise<Record<string, number | boolean>> {

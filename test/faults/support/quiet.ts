@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, nanos, type NatsConnection } from 'nats';
 import { STREAMS, type EventEnvelope } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
-import type { ProcessStack } from '../../support/processes';
+import type { StackView } from '../../support/processes';
 
 /** Reading the system's state from outside: consumers, outboxes, dead letters, the streams. */
 
@@ -35,9 +35,9 @@ export async function consumerStates(nc: NatsConnection): Promise<ConsumerState[
 }
 
 /** The schemas of the domain services this stack runs. */
-export const schemasOf = (stack: ProcessStack) => SCHEMAS.filter((s) => stack.procs.has(s));
+export const schemasOf = (stack: StackView) => SCHEMAS.filter((s) => stack.procs.has(s));
 
-export async function outboxBacklog(stack: ProcessStack): Promise<number> {
+export async function outboxBacklog(stack: StackView): Promise<number> {
   let total = 0;
   for (const schema of schemasOf(stack))
     total += await stack.count(`SELECT count(*) AS n FROM ${schema}.outbox WHERE published_at IS NULL`);
@@ -45,7 +45,7 @@ export async function outboxBacklog(stack: ProcessStack): Promise<number> {
 }
 
 /** Nothing left to do anywhere: every outbox published, every durable consumer taken and acked — twice in a row. */
-export async function waitQuiet(stack: ProcessStack, timeoutMs = 120_000): Promise<number> {
+export async function waitQuiet(stack: StackView, timeoutMs = 120_000): Promise<number> {
   const started = Date.now();
   let calm = 0;
   let last = '';
@@ -118,7 +118,7 @@ export async function readStream<T = unknown>(
 }
 
 export async function deadLetters(
-  stack: ProcessStack,
+  stack: StackView,
 ): Promise<{ schema: string; consumer: string; reason: string; n: number }[]> {
   const out: { schema: string; consumer: string; reason: string; n: number }[] = [];
   for (const schema of schemasOf(stack)) {

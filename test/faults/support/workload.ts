@@ -1,5 +1,5 @@
 import { AgentEvent } from '@openq/contracts';
-import type { ProcessStack } from '../../support/processes';
+import type { StackView } from '../../support/processes';
 import { devToken, Engine, httpUntilDefinitive, type HttpResult } from './engine';
 import type { Rng } from './rng';
 
@@ -79,7 +79,7 @@ export class Workload {
   private publishing = true;
 
   constructor(
-    private readonly stack: ProcessStack,
+    private readonly stack: StackView,
     readonly engine: Engine,
     readonly options: WorkloadOptions,
   ) {
