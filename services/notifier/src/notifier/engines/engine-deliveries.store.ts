@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { returnedRows } from '@openq/persistence';
+import { markRowRetry, markRowsDead, markRowsSent } from '../store/delivery-rows';
 
 export interface ClaimedEngineDelivery {
   id: string;
@@ -64,11 +64,7 @@ export async function claimDueEngineDeliveries(
 }
 
 export async function markEngineSent(ds: DataSource, id: string): Promise<void> {
-  await ds.query(
-    `UPDATE engine_delivery SET status = 'sent', sent_at = now(), last_error = NULL
-      WHERE id = $1 AND status = 'pending'`,
-    [id],
-  );
+  await markRowsSent(ds, 'engine_delivery', id);
 }
 
 export async function markEngineRetry(
@@ -77,19 +73,9 @@ export async function markEngineRetry(
   delayMs: number,
   error: string,
 ): Promise<void> {
-  await ds.query(
-    `UPDATE engine_delivery
-        SET next_attempt_at = now() + ($2::bigint * interval '1 millisecond'), last_error = $3
-      WHERE id = $1 AND status = 'pending'`,
-    [id, delayMs, error],
-  );
+  await markRowRetry(ds, 'engine_delivery', id, delayMs, error);
 }
 
 export async function markEngineDead(ds: DataSource, id: string, error: string): Promise<boolean> {
-  const result: unknown = await ds.query(
-    `UPDATE engine_delivery SET status = 'dead', dead_at = now(), last_error = $2
-      WHERE id = $1 AND status = 'pending' RETURNING id`,
-    [id, error],
-  );
-  return returnedRows(result).length > 0;
+  return (await markRowsDead(ds, 'engine_delivery', id, error)) > 0;
 }

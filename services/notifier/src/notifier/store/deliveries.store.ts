@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@openq/persistence';
+import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
 import type { DeliveryListFilter, DeliveryListReply, DeliveryStatus, DeliveryView } from '@openq/contracts';
 import type { ChannelKind, ChannelTargets, Notification } from '../../channels/channel';
 
@@ -130,29 +131,15 @@ export async function skipClockNotices(
 
 /** Marks a delivery sent: one statement, right after the channel accepted it. */
 export async function markSent(ds: DataSource, id: string): Promise<void> {
-  await ds.query(
-    `UPDATE notification_delivery SET status = 'sent', sent_at = now(), last_error = NULL
-      WHERE id = $1 AND status = 'pending'`,
-    [id],
-  );
+  await markRowsSent(ds, 'notification_delivery', id);
 }
 
 export async function markRetry(ds: DataSource, id: string, delayMs: number, error: string): Promise<void> {
-  await ds.query(
-    `UPDATE notification_delivery
-        SET next_attempt_at = now() + ($2::bigint * interval '1 millisecond'), last_error = $3
-      WHERE id = $1 AND status = 'pending'`,
-    [id, delayMs, error],
-  );
+  await markRowRetry(ds, 'notification_delivery', id, delayMs, error);
 }
 
 export async function markDead(ds: DataSource, id: string, error: string): Promise<boolean> {
-  const result: unknown = await ds.query(
-    `UPDATE notification_delivery SET status = 'dead', dead_at = now(), last_error = $2
-      WHERE id = $1 AND status = 'pending' RETURNING id`,
-    [id, error],
-  );
-  return returnedRows(result).length > 0;
+  return (await markRowsDead(ds, 'notification_delivery', id, error)) > 0;
 }
 
 interface DeliveryRow {

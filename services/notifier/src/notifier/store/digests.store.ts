@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { returnedRows } from '@openq/persistence';
+import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
 import type { EmailTarget, Notification } from '../../channels/channel';
 import { digestDue, digestId, type DigestMode } from '../../channels/digest';
 
@@ -123,16 +123,8 @@ export async function claimDueDigests(
 /** The digest and every delivery it lists: sent, in one transaction. */
 export async function markDigestSent(ds: DataSource, id: string): Promise<void> {
   await ds.transaction(async (m) => {
-    await m.query(
-      `UPDATE notification_digest SET status = 'sent', sent_at = now(), last_error = NULL
-        WHERE id = $1 AND status = 'pending'`,
-      [id],
-    );
-    await m.query(
-      `UPDATE notification_delivery SET status = 'sent', sent_at = now(), last_error = NULL
-        WHERE digest_id = $1 AND status = 'pending'`,
-      [id],
-    );
+    await markRowsSent(m, 'notification_digest', id);
+    await markRowsSent(m, 'notification_delivery', id, 'digest_id');
   });
 }
 
@@ -142,27 +134,13 @@ export async function markDigestRetry(
   delayMs: number,
   error: string,
 ): Promise<void> {
-  await ds.query(
-    `UPDATE notification_digest
-        SET next_attempt_at = now() + ($2::bigint * interval '1 millisecond'), last_error = $3
-      WHERE id = $1 AND status = 'pending'`,
-    [id, delayMs, error],
-  );
+  await markRowRetry(ds, 'notification_digest', id, delayMs, error);
 }
 
 /** The digest and its deliveries: dead, with the reason. Returns how many deliveries died. */
 export async function markDigestDead(ds: DataSource, id: string, error: string): Promise<number> {
   return ds.transaction(async (m) => {
-    await m.query(
-      `UPDATE notification_digest SET status = 'dead', dead_at = now(), last_error = $2
-        WHERE id = $1 AND status = 'pending'`,
-      [id, error],
-    );
-    const result: unknown = await m.query(
-      `UPDATE notification_delivery SET status = 'dead', dead_at = now(), last_error = $2
-        WHERE digest_id = $1 AND status = 'pending' RETURNING id`,
-      [id, error],
-    );
-    return returnedRows(result).length;
+    await markRowsDead(m, 'notification_digest', id, error);
+    return markRowsDead(m, 'notification_delivery', id, error, 'digest_id');
   });
 }
