@@ -27,12 +27,14 @@ export function fuzzTargets(o: FuzzTargetOptions) {
   const AUTHOR = o.author;
   const someQuestion = o.someQuestion;
   const freshToolCall = o.freshToolCall;
+  let asked = 0;
   function declareBody(toolCallId: string): Record<string, unknown> {
     return {
       sessionId: 's1',
       sessionAuthorId: AUTHOR,
       autor: 'po',
-      pergunta: 'Fuzzed question?',
+      // Numbered: SPEC §12.3 would join two declarations of one text in a project.
+      pergunta: `Fuzzed question ${++asked}?`,
       sugestao: 'yes',
       afeta: { regras: ['RN-1'], historias: [], tarefas: ['T1'] },
       toolCallId,
