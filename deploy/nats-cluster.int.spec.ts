@@ -76,12 +76,14 @@ async function stopNode(node: Node): Promise<void> {
   await exited;
 }
 
+let asked = 0;
 function declaration(toolCallId: string) {
   return {
     sessionId: 's1',
     sessionAuthorId: 'ana',
     autor: 'criativo',
-    pergunta: 'Does the cluster keep this question?',
+    // Numbered: SPEC §12.3 would join two declarations of one text in a project.
+    pergunta: `Does the cluster keep question ${++asked}?`,
     afeta: { regras: [], historias: [], tarefas: [] },
     toolCallId,
   };

@@ -103,14 +103,14 @@ export class ContextEventsController {
   }
 
   /** §12.3 / §12.4 an asker joined an open question instead of asking it again (issue #32). */
-  @EventPattern('question.joined')
+  @EventPattern(OpenqEvent.QuestionJoined)
   async onQuestionJoined(@Payload() data: AskOnceFact, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, envelope } = ctx.event;
     await projectFact['question.joined'](manager, { ...envelope, data });
   }
 
   /** §12.3 / §12.4 an asker was shown the decision already made (issue #32). */
-  @EventPattern('question.precedent_offered')
+  @EventPattern(OpenqEvent.QuestionPrecedentOffered)
   async onPrecedentOffered(@Payload() data: AskOnceFact, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, envelope } = ctx.event;
     await projectFact['question.precedent_offered'](manager, { ...envelope, data });
