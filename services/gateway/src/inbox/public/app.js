@@ -3,7 +3,7 @@ import { h, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { useNow, usePagedList, useResource } from './hooks.js';
+import { useNow, usePagedList, useResource, useSignedIn } from './hooks.js';
 import { useLiveStream } from './live.js';
 import { agentName, roleName, sentenceFor } from './messages.js';
 import { HistoryPanel, ReadinessBar, WaitingPanel, WithdrawnPanel } from './panels.js';
@@ -13,7 +13,7 @@ import { GateHistoryPanel, gateName } from './gates.js';
 import { BulkAccept } from './hands.js';
 import { Shortcuts } from './keys.js';
 import { useNarrow } from './mobile.js';
-import { LANGUAGES, language, onLanguageChange, setLanguage, t } from './i18n.js';
+import { LANGUAGES, language, setLanguage, t } from './i18n.js';
 import { NotifyToggle, useInboxSignals } from './signals.js';
 import { AllProjectsInbox } from './all-projects.js';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters.js';
@@ -482,30 +482,7 @@ function SignedOut() {
 }
 
 function App() {
-  const [me, setMe] = useState({ status: 'loading' });
-  // A new language re-renders the whole page in place: every component asks t() again.
-  const [, setShownLanguage] = useState(language());
-  useEffect(
-    () =>
-      onLanguageChange((code) => {
-        document.title = t('app.title');
-        setShownLanguage(code);
-      }),
-    [],
-  );
-  useEffect(() => {
-    document.title = t('app.title');
-  }, []);
-  const load = async () => {
-    try {
-      setMe({ status: 'ok', ...(await api('/me')) });
-    } catch (error) {
-      setMe(error.status === 401 ? { status: 'signed-out' } : { status: 'error', error });
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
+  const { me, load, signOut } = useSignedIn('app.title');
   useEffect(() => {
     document.body.classList.toggle('plain', me.status !== 'ok');
   }, [me.status]);
@@ -518,7 +495,7 @@ function App() {
       <p class="error" role="alert">${sentenceFor(me.error)}</p>
       <p><button type="button" class="primary" onClick=${load}>${t('ui.tryAgain')}</button></p>
     </main>`;
-  return html`<${InboxRoot} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
+  return html`<${InboxRoot} me=${me} onSignedOut=${signOut} />`;
 }
 
 render(html`<${App} />`, root);

@@ -5,13 +5,13 @@ import { h, render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api.js';
-import { useNow, usePagedList, useResource } from './hooks.js';
+import { useNow, usePagedList, useResource, useSignedIn } from './hooks.js';
 import { useLiveStream } from './live.js';
 import { sentenceFor } from './messages.js';
 import { WaitingPanel } from './panels.js';
 import { OpenQueue } from './queue.js';
 import { BulkAccept } from './hands.js';
-import { language, onLanguageChange, t } from './i18n.js';
+import { t } from './i18n.js';
 
 const html = htm.bind(h);
 const root = document.getElementById('app');
@@ -133,27 +133,7 @@ function SignedOut() {
 }
 
 function Embed() {
-  const [me, setMe] = useState({ status: 'loading' });
-  const [, setShownLanguage] = useState(language());
-  useEffect(
-    () =>
-      onLanguageChange((code) => {
-        document.title = t('embed.title');
-        setShownLanguage(code);
-      }),
-    [],
-  );
-  const load = async () => {
-    try {
-      setMe({ status: 'ok', ...(await api('/me')) });
-    } catch (error) {
-      setMe(error.status === 401 ? { status: 'signed-out' } : { status: 'error', error });
-    }
-  };
-  useEffect(() => {
-    document.title = t('embed.title');
-    void load();
-  }, []);
+  const { me, load, signOut } = useSignedIn('embed.title');
 
   if (me.status === 'loading') return html`<p class="boot" role="status">${t('ui.loading')}</p>`;
   if (me.status === 'signed-out') return html`<${SignedOut} />`;
@@ -162,7 +142,7 @@ function Embed() {
       <p class="error" role="alert">${sentenceFor(me.error)}</p>
       <p><button type="button" class="primary" onClick=${load}>${t('ui.tryAgain')}</button></p>
     </main>`;
-  return html`<${Pending} me=${me} onSignedOut=${() => setMe({ status: 'signed-out' })} />`;
+  return html`<${Pending} me=${me} onSignedOut=${signOut} />`;
 }
 
 render(html`<${Embed} />`, root);

@@ -1,6 +1,7 @@
 // Small data hooks: a resource that reloads without flicker, a paged list, a clock.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { language, onLanguageChange, t } from './i18n.js';
 
 /**
  * `load()`'s result, reloaded on `reload()`; the previous data stays on screen while a reload
@@ -143,4 +144,35 @@ export function useKeptState(key, initial) {
     [key],
   );
   return [value, set];
+}
+
+/**
+ * The page's person: `/me` loaded once (`loading`, `ok` with the body, `signed-out` on a 401, or
+ * `error`), `load` to try again, `signOut` when a later call finds the session gone. The page's
+ * title is `titleKey`'s words, and a new language re-renders the page in place (every component
+ * asks t() again). The inbox and the embeddable pending block start the same way.
+ */
+export function useSignedIn(titleKey) {
+  const [me, setMe] = useState({ status: 'loading' });
+  const [, setShownLanguage] = useState(language());
+  useEffect(
+    () =>
+      onLanguageChange((code) => {
+        document.title = t(titleKey);
+        setShownLanguage(code);
+      }),
+    [],
+  );
+  const load = async () => {
+    try {
+      setMe({ status: 'ok', ...(await api('/me')) });
+    } catch (error) {
+      setMe(error.status === 401 ? { status: 'signed-out' } : { status: 'error', error });
+    }
+  };
+  useEffect(() => {
+    document.title = t(titleKey);
+    void load();
+  }, []);
+  return { me, load, signOut: () => setMe({ status: 'signed-out' }) };
 }
