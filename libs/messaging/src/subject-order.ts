@@ -1,5 +1,6 @@
 import { ErrorCode, NatsError, type JetStreamManager, type MsgRequest } from 'nats';
 import type { EntityManager } from 'typeorm';
+import { queryAfterWrites } from '@openq/persistence';
 import { decodeJson } from './codec';
 import { RetryLaterError } from './retry-later';
 
@@ -180,10 +181,15 @@ export class SubjectOrder {
     await this.advanceBatch(manager, [{ subject, seq }]);
   }
 
-  /** `advance` for a batch, in one statement: each subject (once) to its highest sequence applied. */
+  /**
+   * `advance` for a batch, in one statement: each subject (once) to its highest sequence applied.
+   * The handlers' deferred writes (`deferWrite`) that no outbox insert took along go in the same
+   * statement, ahead of it: a batch whose handlers only write costs no statement of its own.
+   */
   async advanceBatch(manager: EntityManager, positions: { subject: string; seq: number }[]): Promise<void> {
     if (positions.length === 0) return;
-    await manager.query(
+    await queryAfterWrites(
+      manager,
       `INSERT INTO consumer_position (consumer, subject, last_seq)
        SELECT $1, subject, last_seq FROM unnest($2::text[], $3::bigint[]) AS moved (subject, last_seq)
        ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)`,

@@ -8,3 +8,4 @@ export * from './records/dead-letter.record';
 export * from './records/consumer-position.record';
 export * from './returned-rows';
 export * from './write-behind';
+export * from './read-once';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { EngineSubscriptionView, EventEnvelope, SetEngineSubscriptionCommand } from '@openq/contracts';
-import { returnedRows } from '@openq/persistence';
+import { deferWrite, returnedRows } from '@openq/persistence';
 
 interface SubscriptionRow {
   engine_id: string;
@@ -62,21 +62,23 @@ export async function deleteSubscription(m: EntityManager, engineId: string): Pr
 /**
  * In the event's inbox transaction: one delivery for each engine subscribed to its project and
  * type since before it happened (an older event is the catch-up route's). The unique key (engine,
- * event) makes a second plan of the same event a no-op. Returns how many were planned.
+ * event) makes a second plan of the same event a no-op. Nothing reads its result, so it is a
+ * deferred write (`deferWrite`): a batch's plans go to PostgreSQL in one statement with the
+ * consumer's position, and an event no engine subscribes to costs no round trip of its own.
  */
 export async function planEngineDeliveries(
   m: EntityManager,
   envelope: EventEnvelope,
   streamSeq: number,
-): Promise<number> {
+): Promise<void> {
   const family = envelope.type.slice(0, envelope.type.indexOf('.'));
-  const result: unknown = await m.query(
+  await deferWrite(
+    m,
     `INSERT INTO engine_delivery (engine_id, event_id, type, subject, stream_seq, body)
      SELECT s.engine_id, $1, $2, $3, $4, $5 FROM engine_subscription s
       WHERE $6 = ANY(s.projects) AND ($2 = ANY(s.events) OR $7 = ANY(s.events))
         AND s.created_at <= $8::timestamptz
-     ON CONFLICT ON CONSTRAINT engine_delivery_once DO NOTHING
-     RETURNING id`,
+     ON CONFLICT ON CONSTRAINT engine_delivery_once DO NOTHING`,
     [
       envelope.eventId,
       envelope.type,
@@ -88,5 +90,10 @@ export async function planEngineDeliveries(
       envelope.occurredAt,
     ],
   );
-  return returnedRows(result).length;
+}
+
+/** Whether any engine subscribes at all (one row is enough). */
+export async function anySubscription(m: EntityManager): Promise<boolean> {
+  const rows: unknown[] = await m.query(`SELECT 1 FROM engine_subscription LIMIT 1`);
+  return rows.length > 0;
 }

@@ -19,11 +19,15 @@ import type { JetStreamEventContext } from '@openq/messaging';
 import { checkOutboundTarget, OutboundError } from '@openq/platform';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from '../notifier-runtime';
 import {
+  anySubscription,
   deleteSubscription,
   getSubscription,
   planEngineDeliveries,
   putSubscription,
 } from './engine-subscriptions.store';
+
+/** How long this process trusts what it last read of whether any engine subscribes. */
+const HINT_TTL_MS = 1_000;
 
 const notFound = (engineId: string): Refusal =>
   refusal(
@@ -47,11 +51,28 @@ export class EnginesController {
     @Inject(NOTIFIER_RUNTIME) private readonly runtime: NotifierRuntime,
   ) {}
 
+  /** Whether any engine subscribed when last read, and when that was (`HINT_TTL_MS`). */
+  private subscribed = { any: true, readAt: 0, reading: false };
+
   @EventPattern(EVERY_OPENQ_EVENT)
   async onEvent(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    const planned = await planEngineDeliveries(ctx.event.manager, ctx.event.envelope, ctx.event.streamSeq);
-    // The rows commit with the message; the sender looks again shortly after.
-    if (planned > 0) setTimeout(() => this.runtime.sender?.kick(), 20).unref();
+    await planEngineDeliveries(ctx.event.manager, ctx.event.envelope, ctx.event.streamSeq);
+    // The rows commit with the message; the sender looks again shortly after, when some engine
+    // may be owed it. Only a hint: the sender also looks every NOTIFIER_POLL_MS whatever it says.
+    if (this.maySubscribe()) setTimeout(() => this.runtime.sender?.kick(), 20).unref();
+  }
+
+  /** The hint, read again outside any transaction at most once per `HINT_TTL_MS`. */
+  private maySubscribe(): boolean {
+    const hint = this.subscribed;
+    if (!hint.reading && Date.now() - hint.readAt > HINT_TTL_MS) {
+      hint.reading = true;
+      anySubscription(this.dataSource.manager).then(
+        (any) => Object.assign(hint, { any, readAt: Date.now(), reading: false }),
+        () => Object.assign(hint, { any: true, reading: false }),
+      );
+    }
+    return hint.any;
   }
 
   @MessagePattern(Commands.notifier.engineSubscription.type)
@@ -78,7 +99,9 @@ export class EnginesController {
         );
       }
     }
-    return putSubscription(this.dataSource.manager, cmd);
+    const view = await putSubscription(this.dataSource.manager, cmd);
+    this.subscribed.any = true;
+    return view;
   }
 
   @MessagePattern(Commands.notifier.deleteEngineSubscription.type)

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { readOncePerTransaction } from '@openq/persistence';
 import type { EmailMode, NotificationChannelsBody, NotificationChannelsView } from '@openq/contracts';
 import type { ChannelKind, ChannelTargets } from '../../channels/channel';
 
@@ -12,7 +13,11 @@ export interface ChannelRow {
   updated_at: Date;
 }
 
-/** The enabled channels of these people on the project, of the kinds this process can send. */
+/**
+ * The enabled channels of these people on the project, of the kinds this process can send. Read
+ * once per transaction for the same people (`readOncePerTransaction`): the events of a batch
+ * mostly address the same session authors; no event's transaction writes channels.
+ */
 export async function enabledChannels(
   m: EntityManager,
   projectId: string,
@@ -20,11 +25,14 @@ export async function enabledChannels(
   kinds: readonly ChannelKind[],
 ): Promise<ChannelRow[]> {
   if (userIds.length === 0 || kinds.length === 0) return [];
-  return m.query(
-    `SELECT kind, user_id, target, enabled, updated_at FROM notification_channel
-      WHERE project_id = $1 AND user_id = ANY($2::text[]) AND kind = ANY($3::text[]) AND enabled
-      ORDER BY user_id, kind`,
-    [projectId, [...new Set(userIds)], kinds],
+  const users = [...new Set(userIds)].sort();
+  return readOncePerTransaction(m, JSON.stringify(['channels', projectId, users, kinds]), () =>
+    m.query(
+      `SELECT kind, user_id, target, enabled, updated_at FROM notification_channel
+        WHERE project_id = $1 AND user_id = ANY($2::text[]) AND kind = ANY($3::text[]) AND enabled
+        ORDER BY user_id, kind`,
+      [projectId, users, kinds],
+    ),
   );
 }
 
