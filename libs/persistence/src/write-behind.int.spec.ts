@@ -1,7 +1,7 @@
 import type { AfterQueryEvent, DataSource, EntitySubscriberInterface } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
-import { deferWrite, queryAfterWrites } from './write-behind';
+import { deferRows, deferWrite, queryAfterWrites } from './write-behind';
 
 const url = ownTestDatabaseUrl('wb');
 let ds: DataSource;
@@ -135,5 +135,32 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
     );
     expect(await rowsOf()).toHaveLength(40);
     expect(await ds.query(`SELECT count(*)::int AS n FROM log`)).toEqual([{ n: 40 }]);
+  });
+
+  describe('deferRows', () => {
+    const rows = `INSERT INTO t (k, v) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT (k) DO NOTHING`;
+
+    it('sends the rows of one statement given by several calls as one write, then starts anew', async () => {
+      await ds.transaction(async (m) => {
+        await deferRows(m, rows, ['a', 1]);
+        await deferWrite(m, append, ['a']);
+        await deferRows(m, rows, ['b', 2]);
+        await deferRows(m, rows, ['b', 3]); // the same key twice in one statement: DO NOTHING keeps one
+        await m.query(`SELECT 1`);
+        await deferRows(m, rows, ['c', 4]);
+      });
+      expect(await rowsOf()).toEqual(['a=1', 'b=2', 'c=4']);
+      const writes = statements.sent.filter((s) => s.includes('INSERT'));
+      expect(writes).toHaveLength(2);
+      expect(writes[0]).toMatch(
+        /^WITH openq_w0 AS \(INSERT INTO t .*unnest.*\), openq_w1 AS \(INSERT INTO log/s,
+      );
+      expect(writes[1]).toBe(rows);
+    });
+
+    it('runs a row at once outside a transaction', async () => {
+      await deferRows(ds.manager, rows, ['now', 7]);
+      expect(await rowsOf()).toEqual(['now=7']);
+    });
   });
 });

@@ -39,6 +39,27 @@ export async function deferWrite(
   pendingOf(runner).push({ sql, params, key });
 }
 
+/**
+ * A deferred write of rows (issue #29): `sql` takes each column as an array parameter (`$1` … `$n`
+ * in `row`'s order, e.g. `INSERT … SELECT … FROM unnest($1::uuid[], $2::text[])`), and the rows
+ * that later calls in the same transaction give for the same `sql` join it while it is queued. A
+ * batch's handlers that each write a row so cost one statement of one text (prepared once), not
+ * one per message. The same rules as `deferWrite` apply; outside a transaction the row goes at once.
+ */
+export async function deferRows(manager: EntityManager, sql: string, row: readonly unknown[]): Promise<void> {
+  const runner = manager.queryRunner;
+  if (!runner?.isTransactionActive || !enabled.has(runner.connection)) {
+    await manager.query(
+      sql,
+      row.map((value) => [value]),
+    );
+    return;
+  }
+  const queued = pendingOf(runner).find((w) => w.rowsOf === sql);
+  if (queued) row.forEach((value, i) => (queued.params[i] as unknown[]).push(value));
+  else pendingOf(runner).push({ sql, params: row.map((value) => [value]), rowsOf: sql });
+}
+
 /** Runs `sql` with the transaction's queued writes as CTEs before it: one round trip for all. */
 export async function queryAfterWrites<T = unknown>(
   manager: EntityManager,
@@ -68,6 +89,8 @@ interface Write {
   params: readonly unknown[];
   /** The row (or rows) it writes, when another write of the same transaction may write it too. */
   key?: string;
+  /** `deferRows`: its statement, while later rows may still join its column arrays. */
+  rowsOf?: string;
 }
 
 const PENDING = 'openq:writeBehind';

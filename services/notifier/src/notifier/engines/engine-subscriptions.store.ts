@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { EngineSubscriptionView, EventEnvelope, SetEngineSubscriptionCommand } from '@openq/contracts';
-import { deferWrite, returnedRows } from '@openq/persistence';
+import { deferRows, returnedRows } from '@openq/persistence';
 
 interface SubscriptionRow {
   engine_id: string;
@@ -62,8 +62,8 @@ export async function deleteSubscription(m: EntityManager, engineId: string): Pr
 /**
  * In the event's inbox transaction: one delivery for each engine subscribed to its project and
  * type since before it happened (an older event is the catch-up route's). The unique key (engine,
- * event) makes a second plan of the same event a no-op. Nothing reads its result, so it is a
- * deferred write (`deferWrite`): a batch's plans go to PostgreSQL in one statement with the
+ * event) makes a second plan of the same event a no-op. Nothing reads its result: it is a row of
+ * a deferred write (`deferRows`), so a batch's events are planned in one statement, sent with the
  * consumer's position, and an event no engine subscribes to costs no round trip of its own.
  */
 export async function planEngineDeliveries(
@@ -72,25 +72,26 @@ export async function planEngineDeliveries(
   streamSeq: number,
 ): Promise<void> {
   const family = envelope.type.slice(0, envelope.type.indexOf('.'));
-  await deferWrite(
-    m,
-    `INSERT INTO engine_delivery (engine_id, event_id, type, subject, stream_seq, body)
-     SELECT s.engine_id, $1, $2, $3, $4, $5 FROM engine_subscription s
-      WHERE $6 = ANY(s.projects) AND ($2 = ANY(s.events) OR $7 = ANY(s.events))
-        AND s.created_at <= $8::timestamptz
-     ON CONFLICT ON CONSTRAINT engine_delivery_once DO NOTHING`,
-    [
-      envelope.eventId,
-      envelope.type,
-      `${envelope.type}.${envelope.projectId}`,
-      streamSeq,
-      JSON.stringify(envelope),
-      envelope.projectId,
-      `${family}.*`,
-      envelope.occurredAt,
-    ],
-  );
+  await deferRows(m, PLAN_ENGINE_DELIVERIES, [
+    envelope.eventId,
+    envelope.type,
+    `${envelope.type}.${envelope.projectId}`,
+    streamSeq,
+    JSON.stringify(envelope),
+    envelope.projectId,
+    `${family}.*`,
+    envelope.occurredAt,
+  ]);
 }
+
+const PLAN_ENGINE_DELIVERIES = `INSERT INTO engine_delivery (engine_id, event_id, type, subject, stream_seq, body)
+  SELECT s.engine_id, e.event_id, e.type, e.subject, e.stream_seq, e.body
+    FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+         AS e (event_id, type, subject, stream_seq, body, project_id, family, occurred_at)
+    JOIN engine_subscription s
+      ON e.project_id = ANY(s.projects) AND (e.type = ANY(s.events) OR e.family = ANY(s.events))
+     AND s.created_at <= e.occurred_at
+  ON CONFLICT ON CONSTRAINT engine_delivery_once DO NOTHING`;
 
 /** Whether any engine subscribes at all (one row is enough). */
 export async function anySubscription(m: EntityManager): Promise<boolean> {

@@ -14,8 +14,7 @@ export async function hearAnswer(
   now: Date,
 ): Promise<void> {
   const { questionId, decisionEventId, answeredAt } = data;
-  await tx.answers.lock(projectId, [questionId]);
-  await tx.answers.record(projectId, questionId, decisionEventId, answeredAt);
+  await tx.answers.lockAndRecord(projectId, questionId, decisionEventId, answeredAt);
   for (const cycle of await tx.cycles.lockWaitingOn(projectId, questionId)) {
     const decided = await tx.decide(
       { type: 'questionAnswered', data: { questionId, decisionEventId } },
