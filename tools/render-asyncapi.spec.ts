@@ -136,8 +136,8 @@ describe('render-asyncapi', () => {
     const ok = doc.components.messages['openq.gates.list.reply']!.payload as { oneOf: JsonSchema[] };
     expect(prop(ok.oneOf[0]!, 'data')).toMatchObject({ 'x-ts-type': 'GateView[]' });
     expect(Object.keys(okReply(1))).toEqual(ok.oneOf[0]!.required);
-    expect(Object.keys(errorReply(400, 'r', 'm'))).toEqual(schemas.ErrorReply!.required);
-    const failed = errorReply(400, 'r', 'm');
+    expect(Object.keys(errorReply(400, 'corpo_invalido', 'm'))).toEqual(schemas.ErrorReply!.required);
+    const failed = errorReply(400, 'corpo_invalido', 'm');
     expect(Object.keys(failed.ok ? {} : failed.error)).toEqual(schemas.ErrorBody!.required);
   });
 

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { isId, isUuid } from '@openq/contracts';
+import { isId, isUuid, type RefusalReason } from '@openq/contracts';
 
 /**
  * [openq] issue #17 one-tap links (SPEC §11.6): a compact token, in the path of a link sent by
@@ -21,7 +21,7 @@ export const LinkReason = {
   expired: 'link_expirado',
   used: 'link_ja_usado',
   invalid: 'link_invalido',
-} as const;
+} as const satisfies Record<string, RefusalReason>;
 
 /** What a link is bound to. */
 export interface OneTapLink {
