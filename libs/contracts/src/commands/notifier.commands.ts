@@ -23,10 +23,7 @@ import type {
 } from './notifier.views';
 import { ProjectScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
-
-/** [openq] issue #17 SPEC §2's project roles, weakest first (as the tokens carry them). */
-export const PROJECT_ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
-export type ProjectRole = (typeof PROJECT_ROLES)[number];
+import { PROJECT_ROLES, type ProjectRole } from '../vocabulary';
 
 /** [openq] issue #17 a person's own notification settings and deliveries on one project. */
 export class UserScopedCommand extends ProjectScoped {

@@ -3,7 +3,9 @@
 // it does no lookups of its own. The sender loop (../delivery) decides when to call send, retries
 // a TransientSendError with backoff and dead-letters a PermanentSendError at once.
 
-export type ChannelKind = 'email' | 'slack' | 'webhook';
+import type { NotificationChannelKind } from '@openq/contracts';
+
+export type ChannelKind = NotificationChannelKind;
 export type NotificationKind =
   | 'question_declared'
   | 'gate_parked'
