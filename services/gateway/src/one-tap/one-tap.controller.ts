@@ -1,5 +1,5 @@
 import { Controller, Get, HttpException, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   EDGE_REASONS,
@@ -10,6 +10,7 @@ import {
   type OpenQuestionView,
 } from '@openq/contracts';
 import { LinkReason, PublicRoute, verifyOneTapLink, type OneTapLink } from '@openq/platform';
+import { OneTapConfirmForm } from '../http/form-bodies.dto';
 import { Reason } from '../http/http-error';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
@@ -55,7 +56,7 @@ class LinkRefusal extends Error {
  * no session cookie is read here. Browsers get pages, others `{ statusCode, reason, message }`.
  */
 @PublicRoute()
-@ApiExcludeController()
+@ApiTags('one-tap links')
 @Controller('l')
 export class OneTapController {
   constructor(
@@ -65,6 +66,12 @@ export class OneTapController {
   ) {}
 
   @Get(':token')
+  @ApiOperation({
+    summary:
+      '[openq] issue #17 a one-tap link (SPEC §11.6): `open` → 303 to the card in the inbox; `accept` → the ' +
+      'confirm page (HTML for a browser, else JSON with its `confirm` field). Nothing is answered by a GET. ' +
+      'Refused: 410 link_expirado, 409 link_ja_usado, 403 link_invalido, pergunta_* (a page, or the error body)',
+  })
   async show(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
@@ -115,6 +122,13 @@ export class OneTapController {
   }
 
   @Post(':token')
+  @ApiOperation({
+    summary:
+      '[openq] issue #17 answer by link: accepts the suggestion, once, from its confirm page (same origin, ' +
+      '`confirm` less than an hour old; 403 confirmacao_invalida / origem_nao_confiavel)',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiBody({ type: OneTapConfirmForm })
   async answer(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
