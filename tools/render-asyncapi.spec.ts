@@ -115,7 +115,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(48);
+    expect(commandRegistry.types()).toHaveLength(52);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -218,7 +218,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(48);
+      expect(pairs).toHaveLength(52);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,
