@@ -7,6 +7,7 @@ import {
   GatesCommand,
   QuestionsCommand,
   type AnswerQuestionReply,
+  type Language,
   type OpenQuestionView,
 } from '@openq/contracts';
 import { LinkReason, PublicRoute, verifyOneTapLink, type OneTapLink } from '@openq/platform';
@@ -23,7 +24,10 @@ import {
   linkPageHeaders,
   refusalPage,
   type LinkQuestion,
+  type LinkWait,
+  waitLabel,
 } from './one-tap-pages';
+import { pageLanguage } from '../inbox/page-language';
 
 export const ONE_TAP_SETTINGS = Symbol('openq:oneTapSettings');
 export interface OneTapSettings {
@@ -78,8 +82,9 @@ export class OneTapController {
     @Res() reply: FastifyReply,
     @CallHeaders() headers: RpcHeaders,
   ): Promise<void> {
-    await this.respond(request, reply, async () => {
-      const link = await this.verify(token);
+    const speaks: Speaks = { language: pageLanguage(request.headers) };
+    await this.respond(request, reply, speaks, async () => {
+      const link = await this.verify(token, speaks);
       const where = { projectId: link.projectId, questionId: link.questionId };
       if (link.action === 'open') {
         await reply
@@ -101,6 +106,8 @@ export class OneTapController {
           .header('content-type', 'application/json; charset=utf-8')
           .send({
             ...question,
+            // As before issue #30: what waits, in English words ("QA gate on T-101").
+            waiting: question.waiting.map((w) => waitLabel(w, 'en')),
             action: link.action,
             userId: link.userId,
             expiresAt: link.expiresAt.toISOString(),
@@ -110,13 +117,17 @@ export class OneTapController {
           });
         return;
       }
-      const html = confirmPage(question, {
-        confirm,
-        userId: link.userId,
-        expiresAt: link.expiresAt,
-        canAnswer: view.canAnswer,
-        inertReason: view.inertReason,
-      });
+      const html = confirmPage(
+        question,
+        {
+          confirm,
+          userId: link.userId,
+          expiresAt: link.expiresAt,
+          canAnswer: view.canAnswer,
+          inertReason: view.inertReason,
+        },
+        speaks.language,
+      );
       await reply.status(200).headers(linkPageHeaders()).send(html);
     });
   }
@@ -135,8 +146,9 @@ export class OneTapController {
     @Res() reply: FastifyReply,
     @CallHeaders() headers: RpcHeaders,
   ): Promise<void> {
-    await this.respond(request, reply, async () => {
-      const link = await this.verify(token);
+    const speaks: Speaks = { language: pageLanguage(request.headers) };
+    await this.respond(request, reply, speaks, async () => {
+      const link = await this.verify(token, speaks);
       const where = { projectId: link.projectId, questionId: link.questionId };
       if (link.action !== 'accept')
         throw new LinkRefusal(
@@ -218,12 +230,18 @@ export class OneTapController {
         autor: '',
         waiting: [],
       };
-      await reply.status(200).headers(linkPageHeaders()).send(answeredPage(question, answered.resposta));
+      await reply
+        .status(200)
+        .headers(linkPageHeaders())
+        .send(answeredPage(question, answered.resposta, speaks.language));
     });
   }
 
-  private async verify(token: string): Promise<OneTapLink> {
+  /** The link, or its refusal; either way its pages speak the language it says (issue #30). */
+  private async verify(token: string, speaks: Speaks): Promise<OneTapLink> {
     const verified = await verifyOneTapLink(token, { secrets: this.settings.secrets });
+    const said = verified.ok ? verified.link.language : verified.language;
+    if (said) speaks.language = said;
     if (verified.ok) {
       if (verified.link.expiresAt.getTime() - Date.now() > this.settings.maxLifetimeMs)
         throw new LinkRefusal(
@@ -298,9 +316,7 @@ export class OneTapController {
       .ask(GatesCommand.blocking, { projectId: view.projectId }, headers)
       .catch(() => null);
     const blocks = blocking?.items.find((b) => b.questionId === view.questionId)?.blocks ?? [];
-    const waiting = blocks.map((b) =>
-      b.gate ? `${b.gate === 'qa' ? 'QA' : 'SecOps'} gate on ${b.taskId}` : `${b.taskId}`,
-    );
+    const waiting: LinkWait[] = blocks.map((b) => ({ gate: b.gate ?? null, taskId: b.taskId }));
     return {
       projectId: view.projectId,
       questionId: view.questionId,
@@ -315,6 +331,7 @@ export class OneTapController {
   private async respond(
     request: FastifyRequest,
     reply: FastifyReply,
+    speaks: Speaks,
     work: () => Promise<void>,
   ): Promise<void> {
     try {
@@ -331,9 +348,17 @@ export class OneTapController {
         });
         return;
       }
-      await reply.send(refusalPage(refusal.reason, refusal.message, refusal.where));
+      await reply.send(refusalPage(refusal.reason, refusal.message, refusal.where, speaks.language));
     }
   }
+}
+
+/**
+ * The language of a link's pages: the one the link says (the recipient's, as the notifier minted
+ * it), else the browser's (`openq_lang` cookie, `Accept-Language`), else English.
+ */
+interface Speaks {
+  language: Language;
 }
 
 function asRefusal(error: unknown): LinkRefusal | null {
