@@ -153,4 +153,20 @@ describe('the reason codes the services and libraries write', () => {
     expect(seen).toBeGreaterThan(80);
     expect(unknown).toEqual([]);
   });
+
+  it('answer with the catalog’s status where the source writes the status as a number', () => {
+    const files = [...sources(join(ROOT, 'services')), ...sources(join(ROOT, 'libs'))];
+    const call = /\b(?:refusal|errorReply|httpError|LinkRefusal)\(\s*(\d{3})\s*,\s*'([a-z][a-z0-9_]*)'/g;
+    const other: string[] = [];
+    let seen = 0;
+    for (const file of files)
+      for (const m of readFileSync(file, 'utf8').matchAll(call)) {
+        seen++;
+        const [, status, code] = m;
+        if (isRefusalReason(code) && refusalStatus(code) !== Number(status))
+          other.push(`${relative(ROOT, file)}: ${code} ${status} (catalog: ${refusalStatus(code)})`);
+      }
+    expect(seen).toBeGreaterThan(50);
+    expect(other).toEqual([]);
+  });
 });
