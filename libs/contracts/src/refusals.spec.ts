@@ -74,6 +74,11 @@ describe('the refusal catalog (refusals.ts)', () => {
     expect(source).not.toMatch(/^\s*import\s/m);
     expect(source).not.toMatch(/\brequire\(/);
   });
+
+  it('leaves vocabulary.ts browser-safe too: it imports types only', () => {
+    const source = readFileSync(join(__dirname, 'vocabulary.ts'), 'utf8');
+    for (const line of source.match(/^\s*import\s.*$/gm) ?? []) expect(line).toMatch(/^\s*import type /);
+  });
 });
 
 /**
