@@ -115,7 +115,7 @@ describe('render-asyncapi', () => {
   });
 
   it('has a request channel, its reply and the replying queue group for every command', () => {
-    expect(commandRegistry.types()).toHaveLength(48);
+    expect(commandRegistry.types()).toHaveLength(52);
     for (const subject of commandRegistry.types()) {
       const { service, dto } = commandRegistry.get(subject) as CommandDefinition;
       expect(doc.channels[subject]).toMatchObject({ address: subject });
@@ -136,8 +136,8 @@ describe('render-asyncapi', () => {
     const ok = doc.components.messages['openq.gates.list.reply']!.payload as { oneOf: JsonSchema[] };
     expect(prop(ok.oneOf[0]!, 'data')).toMatchObject({ 'x-ts-type': 'GateView[]' });
     expect(Object.keys(okReply(1))).toEqual(ok.oneOf[0]!.required);
-    expect(Object.keys(errorReply(400, 'r', 'm'))).toEqual(schemas.ErrorReply!.required);
-    const failed = errorReply(400, 'r', 'm');
+    expect(Object.keys(errorReply(400, 'corpo_invalido', 'm'))).toEqual(schemas.ErrorReply!.required);
+    const failed = errorReply(400, 'corpo_invalido', 'm');
     expect(Object.keys(failed.ok ? {} : failed.error)).toEqual(schemas.ErrorBody!.required);
   });
 
@@ -218,7 +218,7 @@ describe('render-asyncapi', () => {
           example: examplesOf(service, key),
         })),
       );
-      expect(pairs).toHaveLength(48);
+      expect(pairs).toHaveLength(52);
       for (const { def, example } of pairs) {
         expectSameVerdicts(
           schemas[def.dto.name]!,

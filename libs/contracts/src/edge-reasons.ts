@@ -1,34 +1,16 @@
+import { pickRefusals, type RefusalReason, type ReasonWords } from './refusals';
+
+export type { ReasonWords } from './refusals';
+
 /**
- * [openq] issue #27 (SPEC §12.2) the reason codes of the edge and of outbound requests, defined
- * once: the code on the wire (Portuguese, like every reason), the HTTP status it answers with
- * where it is a refusal, and its words in both languages of the inbox. The inbox's dictionaries
- * (services/gateway/src/inbox/public/locale-*.js) carry the same sentences; a spec holds them equal.
+ * [openq] issue #27 (SPEC §12.2) the reason codes of the edge and of outbound requests. Their
+ * status and words live in the one catalog (refusals.ts, issue #30); this is their group.
  */
-
-export interface ReasonWords {
-  en: string;
-  'pt-BR': string;
-}
-
-/** The refusals of issue #27: code, status and words. */
-export const EDGE_REASONS = {
-  destino_nao_permitido: {
-    status: 400,
-    en: 'This address cannot receive notifications: it is not public. An operator may allow it (OPENQ_NOTIFY_ALLOWED_TARGETS).',
-    'pt-BR':
-      'Este endereço não pode receber notificações: não é público. Um operador pode permiti-lo (OPENQ_NOTIFY_ALLOWED_TARGETS).',
-  },
-  origem_nao_confiavel: {
-    status: 403,
-    en: 'This request did not come from an openq page, so it was not carried out.',
-    'pt-BR': 'Este pedido não veio de uma página do openq, por isso não foi feito.',
-  },
-  muitas_requisicoes: {
-    status: 429,
-    en: 'Too many requests in a short time. Wait a moment and try again.',
-    'pt-BR': 'Pedidos demais em pouco tempo. Espere um momento e tente de novo.',
-  },
-} as const satisfies Record<string, ReasonWords & { status: number }>;
+export const EDGE_REASONS = pickRefusals(
+  'destino_nao_permitido',
+  'origem_nao_confiavel',
+  'muitas_requisicoes',
+);
 export type EdgeReason = keyof typeof EDGE_REASONS;
 
 /** The code of each refusal, by name (no string literals in the services). */
@@ -36,7 +18,7 @@ export const EdgeReason = {
   targetNotAllowed: 'destino_nao_permitido',
   untrustedOrigin: 'origem_nao_confiavel',
   tooManyRequests: 'muitas_requisicoes',
-} as const satisfies Record<string, EdgeReason>;
+} as const satisfies Record<string, EdgeReason & RefusalReason>;
 
 /**
  * §12.2 why a delivery failed, as the API shows it (`lastError` of a delivery): a class, never the

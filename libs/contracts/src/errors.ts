@@ -1,4 +1,11 @@
-/** Error body of every HTTP error and every failed reply (SPEC §4, §8). */
+import type { RefusalReason } from './refusals';
+
+/**
+ * Error body of every HTTP error and every failed reply (SPEC §4, §8). `reason` is a string on
+ * the wire (a reply from an older or newer service may bring a code this build does not know);
+ * what this code base produces is a `RefusalReason` (refusals.ts), which `refusal()` and
+ * `errorReply()` enforce.
+ */
 export interface ErrorBody {
   statusCode: number;
   reason: string;
@@ -13,14 +20,14 @@ export function okReply<T>(data: T): Reply<T> {
   return { ok: true, data };
 }
 
-export function errorReply(statusCode: number, reason: string, message: string): Reply<never> {
+export function errorReply(statusCode: number, reason: RefusalReason, message: string): Reply<never> {
   return { ok: false, error: { statusCode, reason, message } };
 }
 
 /** A refusal a domain decision returns: a stable reason code and words for a person. */
 export interface Refusal {
   refused: true;
-  reason: string;
+  reason: RefusalReason;
   message: string;
   statusCode: number;
   details?: Record<string, unknown>;
@@ -28,7 +35,7 @@ export interface Refusal {
 
 export function refusal(
   statusCode: number,
-  reason: string,
+  reason: RefusalReason,
   message: string,
   details?: Record<string, unknown>,
 ): Refusal {

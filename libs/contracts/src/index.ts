@@ -1,5 +1,6 @@
 export * from './envelope';
 export * from './errors';
+export * from './refusals';
 export * from './ids';
 export * from './registry';
 export * from './subjects';

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import type { RefusalReason } from './refusals';
 
 export type Validated<T> =
-  { ok: true; value: T } | { ok: false; reason: string; field: string; message: string };
+  { ok: true; value: T } | { ok: false; reason: RefusalReason; field: string; message: string };
 
 /**
  * Validates an untrusted plain value against a DTO class: unknown fields are refused
@@ -12,7 +13,7 @@ export type Validated<T> =
 export function validateAs<T extends object>(
   cls: ClassConstructor<T>,
   plain: unknown,
-  reason = 'corpo_invalido',
+  reason: RefusalReason = 'corpo_invalido',
 ): Validated<T> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, reason, field: '(body)', message: 'expected a JSON object' };
@@ -41,12 +42,12 @@ const ABSENT_MEANS_EMPTY = Symbol('openq:absentMeansEmpty');
  * first failing field is one of them, `validateAs` reports its reason instead of the caller's
  * generic one (`corpo_invalido`), so a client can tell which rule it broke without parsing text.
  */
-export function FieldReasons(reasons: Readonly<Record<string, string>>): ClassDecorator {
+export function FieldReasons(reasons: Readonly<Record<string, RefusalReason>>): ClassDecorator {
   return (target) => Reflect.defineMetadata(FIELD_REASONS, reasons, target);
 }
 
-function fieldReasonsOf(cls: object): Readonly<Record<string, string>> {
-  return (Reflect.getMetadata(FIELD_REASONS, cls) as Record<string, string> | undefined) ?? {};
+function fieldReasonsOf(cls: object): Readonly<Record<string, RefusalReason>> {
+  return (Reflect.getMetadata(FIELD_REASONS, cls) as Record<string, RefusalReason> | undefined) ?? {};
 }
 
 /** [openq] A request body that may be left out altogether: no body reads as `{}`. */

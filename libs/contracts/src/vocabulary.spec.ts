@@ -1,4 +1,17 @@
-import { GATES, GATE_NEXT_ACTIONS, GATE_TABLE, nextActionOnApproval } from './vocabulary';
+import { LANGUAGES } from './refusals';
+import {
+  GATES,
+  GATE_NAMES,
+  GATE_NEXT_ACTIONS,
+  GATE_TABLE,
+  NOTIFICATION_CHANNEL_KINDS,
+  NOTIFICATION_CHANNEL_NAMES,
+  PROJECT_ROLES,
+  PROJECT_ROLE_NAMES,
+  QUESTION_AUTHORS,
+  QUESTION_AUTHOR_NAMES,
+  nextActionOnApproval,
+} from './vocabulary';
 
 describe('the gate table (SPEC §5)', () => {
   it('lists the gates in pipeline order, each next gate a later one', () => {
@@ -16,5 +29,33 @@ describe('the gate table (SPEC §5)', () => {
   it('after an approval runs the next gate, and is done after the last', () => {
     expect(nextActionOnApproval('qa')).toBe('run_secops');
     expect(nextActionOnApproval('secops')).toBe('done');
+  });
+});
+
+describe('the words of the lists people read (issue #30)', () => {
+  const words = {
+    gates: [GATES, GATE_NAMES],
+    authors: [QUESTION_AUTHORS, QUESTION_AUTHOR_NAMES],
+    channels: [NOTIFICATION_CHANNEL_KINDS, NOTIFICATION_CHANNEL_NAMES],
+    roles: [PROJECT_ROLES, Object.fromEntries(PROJECT_ROLES.map((r) => [r, PROJECT_ROLE_NAMES[r].name]))],
+    rolesWithArticle: [
+      PROJECT_ROLES,
+      Object.fromEntries(PROJECT_ROLES.map((r) => [r, PROJECT_ROLE_NAMES[r].withArticle])),
+    ],
+  } as const;
+
+  it.each(Object.entries(words))('name every one of the %s in every language', (_name, [list, names]) => {
+    expect(Object.keys(names).sort()).toEqual([...list].sort());
+    for (const value of list)
+      for (const language of LANGUAGES) {
+        const word = (names as Record<string, Record<string, string>>)[value]![language]!;
+        expect(word.trim()).not.toBe('');
+      }
+  });
+
+  it('say the gates and roles in Portuguese in pt-BR', () => {
+    for (const gate of GATES) expect(GATE_NAMES[gate]['pt-BR']).not.toBe(GATE_NAMES[gate].en);
+    for (const role of PROJECT_ROLES)
+      expect(PROJECT_ROLE_NAMES[role].name['pt-BR']).not.toBe(PROJECT_ROLE_NAMES[role].name.en);
   });
 });

@@ -1,4 +1,9 @@
-/** The closed word lists of the contract. Each is a tuple (for validation) and a union type. */
+/**
+ * The closed word lists of the contract. Each is a tuple (for validation) and a union type; the
+ * ones people read have their words in every language next to them (issue #30: the inbox, the
+ * notifier and the one-tap pages take them from here). Browser-safe: imports types only.
+ */
+import type { ReasonWords as Words } from './refusals';
 
 /** §3.1 the four asking agents (tool `declare_open_question` / `answer_open_question`). */
 export const ASKER_ROLES = ['criativo', 'po', 'arquiteto', 'dev_lead'] as const;
@@ -7,6 +12,45 @@ export type AskerRole = (typeof ASKER_ROLES)[number];
 /** §3.1 `autor` of a question: an asker (tool), `qa-agent` (QA verdict) or `analyst` (pipeline). */
 export const QUESTION_AUTHORS = [...ASKER_ROLES, 'qa-agent', 'analyst'] as const;
 export type QuestionAuthor = (typeof QUESTION_AUTHORS)[number];
+
+/** The name of each question author (agent) for a person, in every language. */
+export const QUESTION_AUTHOR_NAMES: Readonly<Record<QuestionAuthor, Words>> = {
+  criativo: { en: 'Criativo', 'pt-BR': 'Criativo' },
+  po: { en: 'PO', 'pt-BR': 'PO' },
+  arquiteto: { en: 'Arquiteto', 'pt-BR': 'Arquiteto' },
+  dev_lead: { en: 'Dev Lead', 'pt-BR': 'Dev Lead' },
+  'qa-agent': { en: 'QA', 'pt-BR': 'QA' },
+  analyst: { en: 'Analyst', 'pt-BR': 'Analista' },
+};
+
+/** [openq] issue #17 SPEC §2's project roles, weakest first (as the tokens carry them). */
+export const PROJECT_ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+/** A role's name (`name`) and the complement of "you are" (`withArticle`), in every language. */
+export const PROJECT_ROLE_NAMES: Readonly<Record<ProjectRole, { name: Words; withArticle: Words }>> = {
+  viewer: { name: { en: 'viewer', 'pt-BR': 'leitor' }, withArticle: { en: 'a viewer', 'pt-BR': 'leitor' } },
+  developer: {
+    name: { en: 'developer', 'pt-BR': 'desenvolvedor' },
+    withArticle: { en: 'a developer', 'pt-BR': 'desenvolvedor' },
+  },
+  maintainer: {
+    name: { en: 'maintainer', 'pt-BR': 'mantenedor' },
+    withArticle: { en: 'a maintainer', 'pt-BR': 'mantenedor' },
+  },
+  owner: { name: { en: 'owner', 'pt-BR': 'dono' }, withArticle: { en: 'an owner', 'pt-BR': 'dono' } },
+};
+
+/** [openq] issue #17 the kinds of a person's notification channels. */
+export const NOTIFICATION_CHANNEL_KINDS = ['email', 'slack', 'webhook'] as const;
+export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
+
+/** A channel kind's name in a sentence ("sent by e-mail"), in every language. */
+export const NOTIFICATION_CHANNEL_NAMES: Readonly<Record<NotificationChannelKind, Words>> = {
+  email: { en: 'e-mail', 'pt-BR': 'e-mail' },
+  slack: { en: 'Slack', 'pt-BR': 'Slack' },
+  webhook: { en: 'webhook', 'pt-BR': 'webhook' },
+};
 
 /** §3.1 where a question was born. */
 export const QUESTION_ORIGINS = ['tool', 'qa_verdict', 'analyst'] as const;
@@ -67,14 +111,19 @@ export type ReadinessAction = (typeof READINESS_ACTIONS)[number];
  * the CHECK of the gates' tables: gate-kinds.spec.ts holds them equal).
  */
 export const GATE_TABLE = [
-  { gate: 'qa', next: 'secops' },
-  { gate: 'secops', next: null },
-] as const;
+  { gate: 'qa', next: 'secops', name: { en: 'QA gate', 'pt-BR': 'Gate de QA' } },
+  { gate: 'secops', next: null, name: { en: 'SecOps gate', 'pt-BR': 'Gate de SecOps' } },
+] as const satisfies readonly { gate: string; next: string | null; name: Words }[];
 type GateRow = (typeof GATE_TABLE)[number];
 
 /** §5 gates, in pipeline order. */
 export const GATES: readonly GateRow['gate'][] = GATE_TABLE.map((row) => row.gate);
 export type Gate = GateRow['gate'];
+
+/** A gate kind's name for a person ("QA gate"), in every language. */
+export const GATE_NAMES = Object.fromEntries(GATE_TABLE.map((row) => [row.gate, row.name])) as Readonly<
+  Record<Gate, Words>
+>;
 
 export const VEREDITOS = ['approved', 'changes_requested', 'blocked', 'needs_user_decision'] as const;
 export type Veredito = (typeof VEREDITOS)[number];

@@ -68,7 +68,7 @@ describe('DeciderTransaction', () => {
       initialState: { projectId: 'p1', total: 0 },
       decide: ({ amount }, state, now) =>
         state.total + amount > 10
-          ? { refused: true, statusCode: 409, reason: 'cheio', message: 'over 10' }
+          ? { refused: true, statusCode: 409, reason: 'sobrecarregado', message: 'over 10' }
           : [{ type: 'tally.added', data: { amount }, occurredAt: now }],
       evolve: tally.evolve,
     };
@@ -92,7 +92,7 @@ describe('DeciderTransaction', () => {
     const a1 = batch.decide('a', { amount: 6 }, at);
     const a2 = batch.decide('a', { amount: 6 }, at, second);
     const b1 = batch.decide('b', { amount: 6 }, at, second);
-    expect(a2).toMatchObject({ refused: true, reason: 'cheio' });
+    expect(a2).toMatchObject({ refused: true, reason: 'sobrecarregado' });
     expect(batch.stateOf('a').total).toBe(10);
     await batch.commit();
     expect(calls).toEqual([{ totals: [10, 6] }]);

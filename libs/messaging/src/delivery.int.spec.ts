@@ -274,7 +274,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     });
     expect(await rpc.request('testsvc', 'echo', { text: 'refuse' })).toEqual({
       ok: false,
-      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+      error: { statusCode: 409, reason: 'pergunta_ja_respondida', message: 'refused on purpose' },
     });
     // a group committer whose queue is full: 503 sobrecarregado, and when to come back
     const crowd = await Promise.all([
@@ -307,7 +307,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     expect(bytes.ok && new TextDecoder().decode(bytes.bytes)).toBe('{"echoed":"h\u00e9llo \\"q\\""}');
     expect(await rpc.requestBytes('testsvc', 'echo', { text: 'refuse' })).toEqual({
       ok: false,
-      error: { statusCode: 409, reason: 'recusado', message: 'refused on purpose' },
+      error: { statusCode: 409, reason: 'pergunta_ja_respondida', message: 'refused on purpose' },
     });
     expect(await rpc.requestBytes('nobody', 'echo', { text: 'x' })).toEqual({
       ok: false,

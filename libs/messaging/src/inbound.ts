@@ -8,6 +8,7 @@ import {
   validateAs,
   type EventEnvelope,
   type MessageRegistry,
+  type RefusalReason,
 } from '@openq/contracts';
 import { decodeJson, decodeText } from './codec';
 import { EventEnvelopeDto } from './envelope.dto';
@@ -72,7 +73,7 @@ export const defaultBackoff = (deliveries: number): number =>
 /** What `parseEventMessage` makes of a message: its envelope, or why it is refused (dead-lettered). */
 export type ParsedEventMessage =
   | { ok: true; envelope: EventEnvelope }
-  | { ok: false; reason: string; message: string; envelope: EventEnvelope | null };
+  | { ok: false; reason: RefusalReason; message: string; envelope: EventEnvelope | null };
 
 /**
  * Parses one stream message as every consumer does: JSON, then `checkEventEnvelope` against the
@@ -148,7 +149,7 @@ function isTrustedSubject(subject: string): boolean {
 const TRUSTED_PREFIXES = STREAMS.openqEvents.subjects.map((s) => s.replace(/>$/, ''));
 
 /** The envelope fields a handler reads, checked without class-validator (a trusted message). */
-function trustedShape(value: unknown): { ok: true } | { ok: false; reason: string; message: string } {
+function trustedShape(value: unknown): { ok: true } | { ok: false; reason: RefusalReason; message: string } {
   const e = value as Partial<Record<keyof EventEnvelope, unknown>> | null;
   const fine =
     typeof e === 'object' &&

@@ -6,6 +6,7 @@ import {
   type PayloadOf,
   type Reply,
   type ReplyOf,
+  type RefusalReason,
 } from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
 import { replyFailure } from './retry-later';
@@ -114,7 +115,11 @@ export class RpcClient {
   }
 }
 
-function failure(statusCode: number, reason: string, message: string): { ok: false; error: ErrorBody } {
+function failure(
+  statusCode: number,
+  reason: RefusalReason,
+  message: string,
+): { ok: false; error: ErrorBody } {
   return { ok: false, error: { statusCode, reason, message } };
 }
 

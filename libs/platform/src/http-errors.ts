@@ -1,6 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody } from '@openq/contracts';
+import type { ErrorBody, RefusalReason } from '@openq/contracts';
 
 /** SPEC §4: bodies are size-limited to 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -17,7 +17,7 @@ export const FrameworkReason = {
   methodNotAllowed: 'metodo_nao_permitido',
   serviceUnavailable: 'servico_indisponivel',
   internal: 'erro_interno',
-} as const;
+} as const satisfies Record<string, RefusalReason>;
 const Reason = FrameworkReason;
 
 type ErrorResponse = ErrorBody & Record<string, unknown>;

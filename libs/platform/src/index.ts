@@ -19,3 +19,4 @@ export * from './dev-token';
 export * from './one-tap-links';
 export * from './outbound';
 export * from './probe-server';
+export * from './dto-schemas';

@@ -26,6 +26,19 @@ describe('one-tap links', () => {
     expect(token.length).toBeLessThan(400);
   });
 
+  it('says the language it was minted in (issue #30), also once expired; none when minted without', async () => {
+    const token = await mintOneTapLink({ ...input, language: 'pt-BR' }, { secret: SECRET, now: NOW });
+    const verified = await verifyOneTapLink(token, { secrets: [SECRET], now: NOW });
+    expect(verified.ok && verified.link.language).toBe('pt-BR');
+    const expired = await verifyOneTapLink(token, { secrets: [SECRET], now: at(73 * 3600 * 1000) });
+    expect(expired).toMatchObject({ ok: false, reason: LinkReason.expired, language: 'pt-BR' });
+    const plain = await verifyOneTapLink(await mintOneTapLink(input, { secret: SECRET, now: NOW }), {
+      secrets: [SECRET],
+      now: NOW,
+    });
+    expect(plain.ok && 'language' in plain.link).toBe(false);
+  });
+
   it('refuses a tampered token: another user, another action, a flipped signature', async () => {
     const token = await mintOneTapLink(input, { secret: SECRET, now: NOW });
     const [header, payload, signature] = token.split('.') as [string, string, string];

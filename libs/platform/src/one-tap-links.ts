@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { isId, isUuid } from '@openq/contracts';
+import { isId, isLanguage, isUuid, type Language, type RefusalReason } from '@openq/contracts';
 
 /**
  * [openq] issue #17 one-tap links (SPEC §11.6): a compact token, in the path of a link sent by
@@ -21,7 +21,7 @@ export const LinkReason = {
   expired: 'link_expirado',
   used: 'link_ja_usado',
   invalid: 'link_invalido',
-} as const;
+} as const satisfies Record<string, RefusalReason>;
 
 /** What a link is bound to. */
 export interface OneTapLink {
@@ -32,6 +32,8 @@ export interface OneTapLink {
   /** A UUID v7: the link's single-use key and the root of its answer's idempotency key. */
   linkId: string;
   expiresAt: Date;
+  /** Issue #30 the recipient's language when the link was minted: its pages speak it. */
+  language?: Language;
 }
 
 export type OneTapLinkInput = Omit<OneTapLink, 'linkId' | 'expiresAt'> & {
@@ -50,7 +52,13 @@ export interface MintLinkOptions {
 
 export type LinkVerification =
   | { ok: true; link: OneTapLink }
-  | { ok: false; reason: (typeof LinkReason)[keyof typeof LinkReason]; message: string };
+  | {
+      ok: false;
+      reason: (typeof LinkReason)[keyof typeof LinkReason];
+      message: string;
+      /** An expired link still says its language (its signature held). */
+      language?: Language;
+    };
 
 /** The token's `typ` and `aud`: a user JWT (or any other token) is never taken for a link. */
 const TYP = 'openq-link+jwt';
@@ -72,7 +80,13 @@ export async function mintOneTapLink(input: OneTapLinkInput, options: MintLinkOp
   const exp = input.expiresAt
     ? Math.floor(input.expiresAt.getTime() / 1000)
     : nowS + (options.ttlS ?? DEFAULT_LINK_TTL_S);
-  return new SignJWT({ p: input.projectId, q: input.questionId, u: input.userId, a: input.action })
+  return new SignJWT({
+    p: input.projectId,
+    q: input.questionId,
+    u: input.userId,
+    a: input.action,
+    ...(input.language ? { l: input.language } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256', typ: TYP })
     .setJti(linkId)
     .setAudience(AUDIENCE)
@@ -115,7 +129,7 @@ export async function verifyOneTapLink(
         requiredClaims: ['exp', 'jti'],
         currentDate,
       });
-      const { p, q, u, a, jti, exp } = payload as Record<string, unknown>;
+      const { p, q, u, a, l, jti, exp } = payload as Record<string, unknown>;
       if (
         !isId(p) ||
         !isUuid(q) ||
@@ -134,12 +148,20 @@ export async function verifyOneTapLink(
           action: a as OneTapAction,
           linkId: jti,
           expiresAt: new Date(exp * 1000),
+          ...(isLanguage(l) ? { language: l } : {}),
         },
       };
     } catch (error) {
       // jose checks the signature before the claims: an expired token was signed by this key.
-      if (error instanceof errors.JWTExpired)
-        return { ok: false, reason: LinkReason.expired, message: 'this link has expired' };
+      if (error instanceof errors.JWTExpired) {
+        const l = (error.payload as Record<string, unknown> | undefined)?.l;
+        return {
+          ok: false,
+          reason: LinkReason.expired,
+          message: 'this link has expired',
+          ...(isLanguage(l) ? { language: l } : {}),
+        };
+      }
       if (error instanceof errors.JWSSignatureVerificationFailed) continue;
       return invalid('this link is not a valid openq link');
     }

@@ -8,7 +8,7 @@ const counter: Decider<Command, number, Added> = {
   initialState: 0,
   decide: (command, total, now) =>
     total + command.n > 10
-      ? refusal(409, 'acima_do_limite', 'above 10')
+      ? refusal(409, 'sobrecarregado', 'above 10')
       : [{ type: 'added', data: { n: command.n }, occurredAt: now }],
   evolve: (total, event) => total + event.data.n,
 };
@@ -28,18 +28,16 @@ describe('deciderSpec', () => {
   it('asserts a refusal by its fields, and fails when the events are not the expected ones', () => {
     given([added(9, 0)])
       .when({ type: 'add', n: 2 })
-      .then({ reason: 'acima_do_limite', statusCode: 409 });
+      .then({ reason: 'sobrecarregado', statusCode: 409 });
     expect(() =>
       given([])
         .when({ type: 'add', n: 1 }, 1)
         .then([added(2, 1)]),
     ).toThrow();
-    expect(() => given([]).when({ type: 'add', n: 1 }).then({ reason: 'acima_do_limite' })).toThrow(
+    expect(() => given([]).when({ type: 'add', n: 1 }).then({ reason: 'sobrecarregado' })).toThrow(
       /not refused/,
     );
-    expect(() => given([added(10, 0)]).when({ type: 'add', n: 1 }).events).toThrow(
-      /refused: acima_do_limite/,
-    );
+    expect(() => given([added(10, 0)]).when({ type: 'add', n: 1 }).events).toThrow(/refused: sobrecarregado/);
   });
 
   it('history is the events a run of commands decides, step i at clock(i); a refused step fails', () => {

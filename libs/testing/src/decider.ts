@@ -86,7 +86,7 @@ export class Then<S, E extends DomainEvent> {
   }
 
   /** Asserts the decision: exactly these events, or a refusal matching the given fields. */
-  then(expected: readonly E[] | (Partial<Refusal> & { reason: string })): void {
+  then(expected: readonly E[] | (Partial<Omit<Refusal, 'reason'>> & { reason: string })): void {
     if (Array.isArray(expected)) expect(this.events).toEqual(expected);
     else expect(this.refusal).toMatchObject(expected);
   }

@@ -6,3 +6,4 @@ export * from './prometheus';
 export * from './service-database';
 export * from './suite-tag';
 export * from './analytics-recompute';
+export * from './english-left';

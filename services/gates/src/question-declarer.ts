@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import {
   Commands,
+  isRefusalReason,
   refusal,
   validateAs,
   type DeclareQuestionCommand,
@@ -95,7 +96,12 @@ export class QuestionDeclarer {
       // Down or slow (503, 504): retried until it is back; another 5xx a few times.
       if (statusCode >= 500) throw replyFailure(`${declare.type} ${toolCallId}`, reply.error);
       if (opts.onRefused === 'stop')
-        return refusal(statusCode, reply.error.reason, `${declare.type} refused the question: ${message}`);
+        return refusal(
+          statusCode,
+          // The questions service's reasons are the catalog's; one from another build reads as a bad question.
+          isRefusalReason(reply.error.reason) ? reply.error.reason : 'pergunta_invalida',
+          `${declare.type} refused the question: ${message}`,
+        );
       opts.skipped(toolCallId, reply.error);
     }
     return questionIds;

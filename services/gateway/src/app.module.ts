@@ -20,6 +20,7 @@ import { DocsController } from './http/docs';
 import { InboxModule } from './inbox/inbox.module';
 import { NATS_CONNECTION, NatsModule } from './messaging/nats.module';
 import { ClockController } from './notifications/clock.controller';
+import { LanguageController } from './notifications/language.controller';
 import { NotificationsController } from './notifications/notifications.controller';
 import { WorkingTimeController } from './notifications/working-time.controller';
 import { OneTapModule } from './one-tap/one-tap.module';
@@ -50,6 +51,7 @@ const userControllers = [
   StoryArchiveController,
   NotificationsController,
   ClockController,
+  LanguageController,
   WorkingTimeController,
   AnalyticsController,
 ];

@@ -1,6 +1,6 @@
 import { IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
 import { IsOneOf } from '../validators';
-import type { ReasonWords } from '../edge-reasons';
+import { pickRefusals } from '../refusals';
 import { QUESTION_AUTHORS, type QuestionAuthor } from '../vocabulary';
 
 /**
@@ -60,13 +60,7 @@ export interface AnalyticsReply {
 }
 
 /** The refusal of a window that is not one: `from` after `to`, or longer than the maximum. */
-export const ANALYTICS_REASONS = {
-  periodo_invalido: {
-    status: 400,
-    en: `That period cannot be shown: the start must not be after the end, and it may span at most ${ANALYTICS_MAX_DAYS} days.`,
-    'pt-BR': `Esse período não pode ser mostrado: o início não pode ser depois do fim, e ele pode ter no máximo ${ANALYTICS_MAX_DAYS} dias.`,
-  },
-} as const satisfies Record<string, ReasonWords & { status: number }>;
+export const ANALYTICS_REASONS = pickRefusals('periodo_invalido');
 
 export const AnalyticsReason = { badPeriod: 'periodo_invalido' } as const satisfies Record<
   string,

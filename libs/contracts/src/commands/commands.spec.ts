@@ -21,7 +21,7 @@ describe('commands', () => {
       Object.values(verbs).map((p) => requestSubject(p.service, p.verb)),
     );
     expect(new Set(commandRegistry.types())).toEqual(new Set(fromVerb));
-    expect(commandRegistry.types()).toHaveLength(48);
+    expect(commandRegistry.types()).toHaveLength(52);
     expect(Commands.questions.answerByAgent.type).toBe('openq.questions.answer-by-agent');
     expect(Commands.gates.pipelineQueue).toMatchObject({ service: 'gates', verb: 'pipeline-queue' });
   });

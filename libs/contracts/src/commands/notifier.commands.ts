@@ -15,6 +15,7 @@ import type {
   DeliveryListReply,
   EngineSubscriptionDeleted,
   EngineSubscriptionView,
+  LanguageView,
   SlackLinkView,
   SlackUserReply,
   NotificationChannelsView,
@@ -23,10 +24,8 @@ import type {
 } from './notifier.views';
 import { ProjectScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
-
-/** [openq] issue #17 SPEC §2's project roles, weakest first (as the tokens carry them). */
-export const PROJECT_ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
-export type ProjectRole = (typeof PROJECT_ROLES)[number];
+import { PROJECT_ROLES, type ProjectRole } from '../vocabulary';
+import { LANGUAGES, type Language } from '../refusals';
 
 /** [openq] issue #17 a person's own notification settings and deliveries on one project. */
 export class UserScopedCommand extends ProjectScoped {
@@ -101,6 +100,20 @@ export class SetSlackLinkCommand extends SlackLinkBody {
   userId!: string;
 }
 
+/** [openq] issue #30 the caller's own language (`null` forgets it). */
+export class SetUserLanguageCommand extends UserCommand {
+  @Nullable()
+  @IsOneOf(LANGUAGES)
+  language!: Language | null;
+}
+
+/** [openq] issue #30 a project's language (maintainers; `null` forgets it). */
+export class SetProjectLanguageCommand extends UserScopedCommand {
+  @Nullable()
+  @IsOneOf(LANGUAGES)
+  language!: Language | null;
+}
+
 /** [openq] issue #34 who clicked a Slack button: the openq user linked to that Slack member id. */
 export class SlackUserCommand {
   @Matches(SLACK_USER_ID_PATTERN)
@@ -153,4 +166,17 @@ export const NotifierCommand = {
     SetSlackLinkCommand,
   ),
   slackUser: defineCommand<SlackUserCommand, SlackUserReply>(Verb.notifier.slackUser, SlackUserCommand),
+  language: defineCommand<UserCommand, LanguageView>(Verb.notifier.language, UserCommand),
+  setLanguage: defineCommand<SetUserLanguageCommand, LanguageView>(
+    Verb.notifier.setLanguage,
+    SetUserLanguageCommand,
+  ),
+  projectLanguage: defineCommand<UserScopedCommand, LanguageView>(
+    Verb.notifier.projectLanguage,
+    UserScopedCommand,
+  ),
+  setProjectLanguage: defineCommand<SetProjectLanguageCommand, LanguageView>(
+    Verb.notifier.setProjectLanguage,
+    SetProjectLanguageCommand,
+  ),
 } as const;

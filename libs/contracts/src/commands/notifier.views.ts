@@ -1,3 +1,4 @@
+import type { Language } from '../refusals';
 import type { DeliveryStatus, EmailMode } from '../http/notification-channels.dto';
 
 /**
@@ -102,6 +103,19 @@ export interface SlackLinkView {
   userId: string;
   slackUserId: string | null;
   updatedAt: string | null;
+}
+
+/**
+ * [openq] issue #30 a language setting: a person's (`userId`) or a project's (`projectId`);
+ * `language: null` when none is set. `effective` (a person's, on a project): what openq writes
+ * to them there — theirs, else the project's, else `en`.
+ */
+export interface LanguageView {
+  userId?: string;
+  projectId?: string;
+  language: Language | null;
+  updatedAt: string | null;
+  effective?: Language;
 }
 
 /** [openq] issue #34 the openq user a Slack member id is linked to (`null`: nobody). */

@@ -60,6 +60,10 @@ export const Verb = {
     slackLink: pair('notifier', 'slack-link'),
     setSlackLink: pair('notifier', 'set-slack-link'),
     slackUser: pair('notifier', 'slack-user'),
+    language: pair('notifier', 'language'),
+    setLanguage: pair('notifier', 'set-language'),
+    projectLanguage: pair('notifier', 'project-language'),
+    setProjectLanguage: pair('notifier', 'set-project-language'),
   },
 } as const;
 

@@ -16,3 +16,4 @@ export * from './grant-delegation.dto';
 export * from './project-policies.dto';
 export * from './engine-subscription.dto';
 export * from './slack-link.dto';
+export * from './language.dto';

@@ -149,6 +149,15 @@ export const commandExamples: CommandExamples = deepFreeze({
     slackLink: { userId: I.sessionAuthorId },
     setSlackLink: { userId: I.sessionAuthorId, slackUserId: 'U024BE7LH' },
     slackUser: { slackUserId: 'U024BE7LH' },
+    language: { userId: I.sessionAuthorId },
+    setLanguage: { userId: I.sessionAuthorId, language: 'pt-BR' },
+    projectLanguage: { projectId: I.projectId, userId: I.sessionAuthorId },
+    setProjectLanguage: {
+      projectId: I.projectId,
+      userId: I.sessionAuthorId,
+      role: 'maintainer',
+      language: 'pt-BR',
+    },
   },
 });
 

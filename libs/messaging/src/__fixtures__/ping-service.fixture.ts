@@ -81,7 +81,7 @@ class PingController {
 
   @MessagePattern('openq.testsvc.echo')
   echo(@Payload() data: EchoRequest): unknown {
-    if (data.text === 'refuse') return refusal(409, 'recusado', 'refused on purpose');
+    if (data.text === 'refuse') return refusal(409, 'pergunta_ja_respondida', 'refused on purpose');
     if (data.text.startsWith('crowd')) return this.crowded.submit(data.text).then((echoed) => ({ echoed }));
     return { echoed: data.text };
   }

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Header, NotFoundException } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiExcludeController, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { PublicRoute } from '@openq/platform';
+import { ApiExcludeController, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { dtoSchemas, PublicRoute } from '@openq/platform';
 import { AUTH_COOKIE, SERVICE_TOKEN_HEADER } from '../auth/credentials';
 
 export const SERVICE_TOKEN_SCHEME = 'service-token';
@@ -15,13 +18,76 @@ export function setupOpenApi(app: NestFastifyApplication): void {
     .setTitle('openq gateway')
     .setDescription('The HTTP edge of openq (SPEC §4). Errors are always { statusCode, reason, message }.')
     .setVersion('1')
+    // 3.1: its schemas are JSON Schema, so the DTOs' `null`-able fields are said as they validate.
+    .setOpenAPIVersion('3.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addCookieAuth(AUTH_COOKIE, { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE }, COOKIE_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: SERVICE_TOKEN_HEADER }, SERVICE_TOKEN_SCHEME)
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = withBodySchemas(SwaggerModule.createDocument(app, config), bodyClasses(app));
   // No UI through SwaggerModule: it needs @fastify/static, which is not installed.
   SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json'], jsonDocumentUrl: 'docs-json' });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Dto = new (...args: any[]) => object;
+
+/** `@ApiBody()`'s metadata key (@nestjs/swagger's DECORATORS.API_PARAMETERS, not exported by path). */
+const API_PARAMETERS = 'swagger/apiParameters';
+
+/**
+ * [openq] issue #30 the classes every route takes as its body: its `@Body()` parameter's type
+ * (what ContractValidationPipe validates), or an `@ApiBody({ type })` where the route reads a
+ * form itself (the one-tap page, the development sign-in).
+ */
+export function bodyClasses(app: Pick<NestFastifyApplication, 'get'>): Dto[] {
+  const found = new Set<Dto>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Dto | null;
+      if (!controller) continue;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+          string,
+          { index: number }
+        >;
+        const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ??
+          []) as unknown[];
+        for (const [key, arg] of Object.entries(args)) {
+          const type = types[arg.index];
+          if (key.startsWith(`${RouteParamtypes.BODY}:`) && isDto(type)) found.add(type);
+        }
+        const method = (controller.prototype as Record<string, unknown>)[name];
+        const params = (
+          typeof method === 'function' ? (Reflect.getMetadata(API_PARAMETERS, method) ?? []) : []
+        ) as { in?: string; type?: unknown }[];
+        for (const param of params) if (param.in === 'body' && isDto(param.type)) found.add(param.type);
+      }
+    }
+  }
+  return [...found];
+}
+
+function isDto(type: unknown): type is Dto {
+  return typeof type === 'function' && type !== Object && type !== String && type.name !== '';
+}
+
+/**
+ * @nestjs/swagger names a body's class (`$ref: #/components/schemas/AnswerQuestionBody`) but,
+ * without `@ApiProperty` on every field, leaves its schema empty. The schemas are rendered from
+ * the same class-validator metadata that validates the body (`dtoSchemas`, the renderer of
+ * docs/asyncapi.yaml), nested DTOs included.
+ */
+export function withBodySchemas(document: OpenAPIObject, classes: readonly Dto[]): OpenAPIObject {
+  const { schemas } = dtoSchemas(classes);
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...document.components?.schemas,
+      ...(schemas as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>),
+    },
+  };
+  return document;
 }
 
 /** swagger-ui-dist ships with @nestjs/swagger; resolved through it rather than as a dependency of ours. */

@@ -1,5 +1,5 @@
 import type { ErrorBody, Reply } from '@openq/contracts';
-import { httpError, Reason } from './http-error';
+import { forwardedHttpError, httpError, Reason } from './http-error';
 
 /**
  * A service's reply as the HTTP outcome: `ok` → its data; an error → an HttpException with the
@@ -15,5 +15,5 @@ export function replyToHttp<T>(reply: Reply<T>): T {
       `a service answered with an invalid status ${String(statusCode)}`,
     );
   }
-  throw httpError(statusCode, reason, typeof message === 'string' ? message : reason, extra);
+  throw forwardedHttpError(statusCode, reason, typeof message === 'string' ? message : reason, extra);
 }

@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '@openq/contracts';
 // The same minting as `openq token`: one way to make a dev token.
 import { mintDevToken, PublicRoute } from '@openq/platform';
 import { AUTH_COOKIE } from '../auth/credentials';
+import { DevLoginFormBody } from '../http/form-bodies.dto';
 import { isRole, type Role } from '../auth/roles';
 import { InboxAssets } from './inbox-assets';
 import { devLoginPage, pageHeaders, type DevLoginForm } from './pages';
@@ -26,7 +27,7 @@ const TTL_S = 8 * 3600;
  * the browser to the inbox.
  */
 @PublicRoute()
-@ApiExcludeController()
+@ApiTags('development')
 @Controller('dev')
 export class DevLoginController {
   constructor(
@@ -35,6 +36,11 @@ export class DevLoginController {
   ) {}
 
   @Get('login')
+  @ApiOperation({
+    summary:
+      'Development only (absent in production and with a JWKS): the sign-in form, or with ?user=&project=&role= ' +
+      'sign in at once: 303 to the inbox with the openq_token cookie',
+  })
   async form(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (query.user === undefined && query.project === undefined && query.role === undefined) {
@@ -45,6 +51,13 @@ export class DevLoginController {
   }
 
   @Post('login')
+  @ApiOperation({
+    summary:
+      'Development only: sign in as the form says; 303 to the inbox with the openq_token cookie, ' +
+      'or 400 with the form again and the error in words',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiBody({ type: DevLoginFormBody })
   async submit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = request.body;
     await this.signIn(
@@ -55,6 +68,7 @@ export class DevLoginController {
   }
 
   @Get('logout')
+  @ApiOperation({ summary: 'Development only: forget the openq_token cookie; 303 to /dev/login' })
   async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await reply
       .status(303)

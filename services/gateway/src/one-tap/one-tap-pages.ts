@@ -1,13 +1,27 @@
+import {
+  GATE_NAMES,
+  QUESTION_AUTHOR_NAMES,
+  isRefusalReason,
+  refusalSentence,
+  type Gate,
+  type Language,
+  type QuestionAuthor,
+} from '@openq/contracts';
 import { escapeHtml, pageHeaders } from '../inbox/pages';
 
 /**
  * [openq] issue #17 the pages of a one-tap link, server-rendered like the sign-in pages: no
  * script at all, the inbox's stylesheet. Their URL holds the link token, so they are never
- * cached and never send a Referer.
+ * cached and never send a Referer. Issue #30: in the recipient's language (the link says it: theirs,
+ * else the project's, else English, as the notifier minted it); a refusal's sentence is the
+ * catalog's (libs/contracts refusals.ts).
  */
 export function linkPageHeaders(): Record<string, string> {
   return { ...pageHeaders(), 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' };
 }
+
+/** What waits on the question: a gate on a task, or a task. */
+export type LinkWait = { gate: string | null; taskId: string };
 
 export interface LinkQuestion {
   projectId: string;
@@ -16,7 +30,7 @@ export interface LinkQuestion {
   sugestao: string | null;
   autor: string;
   /** Tasks whose gate waits on this question ("QA gate on T-101"). */
-  waiting: string[];
+  waiting: LinkWait[];
 }
 
 /** Where the card of a question is in the inbox. */
@@ -24,9 +38,110 @@ export function cardUrl(projectId: string, questionId: string): string {
   return `/?project=${encodeURIComponent(projectId)}#q-${questionId}`;
 }
 
-function layout(title: string, body: string): string {
+interface OneTapWords {
+  suggestedAnswer: string;
+  waitingOnIt: (list: string) => string;
+  questionFrom: (autor: string, projectId: string) => string;
+  gateOn: (gateName: string, taskId: string) => string;
+  unknownGate: (gate: string) => string;
+  openInstead: string;
+  cannotAnswer: string;
+  noSuggestion: string;
+  accept: string;
+  answeringAs: (userId: string, until: string) => string;
+  confirmTitle: string;
+  resumes: (what: string) => string;
+  answeredTitle: string;
+  youAccepted: string;
+  goToInbox: string;
+  notAnswered: string;
+  nothingAnswered: string;
+  openInbox: string;
+  /** The title of a refusal's page; the sentence is the catalog's. */
+  titles: Readonly<Record<string, string>>;
+  /** `Intl` locale of the link's expiry. */
+  locale: string;
+}
+
+/** The pages' own words, in every language. */
+export const ONE_TAP_WORDS: Readonly<Record<Language, OneTapWords>> = {
+  en: {
+    suggestedAnswer: 'Suggested answer',
+    waitingOnIt: (list) => `Waiting on it: ${list}.`,
+    questionFrom: (autor, projectId) => `Question from ${autor} · project ${projectId}`,
+    gateOn: (gateName, taskId) => `${gateName} on ${taskId}`,
+    unknownGate: (gate) => `${gate} gate`,
+    openInstead: 'Open it in the inbox instead',
+    cannotAnswer: 'You cannot answer this question.',
+    noSuggestion: 'This question has no suggestion to accept. Write your answer in the inbox.',
+    accept: 'Accept the suggestion',
+    answeringAs: (userId, until) => `Answering as ${userId}. This link works once and until ${until}.`,
+    confirmTitle: 'Accept the suggestion?',
+    resumes: (what) => `${what} resumes with your decision.`,
+    answeredTitle: 'Answer recorded',
+    youAccepted: 'You accepted the suggestion:',
+    goToInbox: 'Go to the inbox',
+    notAnswered: 'Not answered',
+    nothingAnswered: 'Nothing was answered by this page.',
+    openInbox: 'Open the inbox',
+    titles: {
+      link_expirado: 'This link has expired',
+      link_ja_usado: 'This link was already used',
+      link_invalido: 'This link is not valid',
+      pergunta_ja_respondida: 'Already answered',
+      pergunta_retirada: 'Question withdrawn',
+      pergunta_nao_encontrada: 'Question not found',
+      so_o_autor_da_sessao: 'Only the session author can answer',
+      confirmacao_invalida: 'Please confirm again',
+      origem_nao_confiavel: 'Please confirm again',
+    },
+    locale: 'en-GB',
+  },
+  'pt-BR': {
+    suggestedAnswer: 'Resposta sugerida',
+    waitingOnIt: (list) => `Esperando por ela: ${list}.`,
+    questionFrom: (autor, projectId) => `Pergunta de ${autor} · projeto ${projectId}`,
+    gateOn: (gateName, taskId) => `${gateName} em ${taskId}`,
+    unknownGate: (gate) => `Gate ${gate}`,
+    openInstead: 'Abrir na caixa de entrada',
+    cannotAnswer: 'Você não pode responder a esta pergunta.',
+    noSuggestion: 'Esta pergunta não tem sugestão para aceitar. Escreva sua resposta na caixa de entrada.',
+    accept: 'Aceitar a sugestão',
+    answeringAs: (userId, until) => `Respondendo como ${userId}. Este link vale uma vez e até ${until}.`,
+    confirmTitle: 'Aceitar a sugestão?',
+    resumes: (what) => `${what} é retomado com a sua decisão.`,
+    answeredTitle: 'Resposta registrada',
+    youAccepted: 'Você aceitou a sugestão:',
+    goToInbox: 'Ir para a caixa de entrada',
+    notAnswered: 'Não respondida',
+    nothingAnswered: 'Nada foi respondido por esta página.',
+    openInbox: 'Abrir a caixa de entrada',
+    titles: {
+      link_expirado: 'Este link expirou',
+      link_ja_usado: 'Este link já foi usado',
+      link_invalido: 'Este link não é válido',
+      pergunta_ja_respondida: 'Já respondida',
+      pergunta_retirada: 'Pergunta retirada',
+      pergunta_nao_encontrada: 'Pergunta não encontrada',
+      so_o_autor_da_sessao: 'Só o autor da sessão pode responder',
+      confirmacao_invalida: 'Confirme de novo',
+      origem_nao_confiavel: 'Confirme de novo',
+    },
+    locale: 'pt-BR',
+  },
+};
+
+/** "QA gate on T-101" / "Gate de QA em T-101"; a task alone as its id. */
+export function waitLabel(wait: LinkWait, language: Language): string {
+  const words = ONE_TAP_WORDS[language];
+  if (!wait.gate) return wait.taskId;
+  const name = GATE_NAMES[wait.gate as Gate]?.[language] ?? words.unknownGate(wait.gate);
+  return words.gateOn(name, wait.taskId);
+}
+
+function layout(title: string, body: string, language: Language): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -46,15 +161,17 @@ ${body}
 `;
 }
 
-function questionBlock(q: LinkQuestion): string {
+function questionBlock(q: LinkQuestion, language: Language): string {
+  const words = ONE_TAP_WORDS[language];
   const suggestion = q.sugestao
-    ? `<p class="one-tap-label">Suggested answer</p>
+    ? `<p class="one-tap-label">${escapeHtml(words.suggestedAnswer)}</p>
 <p class="one-tap-suggestion">${escapeHtml(q.sugestao)}</p>`
     : '';
   const waiting = q.waiting.length
-    ? `<p class="muted">Waiting on it: ${q.waiting.map(escapeHtml).join(', ')}.</p>`
+    ? `<p class="muted">${escapeHtml(words.waitingOnIt(q.waiting.map((w) => waitLabel(w, language)).join(', ')))}</p>`
     : '';
-  return `<p class="one-tap-label">Question from ${escapeHtml(q.autor)} · project ${escapeHtml(q.projectId)}</p>
+  const autor = QUESTION_AUTHOR_NAMES[q.autor as QuestionAuthor]?.[language] ?? q.autor;
+  return `<p class="one-tap-label">${escapeHtml(words.questionFrom(autor, q.projectId))}</p>
 <blockquote class="one-tap-question">${escapeHtml(q.pergunta)}</blockquote>
 ${suggestion}
 ${waiting}`;
@@ -71,83 +188,82 @@ export function confirmPage(
     userId: string;
     expiresAt: Date;
     canAnswer: boolean;
+    /** Why the person cannot answer: a reason code (said in their language) or words. */
     inertReason: string | null;
   },
+  language: Language = 'en',
 ): string {
-  const open = `<a class="quiet" href="${escapeHtml(cardUrl(q.projectId, q.questionId))}">Open it in the inbox instead</a>`;
+  const words = ONE_TAP_WORDS[language];
+  const open = `<a class="quiet" href="${escapeHtml(cardUrl(q.projectId, q.questionId))}">${escapeHtml(words.openInstead)}</a>`;
   let action: string;
   if (!options.canAnswer) {
-    action = `<p class="error" role="alert">${escapeHtml(options.inertReason ?? 'You cannot answer this question.')}</p>
+    // The questions service says why in English words (or a reason code): other languages say the gist.
+    const why = !options.inertReason
+      ? words.cannotAnswer
+      : isRefusalReason(options.inertReason)
+        ? refusalSentence(options.inertReason, language)
+        : language === 'en'
+          ? options.inertReason
+          : words.cannotAnswer;
+    action = `<p class="error" role="alert">${escapeHtml(why)}</p>
 <p>${open}</p>`;
   } else if (q.sugestao === null) {
-    action = `<p class="error" role="alert">This question has no suggestion to accept. Write your answer in the inbox.</p>
+    action = `<p class="error" role="alert">${escapeHtml(words.noSuggestion)}</p>
 <p>${open}</p>`;
   } else {
+    const [before, after] = words
+      .answeringAs('\u0000', formatDate(options.expiresAt, language))
+      .split('\u0000');
     action = `<form method="post" class="one-tap-form">
 <input type="hidden" name="confirm" value="${escapeHtml(options.confirm)}">
-<button type="submit" class="primary">Accept the suggestion</button>
+<button type="submit" class="primary">${escapeHtml(words.accept)}</button>
 </form>
-<p class="muted">Answering as <strong>${escapeHtml(options.userId)}</strong>. This link works once and until ${escapeHtml(formatDate(options.expiresAt))}.</p>
+<p class="muted">${escapeHtml(before ?? '')}<strong>${escapeHtml(options.userId)}</strong>${escapeHtml(after ?? '')}</p>
 <p>${open}</p>`;
   }
   return layout(
-    'Accept the suggestion?',
-    `${heading('Accept the suggestion?')}\n${questionBlock(q)}\n${action}`,
+    words.confirmTitle,
+    `${heading(words.confirmTitle)}\n${questionBlock(q, language)}\n${action}`,
+    language,
   );
 }
 
 /** POST answered: what was recorded and what resumes. */
-export function answeredPage(q: LinkQuestion, resposta: string): string {
+export function answeredPage(q: LinkQuestion, resposta: string, language: Language = 'en'): string {
+  const words = ONE_TAP_WORDS[language];
   const resumes = q.waiting.length
-    ? `<p>${q.waiting.map((w) => `${escapeHtml(w)} resumes with your decision.`).join(' ')}</p>`
+    ? `<p>${q.waiting.map((w) => escapeHtml(words.resumes(waitLabel(w, language)))).join(' ')}</p>`
     : '';
-  const body = `${heading('Answer recorded')}
-<p role="status">You accepted the suggestion: <strong>${escapeHtml(resposta)}</strong></p>
+  const body = `${heading(words.answeredTitle)}
+<p role="status">${escapeHtml(words.youAccepted)} <strong>${escapeHtml(resposta)}</strong></p>
 <blockquote class="one-tap-question">${escapeHtml(q.pergunta)}</blockquote>
 ${resumes}
-<p><a class="button" href="${escapeHtml(cardUrl(q.projectId, q.questionId))}">Go to the inbox</a></p>`;
-  return layout('Answer recorded', body);
+<p><a class="button" href="${escapeHtml(cardUrl(q.projectId, q.questionId))}">${escapeHtml(words.goToInbox)}</a></p>`;
+  return layout(words.answeredTitle, body, language);
 }
 
-const TITLES: Readonly<Record<string, string>> = {
-  link_expirado: 'This link has expired',
-  link_ja_usado: 'This link was already used',
-  link_invalido: 'This link is not valid',
-  pergunta_ja_respondida: 'Already answered',
-  pergunta_retirada: 'Question withdrawn',
-  pergunta_nao_encontrada: 'Question not found',
-  so_o_autor_da_sessao: 'Only the session author can answer',
-  confirmacao_invalida: 'Please confirm again',
-  origem_nao_confiavel: 'Please confirm again',
-};
-
-const SENTENCES: Readonly<Record<string, string>> = {
-  link_expirado: 'One-tap links work for a limited time. Answer the question in the inbox instead.',
-  link_ja_usado: 'Each one-tap link answers once, and this one already did. The inbox shows the decision.',
-  link_invalido: 'The link may have been cut short or changed. Open the inbox to answer.',
-  pergunta_ja_respondida: 'Someone answered this question already; nothing was changed.',
-  pergunta_retirada: 'This question was withdrawn: it no longer needs an answer.',
-  pergunta_nao_encontrada: 'This question does not exist (any more) in this project.',
-  so_o_autor_da_sessao: 'Only the author of the session where this question was born can answer it.',
-  confirmacao_invalida: 'The confirmation page was too old, or did not come from openq. Open the link again.',
-  origem_nao_confiavel: 'The answer did not come from the confirmation page. Open the link again.',
-};
-
-/** A refusal, in words, with a way on to the inbox. */
+/** A refusal, in words (the catalog's sentence for its reason), with a way on to the inbox. */
 export function refusalPage(
   reason: string,
   message: string,
   where: { projectId: string; questionId: string } | null,
+  language: Language = 'en',
 ): string {
-  const title = TITLES[reason] ?? 'Not answered';
+  const words = ONE_TAP_WORDS[language];
+  const title = words.titles[reason] ?? words.notAnswered;
   const inbox = where ? cardUrl(where.projectId, where.questionId) : '/';
   const body = `${heading(title)}
-<p class="error" role="alert" data-reason="${escapeHtml(reason)}">${escapeHtml(SENTENCES[reason] ?? message)}</p>
-<p class="muted">Nothing was answered by this page.</p>
-<p><a class="button" href="${escapeHtml(inbox)}">Open the inbox</a></p>`;
-  return layout(title, body);
+<p class="error" role="alert" data-reason="${escapeHtml(reason)}">${escapeHtml(refusalSentence(reason, language, {}, message))}</p>
+<p class="muted">${escapeHtml(words.nothingAnswered)}</p>
+<p><a class="button" href="${escapeHtml(inbox)}">${escapeHtml(words.openInbox)}</a></p>`;
+  return layout(title, body, language);
 }
 
-function formatDate(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+function formatDate(date: Date, language: Language): string {
+  if (language === 'en') return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${new Intl.DateTimeFormat(ONE_TAP_WORDS[language].locale, {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(date)} UTC`;
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpException, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   EDGE_REASONS,
@@ -7,9 +7,11 @@ import {
   GatesCommand,
   QuestionsCommand,
   type AnswerQuestionReply,
+  type Language,
   type OpenQuestionView,
 } from '@openq/contracts';
 import { LinkReason, PublicRoute, verifyOneTapLink, type OneTapLink } from '@openq/platform';
+import { OneTapConfirmForm } from '../http/form-bodies.dto';
 import { Reason } from '../http/http-error';
 import { CallHeaders, type RpcHeaders } from '../http/rpc-headers.decorator';
 import { ServicesClient } from '../http/services-client';
@@ -22,7 +24,10 @@ import {
   linkPageHeaders,
   refusalPage,
   type LinkQuestion,
+  type LinkWait,
+  waitLabel,
 } from './one-tap-pages';
+import { pageLanguage } from '../inbox/page-language';
 
 export const ONE_TAP_SETTINGS = Symbol('openq:oneTapSettings');
 export interface OneTapSettings {
@@ -55,7 +60,7 @@ class LinkRefusal extends Error {
  * no session cookie is read here. Browsers get pages, others `{ statusCode, reason, message }`.
  */
 @PublicRoute()
-@ApiExcludeController()
+@ApiTags('one-tap links')
 @Controller('l')
 export class OneTapController {
   constructor(
@@ -65,14 +70,21 @@ export class OneTapController {
   ) {}
 
   @Get(':token')
+  @ApiOperation({
+    summary:
+      '[openq] issue #17 a one-tap link (SPEC §11.6): `open` → 303 to the card in the inbox; `accept` → the ' +
+      'confirm page (HTML for a browser, else JSON with its `confirm` field). Nothing is answered by a GET. ' +
+      'Refused: 410 link_expirado, 409 link_ja_usado, 403 link_invalido, pergunta_* (a page, or the error body)',
+  })
   async show(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @CallHeaders() headers: RpcHeaders,
   ): Promise<void> {
-    await this.respond(request, reply, async () => {
-      const link = await this.verify(token);
+    const speaks: Speaks = { language: pageLanguage(request.headers) };
+    await this.respond(request, reply, speaks, async () => {
+      const link = await this.verify(token, speaks);
       const where = { projectId: link.projectId, questionId: link.questionId };
       if (link.action === 'open') {
         await reply
@@ -94,6 +106,8 @@ export class OneTapController {
           .header('content-type', 'application/json; charset=utf-8')
           .send({
             ...question,
+            // As before issue #30: what waits, in English words ("QA gate on T-101").
+            waiting: question.waiting.map((w) => waitLabel(w, 'en')),
             action: link.action,
             userId: link.userId,
             expiresAt: link.expiresAt.toISOString(),
@@ -103,26 +117,38 @@ export class OneTapController {
           });
         return;
       }
-      const html = confirmPage(question, {
-        confirm,
-        userId: link.userId,
-        expiresAt: link.expiresAt,
-        canAnswer: view.canAnswer,
-        inertReason: view.inertReason,
-      });
+      const html = confirmPage(
+        question,
+        {
+          confirm,
+          userId: link.userId,
+          expiresAt: link.expiresAt,
+          canAnswer: view.canAnswer,
+          inertReason: view.inertReason,
+        },
+        speaks.language,
+      );
       await reply.status(200).headers(linkPageHeaders()).send(html);
     });
   }
 
   @Post(':token')
+  @ApiOperation({
+    summary:
+      '[openq] issue #17 answer by link: accepts the suggestion, once, from its confirm page (same origin, ' +
+      '`confirm` less than an hour old; 403 confirmacao_invalida / origem_nao_confiavel)',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiBody({ type: OneTapConfirmForm })
   async answer(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @CallHeaders() headers: RpcHeaders,
   ): Promise<void> {
-    await this.respond(request, reply, async () => {
-      const link = await this.verify(token);
+    const speaks: Speaks = { language: pageLanguage(request.headers) };
+    await this.respond(request, reply, speaks, async () => {
+      const link = await this.verify(token, speaks);
       const where = { projectId: link.projectId, questionId: link.questionId };
       if (link.action !== 'accept')
         throw new LinkRefusal(
@@ -204,12 +230,18 @@ export class OneTapController {
         autor: '',
         waiting: [],
       };
-      await reply.status(200).headers(linkPageHeaders()).send(answeredPage(question, answered.resposta));
+      await reply
+        .status(200)
+        .headers(linkPageHeaders())
+        .send(answeredPage(question, answered.resposta, speaks.language));
     });
   }
 
-  private async verify(token: string): Promise<OneTapLink> {
+  /** The link, or its refusal; either way its pages speak the language it says (issue #30). */
+  private async verify(token: string, speaks: Speaks): Promise<OneTapLink> {
     const verified = await verifyOneTapLink(token, { secrets: this.settings.secrets });
+    const said = verified.ok ? verified.link.language : verified.language;
+    if (said) speaks.language = said;
     if (verified.ok) {
       if (verified.link.expiresAt.getTime() - Date.now() > this.settings.maxLifetimeMs)
         throw new LinkRefusal(
@@ -284,9 +316,7 @@ export class OneTapController {
       .ask(GatesCommand.blocking, { projectId: view.projectId }, headers)
       .catch(() => null);
     const blocks = blocking?.items.find((b) => b.questionId === view.questionId)?.blocks ?? [];
-    const waiting = blocks.map((b) =>
-      b.gate ? `${b.gate === 'qa' ? 'QA' : 'SecOps'} gate on ${b.taskId}` : `${b.taskId}`,
-    );
+    const waiting: LinkWait[] = blocks.map((b) => ({ gate: b.gate ?? null, taskId: b.taskId }));
     return {
       projectId: view.projectId,
       questionId: view.questionId,
@@ -301,6 +331,7 @@ export class OneTapController {
   private async respond(
     request: FastifyRequest,
     reply: FastifyReply,
+    speaks: Speaks,
     work: () => Promise<void>,
   ): Promise<void> {
     try {
@@ -317,9 +348,17 @@ export class OneTapController {
         });
         return;
       }
-      await reply.send(refusalPage(refusal.reason, refusal.message, refusal.where));
+      await reply.send(refusalPage(refusal.reason, refusal.message, refusal.where, speaks.language));
     }
   }
+}
+
+/**
+ * The language of a link's pages: the one the link says (the recipient's, as the notifier minted
+ * it), else the browser's (`openq_lang` cookie, `Accept-Language`), else English.
+ */
+interface Speaks {
+  language: Language;
 }
 
 function asRefusal(error: unknown): LinkRefusal | null {

@@ -93,10 +93,17 @@ it('asks the single answer once per question, with its own key, and reports each
 
 it('is in the OpenAPI document with its body', async () => {
   const doc = (await fetch(`${base}/docs-json`).then((r) => r.json())) as {
-    paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> } } }>;
+    paths: Record<
+      string,
+      { post?: { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } } }
+    >;
+    components: { schemas: Record<string, unknown> };
   };
   const route = doc.paths['/projects/{projectId}/open-questions/accept-suggestions'];
-  expect(route?.post?.requestBody?.content['application/json']?.schema).toMatchObject({
+  // Derived from AcceptSuggestionsBody, the class that validates it (issue #30).
+  const ref = route?.post?.requestBody?.content['application/json']?.schema.$ref;
+  expect(ref).toBe('#/components/schemas/AcceptSuggestionsBody');
+  expect(doc.components.schemas.AcceptSuggestionsBody).toMatchObject({
     required: ['questionIds'],
     properties: { questionIds: { minItems: 1, maxItems: 50, uniqueItems: true } },
   });

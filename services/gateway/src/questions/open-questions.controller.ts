@@ -1,8 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import {
   AcceptSuggestionsBody,
-  ACCEPT_SUGGESTIONS_MAX,
   type AcceptSuggestionsReply,
   AmendDecisionBody,
   AnswerQuestionBody,
@@ -132,22 +131,6 @@ export class OpenQuestionsController {
       '400 corpo_invalido). Each goes through the same answer as a click on "Accept suggestion" (only the session ' +
       'author; sem_sugestao; pergunta_retirada; …). 200 { results: [{ questionId, status: answered | already_answered ' +
       '| refused, reason?, message?, decisionEventId? }] } in the order asked: a partial success is a 200 that says so.',
-  })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['questionIds'],
-      additionalProperties: false,
-      properties: {
-        questionIds: {
-          type: 'array',
-          minItems: 1,
-          maxItems: ACCEPT_SUGGESTIONS_MAX,
-          uniqueItems: true,
-          items: { type: 'string', format: 'uuid' },
-        },
-      },
-    },
   })
   @ApiHeader({
     name: 'Idempotency-Key',

@@ -3,7 +3,9 @@
 // it does no lookups of its own. The sender loop (../delivery) decides when to call send, retries
 // a TransientSendError with backoff and dead-letters a PermanentSendError at once.
 
-export type ChannelKind = 'email' | 'slack' | 'webhook';
+import type { Language, NotificationChannelKind } from '@openq/contracts';
+
+export type ChannelKind = NotificationChannelKind;
 export type NotificationKind =
   | 'question_declared'
   | 'gate_parked'
@@ -24,6 +26,12 @@ export interface NotificationQuestion {
   resposta?: string;
 }
 
+/** Issue #30 what waits on a notification's questions, as data: each channel says it in the reader's language. */
+export type Wait =
+  | { kind: 'gate'; gate: string; taskId: string }
+  | { kind: 'analyst'; taskId: string }
+  | { kind: 'work'; taskId: string };
+
 /** What a channel renders: everything already resolved, no IO needed. */
 export interface Notification {
   /** The delivery id: stable across retries (dedupe key for receivers; e-mail Message-ID). */
@@ -34,8 +42,12 @@ export interface Notification {
   /** ISO instant of the event that caused the notification. */
   occurredAt: string;
   questions: NotificationQuestion[];
-  /** What waits, in words: "QA gate on T-101", "analyst for T-20". */
+  /** What waits, in words (English, for webhooks' receivers): "QA gate on T-101", "analyst for T-20". */
   blocks: string[];
+  /** Issue #30 the same as data (absent on rows queued before it: `blocks` is said as it is). */
+  waits?: Wait[];
+  /** Issue #30 the recipient's language (theirs, else the project's, else `en`), set at send time. */
+  language?: Language;
   gate?: { taskId: string; gate: string; trigger?: string };
   /** Inbox card; one-tap accept (may be absent). */
   links: { open: string; accept?: string };
@@ -50,6 +62,8 @@ export interface NotificationClock {
   dueAt: string;
   /** `dueAt` on the recipient's own wall clock: `Wed 2 Dec, 17:00 (America/Sao_Paulo)`. */
   dueText: string;
+  /** Issue #30 the recipient's time zone, so `dueAt` is said again in their language. */
+  timeZone?: string;
   /** Reminders count from 1; the due notice and the escalation are 1. */
   step: number;
   /** Escalation only: who is late to answer (the question's author). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isKnownTimeZone, localWallMs } from '../clock/business-time';
+import type { Language } from '@openq/contracts';
 import type { Notification, NotificationKind } from './channel';
 import type { RenderedEmail } from './templates/email-template';
 import {
@@ -10,7 +11,7 @@ import {
   notificationBodyHtml,
   notificationBodyText,
 } from './templates/mail-parts';
-import { headline, KIND_ORDER, NOTIFICATION_STRINGS } from './templates/wording';
+import { headline, KIND_ORDER, languageOf, NOTIFICATION_WORDS } from './templates/wording';
 
 /**
  * Digest mode of the e-mail channel, pure: when a user's next digest is due, and the one e-mail
@@ -43,17 +44,43 @@ export class DigestScheduleError extends Error {
   }
 }
 
-/** The words of the digest that are not the notifications' own. */
-export const DIGEST_STRINGS = {
-  subjectPrefix: '[openq]',
-  title: (mode: DigestMode) => (mode === 'hourly' ? 'Your hourly openq digest' : 'Your daily openq digest'),
-  summary: (total: number, waiting: number) =>
-    `${total} update${total === 1 ? '' : 's'}` +
-    (waiting > 0 ? `, ${waiting} waiting for your decision` : ''),
-  lead: 'Everything openq had for you since the last digest, by project.',
-  more: (n: number) => `…and ${n} more update${n === 1 ? '' : 's'}. Open openq to see them all.`,
-  footer: 'You get this digest because you chose digest e-mails for these projects. Change it in openq.',
+interface DigestWords {
+  subjectPrefix: string;
+  title: (mode: DigestMode) => string;
+  summary: (total: number, waiting: number) => string;
+  lead: string;
+  more: (n: number) => string;
+  footer: string;
+}
+
+/** The words of the digest that are not the notifications' own, in every language. */
+export const DIGEST_WORDS: Readonly<Record<Language, DigestWords>> = {
+  en: {
+    subjectPrefix: '[openq]',
+    title: (mode) => (mode === 'hourly' ? 'Your hourly openq digest' : 'Your daily openq digest'),
+    summary: (total, waiting) =>
+      `${total} update${total === 1 ? '' : 's'}` +
+      (waiting > 0 ? `, ${waiting} waiting for your decision` : ''),
+    lead: 'Everything openq had for you since the last digest, by project.',
+    more: (n) => `…and ${n} more update${n === 1 ? '' : 's'}. Open openq to see them all.`,
+    footer: 'You get this digest because you chose digest e-mails for these projects. Change it in openq.',
+  },
+  'pt-BR': {
+    subjectPrefix: '[openq]',
+    title: (mode) =>
+      mode === 'hourly' ? 'Seu resumo do openq da última hora' : 'Seu resumo diário do openq',
+    summary: (total, waiting) =>
+      `${total} novidade${total === 1 ? '' : 's'}` +
+      (waiting > 0 ? `, ${waiting} esperando a sua decisão` : ''),
+    lead: 'Tudo o que o openq tinha para você desde o último resumo, por projeto.',
+    more: (n) => `…e mais ${n} novidade${n === 1 ? '' : 's'}. Abra o openq para ver todas.`,
+    footer:
+      'Você recebe este resumo porque escolheu e-mails de resumo para estes projetos. Mude isso no openq.',
+  },
 };
+
+/** The English words (before issue #30). */
+export const DIGEST_STRINGS = DIGEST_WORDS.en;
 
 const WAITING_KINDS: ReadonlySet<NotificationKind> = new Set([
   'gate_parked',
@@ -225,6 +252,10 @@ export function renderDigest(
 ): RenderedDigest {
   if (notifications.length === 0) throw new RangeError('renderDigest: nothing to digest');
   const maxItems = options.maxItems ?? 50;
+  // One person's digest: their language (the first notification's, when projects differ).
+  const language = languageOf(notifications[0]!);
+  const DIGEST_STRINGS = DIGEST_WORDS[language];
+  const NOTIFICATION_STRINGS = NOTIFICATION_WORDS[language];
   const waiting = notifications.filter((n) => WAITING_KINDS.has(n.kind)).length;
   const title = DIGEST_STRINGS.title(options.mode);
   const summary = DIGEST_STRINGS.summary(notifications.length, waiting);
@@ -263,7 +294,7 @@ export function renderDigest(
   return {
     id: digestId(notifications),
     subject: `${DIGEST_STRINGS.subjectPrefix} ${title}: ${summary}`,
-    html: htmlDocument(title, html.join('\n'), DIGEST_STRINGS.footer),
+    html: htmlDocument(title, html.join('\n'), DIGEST_STRINGS.footer, language),
     text: `${text.join('\n')}\n`,
     listed,
   };

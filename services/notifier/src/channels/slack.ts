@@ -1,4 +1,4 @@
-import type { DeliveryFailureClass } from '@openq/contracts';
+import type { DeliveryFailureClass, Language } from '@openq/contracts';
 import {
   guardedRequest,
   operatorAllowsHost,
@@ -11,10 +11,12 @@ import { PermanentSendError, TransientSendError, type ChannelSender, type Notifi
 import {
   affectsLine,
   agentName,
+  blocksOf,
   headline,
+  languageOf,
   leadLine,
   isWebLink,
-  NOTIFICATION_STRINGS as N,
+  NOTIFICATION_WORDS,
   shorten,
 } from './templates/wording';
 
@@ -24,13 +26,31 @@ import {
  * line, only its origin (`https://hooks.slack.com/***`).
  */
 
-/** The words of the Slack message that are not the notification's own. */
-export const SLACK_STRINGS = {
-  accept: 'Accept suggestion',
-  open: 'Open in openq',
-  project: (projectId: string) => `Project *${projectId}*`,
-  more: (n: number) => `…and ${n} more question${n === 1 ? '' : 's'} in openq.`,
+interface SlackWords {
+  accept: string;
+  open: string;
+  project: (projectId: string) => string;
+  more: (n: number) => string;
+}
+
+/** The words of the Slack message that are not the notification's own, in every language. */
+export const SLACK_WORDS: Readonly<Record<Language, SlackWords>> = {
+  en: {
+    accept: 'Accept suggestion',
+    open: 'Open in openq',
+    project: (projectId) => `Project *${projectId}*`,
+    more: (n) => `…and ${n} more question${n === 1 ? '' : 's'} in openq.`,
+  },
+  'pt-BR': {
+    accept: 'Aceitar sugestão',
+    open: 'Abrir no openq',
+    project: (projectId) => `Projeto *${projectId}*`,
+    more: (n) => `…e mais ${n} pergunta${n === 1 ? '' : 's'} no openq.`,
+  },
 };
+
+/** The English words (before issue #30). */
+export const SLACK_STRINGS = SLACK_WORDS.en;
 
 /** Slack's own limits (Block Kit reference). */
 export const SLACK_LIMITS = {
@@ -97,10 +117,11 @@ const quoted = (escaped: string) =>
     .map((line) => `>${line}`)
     .join('\n');
 
-function questionBlocks(q: Notification['questions'][number]): SlackBlock[] {
-  const affects = affectsLine(q.afeta);
+function questionBlocks(q: Notification['questions'][number], language: Language): SlackBlock[] {
+  const N = NOTIFICATION_WORDS[language];
+  const affects = affectsLine(q.afeta, language);
   const meta = cut(
-    [N.askedBy(agentName(q.autor)), affects ? `${N.affects}: ${affects}` : null]
+    [N.askedBy(agentName(q.autor, language)), affects ? `${N.affects}: ${affects}` : null]
       .filter((part): part is string => part !== null)
       .map(escapeSlack)
       .join(' · '),
@@ -124,6 +145,9 @@ function questionBlocks(q: Notification['questions'][number]): SlackBlock[] {
  */
 export function renderSlack(n: Notification, options: { interactive?: boolean } = {}): SlackMessage {
   const title = headline(n);
+  const language = languageOf(n);
+  const N = NOTIFICATION_WORDS[language];
+  const SLACK_STRINGS = SLACK_WORDS[language];
   const head: SlackBlock[] = [
     { type: 'header', text: plain(title, SLACK_LIMITS.headerText) },
     {
@@ -134,8 +158,9 @@ export function renderSlack(n: Notification, options: { interactive?: boolean } 
     },
   ];
   const tail: SlackBlock[] = [];
-  if (n.blocks.length > 0) {
-    const blocks = `*${escapeSlack(N.blocks)}:* ${escapeSlack(n.blocks.join(', '))}`;
+  const waiting = blocksOf(n);
+  if (waiting.length > 0) {
+    const blocks = `*${escapeSlack(N.blocks)}:* ${escapeSlack(waiting.join(', '))}`;
     tail.push({ type: 'section', text: mrkdwn(blocks, SLACK_LIMITS.sectionText) });
   }
   const buttons: SlackButton[] = [];
@@ -158,7 +183,7 @@ export function renderSlack(n: Notification, options: { interactive?: boolean } 
   const perQuestion = 2;
   const fits =
     n.questions.length * perQuestion <= room ? n.questions.length : Math.floor((room - 1) / perQuestion);
-  const body = n.questions.slice(0, fits).flatMap(questionBlocks);
+  const body = n.questions.slice(0, fits).flatMap((q) => questionBlocks(q, language));
   if (fits < n.questions.length) {
     body.push({
       type: 'context',

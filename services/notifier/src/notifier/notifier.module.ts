@@ -13,6 +13,7 @@ import { DeliverySender } from './delivery/delivery-sender';
 import { EngineSender } from './engines/engine-sender';
 import { EnginesController } from './engines/engines.controller';
 import { SlackLinksController } from './slack/slack-links.controller';
+import { LanguagesController } from './language/languages.controller';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -76,6 +77,7 @@ export class NotifierModule {
         NotifierRequestsController,
         EnginesController,
         SlackLinksController,
+        LanguagesController,
       ],
       providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
     };

@@ -1,5 +1,6 @@
 import type { Notification } from '../channel';
-import { affectsLine, agentName, isWebLink, NOTIFICATION_STRINGS as S } from './wording';
+import type { Language } from '@openq/contracts';
+import { affectsLine, agentName, blocksOf, isWebLink, languageOf, NOTIFICATION_WORDS } from './wording';
 
 /**
  * The pieces of an openq e-mail, HTML and plain text side by side, shared by the immediate
@@ -39,10 +40,15 @@ const STYLE = {
 };
 
 /** A whole HTML document: `lang`, a title, one card holding `bodyHtml`. */
-export function htmlDocument(title: string, bodyHtml: string, footer: string): string {
+export function htmlDocument(
+  title: string,
+  bodyHtml: string,
+  footer: string,
+  language: Language = 'en',
+): string {
   return [
     '<!DOCTYPE html>',
-    '<html lang="en">',
+    `<html lang="${language}">`,
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title></head>`,
     `<body style="${STYLE.body}">`,
@@ -70,9 +76,10 @@ export function buttonHtml(href: string, label: string, primary: boolean): strin
 
 type Question = Notification['questions'][number];
 
-function questionHtml(q: Question): string {
-  const affects = affectsLine(q.afeta);
-  const meta = [S.askedBy(agentName(q.autor)), affects ? `${S.affects}: ${affects}` : null]
+function questionHtml(q: Question, language: Language): string {
+  const S = NOTIFICATION_WORDS[language];
+  const affects = affectsLine(q.afeta, language);
+  const meta = [S.askedBy(agentName(q.autor, language)), affects ? `${S.affects}: ${affects}` : null]
     .filter((part): part is string => part !== null)
     .map(escapeHtml)
     .join(' · ');
@@ -87,9 +94,10 @@ function questionHtml(q: Question): string {
   ].join('\n');
 }
 
-function questionText(q: Question): string {
-  const affects = affectsLine(q.afeta);
-  const lines = [`• ${q.pergunta}`, `  ${S.askedBy(agentName(q.autor))}`];
+function questionText(q: Question, language: Language): string {
+  const S = NOTIFICATION_WORDS[language];
+  const affects = affectsLine(q.afeta, language);
+  const lines = [`• ${q.pergunta}`, `  ${S.askedBy(agentName(q.autor, language))}`];
   if (affects) lines.push(`  ${S.affects}: ${affects}`);
   lines.push(
     q.sugestao !== null && q.sugestao.trim() !== ''
@@ -101,10 +109,13 @@ function questionText(q: Question): string {
 
 /** The questions, what they block and the two buttons of one notification (HTML). */
 export function notificationBodyHtml(n: Notification): string {
-  const parts = n.questions.map(questionHtml);
-  if (n.blocks.length > 0) {
+  const language = languageOf(n);
+  const S = NOTIFICATION_WORDS[language];
+  const parts = n.questions.map((q) => questionHtml(q, language));
+  const blocks = blocksOf(n);
+  if (blocks.length > 0) {
     parts.push(
-      `<p style="${STYLE.blocks}"><strong>${escapeHtml(S.blocks)}:</strong> ${escapeHtml(n.blocks.join(', '))}</p>`,
+      `<p style="${STYLE.blocks}"><strong>${escapeHtml(S.blocks)}:</strong> ${escapeHtml(blocks.join(', '))}</p>`,
     );
   }
   const buttons: string[] = [];
@@ -116,8 +127,11 @@ export function notificationBodyHtml(n: Notification): string {
 
 /** The same in plain text: links written out in full. */
 export function notificationBodyText(n: Notification): string {
-  const parts = n.questions.map(questionText);
-  if (n.blocks.length > 0) parts.push(`${S.blocks}: ${n.blocks.join(', ')}`);
+  const language = languageOf(n);
+  const S = NOTIFICATION_WORDS[language];
+  const parts = n.questions.map((q) => questionText(q, language));
+  const blocks = blocksOf(n);
+  if (blocks.length > 0) parts.push(`${S.blocks}: ${blocks.join(', ')}`);
   if (isWebLink(n.links.accept)) parts.push(`${S.accept}: ${n.links.accept}`);
   if (isWebLink(n.links.open)) parts.push(`${S.open}: ${n.links.open}`);
   return parts.join('\n\n');

@@ -1,21 +1,52 @@
-import type { Notification, NotificationKind } from '../channel';
+import {
+  GATE_NAMES,
+  QUESTION_AUTHOR_NAMES,
+  isLanguage,
+  type Gate,
+  type Language,
+  type QuestionAuthor,
+} from '@openq/contracts';
+import type { Notification, NotificationKind, Wait } from '../channel';
 
 /**
- * What every channel says about a notification, in one place so it can be localised later
- * (English for now: the service knows no user language yet). Functions get already resolved
- * values and return plain text; each channel escapes for its own format.
+ * What every channel says about a notification, in one place, in every language openq speaks
+ * (issue #30: the recipient's language — theirs, else the project's, else English — is on the
+ * notification as `language`). Functions get already resolved values and return plain text; each
+ * channel escapes for its own format. Gate kinds and agents are named by the contract's tables.
  */
-export const NOTIFICATION_STRINGS = {
-  agents: {
-    criativo: 'Criativo',
-    po: 'PO',
-    arquiteto: 'Arquiteto',
-    dev_lead: 'Dev Lead',
-    'qa-agent': 'QA',
-    analyst: 'Analyst',
-  } as Record<string, string>,
-  gates: { qa: 'QA gate', secops: 'SecOps gate' } as Record<string, string>,
-  askedBy: (agent: string) => `Asked by the ${agent} agent`,
+export interface NotificationWords {
+  /** `Intl` locale of dates. */
+  locale: string;
+  askedBy: (agent: string) => string;
+  suggestion: string;
+  noSuggestion: string;
+  affects: string;
+  affectsParts: { regras: string; historias: string; tarefas: string };
+  blocks: string;
+  accept: string;
+  open: string;
+  project: (projectId: string) => string;
+  moreQuestions: (n: number) => string;
+  /** A gate kind the contract does not name (an older row). */
+  unknownGate: (gate: string) => string;
+  /** No gate named at all. */
+  someGate: string;
+  gateOn: (gateName: string, taskId: string) => string;
+  analystFor: (taskId: string) => string;
+  workOn: (taskId: string) => string;
+  /** The subject of an e-mail, the header of a Slack message. */
+  headline: Record<NotificationKind, (n: HeadlineInput) => string>;
+  /** One line under the headline saying why the reader gets this. */
+  lead: Record<NotificationKind, string>;
+  /** After the lead of a clock notice. */
+  dueLine: (dueText: string) => string;
+  /** A digest groups notifications by kind under these titles. */
+  groupTitle: Record<NotificationKind, string>;
+}
+
+const EN: NotificationWords = {
+  locale: 'en-GB',
+  askedBy: (agent) => `Asked by the ${agent} agent`,
   suggestion: 'Suggestion',
   noSuggestion: 'No suggestion was given.',
   affects: 'Affects',
@@ -23,18 +54,22 @@ export const NOTIFICATION_STRINGS = {
   blocks: 'Blocks',
   accept: 'Accept the suggestion',
   open: 'Open in openq',
-  project: (projectId: string) => `Project ${projectId}`,
-  moreQuestions: (n: number) => `and ${n} more question${n === 1 ? '' : 's'}`,
-  /** The subject of an e-mail, the header of a Slack message. */
+  project: (projectId) => `Project ${projectId}`,
+  moreQuestions: (n) => `and ${n} more question${n === 1 ? '' : 's'}`,
+  unknownGate: (gate) => `${gate} gate`,
+  someGate: 'The gate',
+  gateOn: (gateName, taskId) => `${gateName} on ${taskId}`,
+  analystFor: (taskId) => `analyst for ${taskId}`,
+  workOn: (taskId) => `work on ${taskId}`,
   headline: {
-    question_declared: (n: HeadlineInput) =>
+    question_declared: (n) =>
       n.count > 1
         ? `${n.count} questions need your decision`
         : `Decision needed: ${n.firstQuestion ?? 'a question'}`,
-    gate_parked: (n: HeadlineInput) => `${n.gateLabel} is waiting for your decision`,
-    question_answered: (n: HeadlineInput) =>
+    gate_parked: (n) => `${n.gateLabel} is waiting for your decision`,
+    question_answered: (n) =>
       n.count > 1 ? `${n.count} questions were answered` : `Answered: ${n.firstQuestion ?? 'a question'}`,
-    gate_resumed: (n: HeadlineInput) => {
+    gate_resumed: (n) => {
       switch (n.trigger) {
         case 'override':
           return `${n.gateLabel} resumed by a maintainer's override`;
@@ -46,12 +81,11 @@ export const NOTIFICATION_STRINGS = {
           return `${n.gateLabel} resumed with your decision`;
       }
     },
-    question_reminder: (n: HeadlineInput) => `Reminder: ${n.firstQuestion ?? 'a question waits for you'}`,
-    question_due: (n: HeadlineInput) => `Due now: ${n.firstQuestion ?? 'a question waits for you'}`,
-    question_escalated: (n: HeadlineInput) =>
+    question_reminder: (n) => `Reminder: ${n.firstQuestion ?? 'a question waits for you'}`,
+    question_due: (n) => `Due now: ${n.firstQuestion ?? 'a question waits for you'}`,
+    question_escalated: (n) =>
       `${n.late.join(', ') || 'Its author'} is late to answer: ${n.firstQuestion ?? 'a question'}`,
-  } satisfies Record<NotificationKind, (n: HeadlineInput) => string>,
-  /** One line under the headline saying why the reader gets this. */
+  },
   lead: {
     question_declared: 'An agent asked a question only you can settle. Until then, the work below waits.',
     gate_parked: 'The gate parked until these questions are answered.',
@@ -61,10 +95,8 @@ export const NOTIFICATION_STRINGS = {
     question_due: 'This question is due now: the project asked for an answer by this time.',
     question_escalated:
       'The project escalates late questions to you: you can see who is late and nudge them. Only the author can answer.',
-  } satisfies Record<NotificationKind, string>,
-  /** After the lead of a clock notice. */
-  dueLine: (dueText: string) => `Due ${dueText}.`,
-  /** A digest groups notifications by kind under these titles. */
+  },
+  dueLine: (dueText) => `Due ${dueText}.`,
   groupTitle: {
     gate_parked: 'Gates waiting for your decision',
     question_declared: 'Questions waiting for your decision',
@@ -73,8 +105,81 @@ export const NOTIFICATION_STRINGS = {
     question_reminder: 'Reminders',
     question_due: 'Due now',
     question_escalated: 'Late questions escalated to you',
-  } satisfies Record<NotificationKind, string>,
+  },
 };
+
+const PT_BR: NotificationWords = {
+  locale: 'pt-BR',
+  askedBy: (agent) => `Perguntado pelo agente ${agent}`,
+  suggestion: 'Sugestão',
+  noSuggestion: 'Nenhuma sugestão foi dada.',
+  affects: 'Afeta',
+  affectsParts: { regras: 'regras', historias: 'histórias', tarefas: 'tarefas' },
+  blocks: 'Bloqueia',
+  accept: 'Aceitar a sugestão',
+  open: 'Abrir no openq',
+  project: (projectId) => `Projeto ${projectId}`,
+  moreQuestions: (n) => `e mais ${n} pergunta${n === 1 ? '' : 's'}`,
+  unknownGate: (gate) => `Gate ${gate}`,
+  someGate: 'O gate',
+  gateOn: (gateName, taskId) => `${gateName} em ${taskId}`,
+  analystFor: (taskId) => `análise de ${taskId}`,
+  workOn: (taskId) => `trabalho em ${taskId}`,
+  headline: {
+    question_declared: (n) =>
+      n.count > 1
+        ? `${n.count} perguntas precisam da sua decisão`
+        : `Decisão necessária: ${n.firstQuestion ?? 'uma pergunta'}`,
+    gate_parked: (n) => `${n.gateLabel} espera a sua decisão`,
+    question_answered: (n) =>
+      n.count > 1
+        ? `${n.count} perguntas foram respondidas`
+        : `Respondida: ${n.firstQuestion ?? 'uma pergunta'}`,
+    gate_resumed: (n) => {
+      switch (n.trigger) {
+        case 'override':
+          return `${n.gateLabel} retomado por decisão de um mantenedor, sem a resposta`;
+        case 'withdrawn':
+          return `${n.gateLabel} retomado: as perguntas dele foram retiradas`;
+        case 'human':
+          return `${n.gateLabel} retomado`;
+        default:
+          return `${n.gateLabel} retomado com a sua decisão`;
+      }
+    },
+    question_reminder: (n) => `Lembrete: ${n.firstQuestion ?? 'uma pergunta espera por você'}`,
+    question_due: (n) => `Prazo agora: ${n.firstQuestion ?? 'uma pergunta espera por você'}`,
+    question_escalated: (n) =>
+      `${n.late.join(', ') || 'O autor'} está atrasado para responder: ${n.firstQuestion ?? 'uma pergunta'}`,
+  },
+  lead: {
+    question_declared:
+      'Um agente fez uma pergunta que só você pode decidir. Até lá, o trabalho abaixo espera.',
+    gate_parked: 'O gate ficou estacionado até que estas perguntas sejam respondidas.',
+    question_answered: 'Esta pergunta agora tem resposta; o trabalho que ela bloqueava pode seguir.',
+    gate_resumed: 'O gate roda de novo; nada mais espera por você aqui.',
+    question_reminder:
+      'Uma pergunta que só você pode decidir continua em aberto, e o trabalho abaixo ainda espera por ela.',
+    question_due: 'O prazo desta pergunta é agora: o projeto pediu uma resposta até este horário.',
+    question_escalated:
+      'O projeto escala para você as perguntas atrasadas: você vê quem está atrasado e pode cobrá-lo. Só o autor pode responder.',
+  },
+  dueLine: (dueText) => `Prazo: ${dueText}.`,
+  groupTitle: {
+    gate_parked: 'Gates esperando a sua decisão',
+    question_declared: 'Perguntas esperando a sua decisão',
+    question_answered: 'Respondidas',
+    gate_resumed: 'Retomados',
+    question_reminder: 'Lembretes',
+    question_due: 'Prazo agora',
+    question_escalated: 'Perguntas atrasadas escaladas para você',
+  },
+};
+
+export const NOTIFICATION_WORDS: Readonly<Record<Language, NotificationWords>> = { en: EN, 'pt-BR': PT_BR };
+
+/** The English words (what every channel said before issue #30). */
+export const NOTIFICATION_STRINGS = EN;
 
 export interface HeadlineInput {
   count: number;
@@ -99,15 +204,48 @@ export const KIND_ORDER: readonly NotificationKind[] = [
 /** Subjects and Slack headers stay short; the full question is in the body. */
 export const HEADLINE_QUESTION_MAX = 100;
 
+/** The notification's language, English when it has none (rows queued before issue #30). */
+export function languageOf(n: Pick<Notification, 'language'>): Language {
+  return isLanguage(n.language) ? n.language : 'en';
+}
+
+export function wordsOf(n: Pick<Notification, 'language'>): NotificationWords {
+  return NOTIFICATION_WORDS[languageOf(n)];
+}
+
 /** `dev_lead` → `Dev Lead`; an unknown author is shown as given. */
-export function agentName(autor: string): string {
-  return NOTIFICATION_STRINGS.agents[autor] ?? autor;
+export function agentName(autor: string, language: Language = 'en'): string {
+  return QUESTION_AUTHOR_NAMES[autor as QuestionAuthor]?.[language] ?? autor;
+}
+
+/** A gate kind's name: `qa` → `QA gate` / `Gate de QA`. */
+export function gateName(gate: string, language: Language = 'en'): string {
+  return GATE_NAMES[gate as Gate]?.[language] ?? NOTIFICATION_WORDS[language].unknownGate(gate);
 }
 
 /** `{ gate: 'qa', taskId: 'T-101' }` → `QA gate on T-101`. */
-export function gateLabel(gate: Notification['gate']): string {
-  if (!gate) return 'The gate';
-  return `${NOTIFICATION_STRINGS.gates[gate.gate] ?? `${gate.gate} gate`} on ${gate.taskId}`;
+export function gateLabel(gate: Notification['gate'], language: Language = 'en'): string {
+  const words = NOTIFICATION_WORDS[language];
+  if (!gate) return words.someGate;
+  return words.gateOn(gateName(gate.gate, language), gate.taskId);
+}
+
+/** One thing that waits, in words. */
+export function waitWords(wait: Wait, language: Language): string {
+  const words = NOTIFICATION_WORDS[language];
+  switch (wait.kind) {
+    case 'gate':
+      return words.gateOn(gateName(wait.gate, language), wait.taskId);
+    case 'analyst':
+      return words.analystFor(wait.taskId);
+    case 'work':
+      return words.workOn(wait.taskId);
+  }
+}
+
+/** What waits on the notification, in its language (`blocks` as it is on a row without `waits`). */
+export function blocksOf(n: Pick<Notification, 'blocks' | 'waits' | 'language'>): string[] {
+  return n.waits ? n.waits.map((w) => waitWords(w, languageOf(n))) : n.blocks;
 }
 
 /** Cuts `text` to `max` characters (an ellipsis included), on one line. */
@@ -119,26 +257,46 @@ export function shorten(text: string, max: number): string {
 /** The headline of one notification, plain text. */
 export function headline(n: Notification): string {
   const first = n.questions[0];
-  return NOTIFICATION_STRINGS.headline[n.kind]({
+  const language = languageOf(n);
+  return NOTIFICATION_WORDS[language].headline[n.kind]({
     count: n.questions.length,
     firstQuestion: first ? shorten(first.pergunta, HEADLINE_QUESTION_MAX) : null,
-    gateLabel: gateLabel(n.gate),
+    gateLabel: gateLabel(n.gate, language),
     trigger: n.gate?.trigger,
     late: n.clock?.late ?? [],
   });
 }
 
+/** When a clock notice is due, on the reader's wall clock, in their language. */
+export function dueTextOf(clock: NonNullable<Notification['clock']>, language: Language): string {
+  if (language === 'en' || !clock.timeZone) return clock.dueText;
+  const local = new Intl.DateTimeFormat(NOTIFICATION_WORDS[language].locale, {
+    timeZone: clock.timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(clock.dueAt));
+  return `${local} (${clock.timeZone})`;
+}
+
 /** The line under the headline: why the reader gets this, and for a clock notice when it is due. */
 export function leadLine(n: Notification): string {
-  const lead = NOTIFICATION_STRINGS.lead[n.kind];
-  return n.clock ? `${lead} ${NOTIFICATION_STRINGS.dueLine(n.clock.dueText)}` : lead;
+  const words = wordsOf(n);
+  const lead = words.lead[n.kind];
+  return n.clock ? `${lead} ${words.dueLine(dueTextOf(n.clock, languageOf(n)))}` : lead;
 }
 
 /** `rules R-1, R-2; tasks T-3`, or null when the question names nothing. */
-export function affectsLine(afeta: Notification['questions'][number]['afeta']): string | null {
+export function affectsLine(
+  afeta: Notification['questions'][number]['afeta'],
+  language: Language = 'en',
+): string | null {
   const parts = (['regras', 'historias', 'tarefas'] as const)
     .filter((key) => afeta[key].length > 0)
-    .map((key) => `${NOTIFICATION_STRINGS.affectsParts[key]} ${afeta[key].join(', ')}`);
+    .map((key) => `${NOTIFICATION_WORDS[language].affectsParts[key]} ${afeta[key].join(', ')}`);
   return parts.length > 0 ? parts.join('; ') : null;
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../store/digests.store';
 import type { EngineSender } from '../engines/engine-sender';
 import { detailOf, failureClassOf } from './failures';
+import { recipientLanguage } from '../store/languages.store';
 import { withOneTapLinks, type LinkSettings } from './links';
 import { notifierMetrics } from './notifier-metrics';
 
@@ -182,9 +183,15 @@ export class DeliverySender {
     }
   }
 
+  /**
+   * What is sent: the row's notification in its recipient's language as of now (issue #30: theirs,
+   * else the project's, else English), with one-tap links minted now (their pages speak it too).
+   */
   private async withLinks(n: Notification): Promise<Notification> {
+    const language = await recipientLanguage(this.dataSource.manager, n.projectId, n.recipientUserId);
+    const spoken = { ...n, language };
     const links = this.options.links;
-    return links ? withOneTapLinks(n, links, new Date()) : n;
+    return links ? withOneTapLinks(spoken, links, new Date()) : spoken;
   }
 
   /** Makes the digests that are due (by the injected clock), then sends the due ones. */

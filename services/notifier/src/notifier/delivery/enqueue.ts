@@ -101,6 +101,7 @@ export async function addressToChannels(
         occurredAt: source.occurredAt,
         questions: plan.questions,
         blocks: plan.blocks,
+        waits: plan.waits,
         ...(plan.gate ? { gate: plan.gate } : {}),
         links: { open: openLink(settings.publicUrl, source.projectId, plan.questions[0]?.questionId) },
         eventId: source.eventId,

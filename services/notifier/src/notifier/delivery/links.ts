@@ -33,7 +33,12 @@ export async function withOneTapLinks(
 ): Promise<Notification> {
   const q = n.questions[0];
   if (!q) return n;
-  const base = { projectId: n.projectId, questionId: q.questionId, userId: n.recipientUserId };
+  const base = {
+    projectId: n.projectId,
+    questionId: q.questionId,
+    userId: n.recipientUserId,
+    ...(n.language ? { language: n.language } : {}),
+  };
   const options = { secret: settings.secret, ttlS: settings.ttlS, now };
   const open = linkUrl(settings.publicUrl, await mintOneTapLink({ ...base, action: 'open' }, options));
   const accept =

@@ -10,6 +10,7 @@ import {
 import {
   asNotificationQuestion,
   questionBlocks,
+  questionWaits,
   type KnownQuestion,
   type PlannedNotification,
 } from './recipients';
@@ -114,9 +115,11 @@ export function planClockTick(
         kind: NOTICE_KINDS[action.kind],
         questions: [asNotificationQuestion(question)],
         blocks: questionBlocks(question),
+        waits: questionWaits(question),
         clock: {
           dueAt: action.dueAt.toISOString(),
           dueText: dueText(action.dueAt, workingTimeOf(recipient)),
+          timeZone: workingTimeOf(recipient).timeZone,
           step: action.step,
           ...(action.late ? { late: action.late } : {}),
         },

@@ -1,5 +1,6 @@
 import type { GateRescueParked, GateResumed, QuestionAnswered, QuestionDeclared } from '@openq/contracts';
-import type { NotificationKind, NotificationQuestion } from '../../channels/channel';
+import type { NotificationKind, NotificationQuestion, Wait } from '../../channels/channel';
+import { waitWords } from '../../channels/templates/wording';
 
 /*
  * Who is told what, for each of the four events the notifier hears (issue #17). Pure: the
@@ -30,25 +31,29 @@ export interface PlannedNotification {
   kind: NotificationKind;
   questions: NotificationQuestion[];
   blocks: string[];
+  waits: Wait[];
   gate?: { taskId: string; gate: string; trigger?: string };
 }
 
 /** The plan, or the questions it needs and does not know yet (their declaration is still on its way). */
 export type Plan = { notifications: PlannedNotification[] } | { missing: string[] };
 
-const GATE_NAMES: Record<string, string> = { qa: 'QA', secops: 'SecOps' };
-
-/** "QA gate on T-101". */
+/** "QA gate on T-101" (English: `blocks` is what a webhook's receiver reads; channels say `waits`). */
 export function gateBlock(gate: string, taskId: string): string {
-  return `${GATE_NAMES[gate] ?? gate} gate on ${taskId}`;
+  return waitWords({ kind: 'gate', gate, taskId }, 'en');
 }
 
-/** What a question holds up, in words, from where it was born and what it affects. */
-export function questionBlocks(q: KnownQuestion): string[] {
+/** What a question holds up, from where it was born and what it affects. */
+export function questionWaits(q: KnownQuestion): Wait[] {
   const tasks = q.afeta.tarefas;
-  if (q.origin === 'qa_verdict') return tasks.map((t) => gateBlock('qa', t));
-  if (q.origin === 'analyst') return tasks.map((t) => `analyst for ${t}`);
-  return tasks.map((t) => `work on ${t}`);
+  if (q.origin === 'qa_verdict') return tasks.map((taskId) => ({ kind: 'gate', gate: 'qa', taskId }));
+  if (q.origin === 'analyst') return tasks.map((taskId) => ({ kind: 'analyst', taskId }));
+  return tasks.map((taskId) => ({ kind: 'work', taskId }));
+}
+
+/** The same in English words. */
+export function questionBlocks(q: KnownQuestion): string[] {
+  return questionWaits(q).map((w) => waitWords(w, 'en'));
 }
 
 export function asNotificationQuestion(q: KnownQuestion, resposta?: string): NotificationQuestion {
@@ -104,6 +109,7 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
             kind: 'question_declared',
             questions: [asNotificationQuestion(q)],
             blocks: questionBlocks(q),
+            waits: questionWaits(q),
           },
         ],
       };
@@ -120,6 +126,7 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
             kind: 'question_answered',
             questions: [asNotificationQuestion(q, data.resposta)],
             blocks: questionBlocks(q),
+            waits: questionWaits(q),
           },
         ],
       };
@@ -145,6 +152,7 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
           kind,
           questions: questions.map((q) => asNotificationQuestion(q)),
           blocks: [gateBlock(data.gate, data.taskId)],
+          waits: [{ kind: 'gate' as const, gate: data.gate, taskId: data.taskId }],
           gate,
         }),
       );
