@@ -19,7 +19,9 @@ export class DevLoginFormBody {
   @IsEntityId()
   user!: string;
 
-  @IsEntityId()
+  /** One project id, or several separated by commas: the role holds on each; the inbox opens on the first. */
+  @IsString()
+  @MaxLength(660)
   project!: string;
 
   /** Default `developer`. */

@@ -17,6 +17,9 @@ export interface DevLoginKeys {
   audience: string | null;
 }
 
+/** How many projects one development sign-in may grant a role on. */
+const DEV_LOGIN_MAX_PROJECTS = 10;
+
 /** The token's lifetime and the cookie's. */
 const TTL_S = 8 * 3600;
 
@@ -85,23 +88,29 @@ export class DevLoginController {
   ): Promise<void> {
     const user = text(fields.user);
     const project = text(fields.project);
+    // Issue #30: several projects, the same role on each, so that a newcomer reaches "All projects".
+    const projects = [...new Set(project.split(/[\s,]+/).filter(Boolean))];
     const role = text(fields.role) || 'developer';
     const form: DevLoginForm = { user, project, role: isRole(role) ? role : 'developer', error: null };
     const error = !isId(user)
       ? 'The user id must be 1 to 64 letters, digits, "_" or "-".'
-      : !isId(project)
-        ? 'The project must be 1 to 64 letters, digits, "_" or "-".'
-        : !isRole(role)
-          ? 'The role must be viewer, developer, maintainer or owner.'
-          : null;
+      : projects.length === 0 || !projects.every(isId)
+        ? 'Each project must be 1 to 64 letters, digits, "_" or "-", separated by commas.'
+        : projects.length > DEV_LOGIN_MAX_PROJECTS
+          ? `At most ${DEV_LOGIN_MAX_PROJECTS} projects at once.`
+          : !isRole(role)
+            ? 'The role must be viewer, developer, maintainer or owner.'
+            : null;
     if (error) {
       await this.showForm(reply, { ...form, error }, 400);
       return;
     }
+    const [first, ...more] = projects as [string, ...string[]];
     const token = mintDevToken({
       user,
-      project,
+      project: first,
       role: role as Role,
+      moreRoles: Object.fromEntries(more.map((p) => [p, role as Role])),
       secret: this.keys.secret,
       ttl: TTL_S,
       ...(this.keys.issuer ? { issuer: this.keys.issuer } : {}),
@@ -111,7 +120,7 @@ export class DevLoginController {
       .status(303)
       .header('set-cookie', cookie(token, TTL_S, request))
       .header('cache-control', 'no-store')
-      .header('location', `/?project=${encodeURIComponent(project)}`)
+      .header('location', `/?project=${encodeURIComponent(first)}`)
       .send();
   }
 

@@ -161,6 +161,24 @@ describe('development sign-in', () => {
     expect(await me.json()).toEqual({ sub: 'bia', roles: { demo: 'maintainer' } });
   });
 
+  it('grants the role on several projects at once (issue #30), the inbox opening on the first', async () => {
+    const r = await get(devBase, '/dev/login?user=bia&project=demo,%20web%20docs&role=developer');
+    expect(r.status).toBe(303);
+    expect(r.headers.get('location')).toBe('/?project=demo');
+    const me = await get(devBase, '/me', { cookie: r.headers.get('set-cookie')!.split(';')[0]! });
+    expect(await me.json()).toEqual({
+      sub: 'bia',
+      roles: { demo: 'developer', web: 'developer', docs: 'developer' },
+    });
+    const bad = await get(devBase, '/dev/login?user=bia&project=demo,has%2Fslash');
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('Each project must be 1 to 64 letters');
+    const many = Array.from({ length: 11 }, (_, i) => `p${i}`).join(',');
+    const tooMany = await get(devBase, `/dev/login?user=bia&project=${many}`);
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.text()).toContain('At most 10 projects at once.');
+  });
+
   it('takes the form POSTed (urlencoded or JSON); a bad field re-shows the form with the reason in words', async () => {
     const form = await fetch(`${devBase}/dev/login`, {
       method: 'POST',

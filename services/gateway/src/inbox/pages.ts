@@ -185,6 +185,9 @@ export interface DevLoginForm {
   error: string | null;
 }
 
+/** Up to 10 projects of 64 characters, and their commas and spaces. */
+export const DEV_LOGIN_PROJECTS_MAX_LENGTH = 10 * 66;
+
 /** `GET /dev/login`: who to be, on which project, with which role (English: a developer's page, never production). */
 export function devLoginPage(assets: InboxAssets, form: DevLoginForm): string {
   const options = ROLES.map(
@@ -201,14 +204,15 @@ ${error}
 <form method="post" action="/dev/login" class="login"${described}>
 <label for="user">User id</label>
 <input id="user" name="user" required maxlength="64" pattern="[A-Za-z0-9_\\-]{1,64}" autocomplete="username" value="${escapeHtml(form.user)}">
-<label for="project">Project</label>
-<input id="project" name="project" required maxlength="64" pattern="[A-Za-z0-9_\\-]{1,64}" value="${escapeHtml(form.project)}">
+<label for="project">Projects</label>
+<input id="project" name="project" required maxlength="${DEV_LOGIN_PROJECTS_MAX_LENGTH}" aria-describedby="project-hint" value="${escapeHtml(form.project)}">
+<p class="muted" id="project-hint">One or more, separated by commas: the role holds on each, the inbox opens on the first.</p>
 <label for="role">Role</label>
 <select id="role" name="role">${options}</select>
 <button type="submit" class="primary">Sign in</button>
 </form>
 <p class="muted">Ids use letters, digits, <code>_</code> and <code>-</code>. One-click link:
-<code>/dev/login?user=ana&amp;project=demo&amp;role=developer</code></p>
+<code>/dev/login?user=ana&amp;project=demo,web&amp;role=developer</code></p>
 </main>`;
   return layout('en', 'Development sign-in — openq', plainHead(assets), body, 'plain');
 }
