@@ -237,7 +237,7 @@ describe('askBands: the keys the index finds a question by', () => {
 
   it('a near question shares a band, an unrelated one none, another project none', () => {
     const a = bands('p1', 'Should the login page support Google sign-in?');
-    expect(a).toHaveLength(16);
+    expect(a).toHaveLength(32);
     expect(bands('p1', 'Does the login page need Google sign-in support?').some((b) => a.includes(b))).toBe(
       true,
     );
@@ -246,5 +246,9 @@ describe('askBands: the keys the index finds a question by', () => {
       false,
     );
     expect(askBands('p1', '')).toEqual([]);
+  });
+
+  it('a key of one- and two-letter words still has bands (its blank-led trigrams)', () => {
+    expect(askBands('p1', 'a b')).toHaveLength(32);
   });
 });
