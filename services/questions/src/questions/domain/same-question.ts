@@ -174,7 +174,7 @@ export function trigramSimilarity(a: string, b: string): number {
 
 /**
  * MinHash bands: 32 bands of 3 hashes each, over the trigrams that do not start with a blank
- * (measured: docs/decisions.md "Ask once: a cheaper lookup"). The first version took 16 bands of
+ * (measured: docs/decisions.md "Ask once, finished"). The first version took 16 bands of
  * 2 over every trigram; a project's questions then shared a band with 2–8% of the others.
  */
 const BANDS = 32;

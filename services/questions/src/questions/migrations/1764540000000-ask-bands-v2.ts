@@ -3,9 +3,9 @@ import { askBands } from '../domain/same-question';
 
 /**
  * SPEC §12.3 "Ask once": the MinHash bands changed (32 bands of 3 over the trigrams that do not
- * start with a blank, instead of 16 of 2 over all; docs/decisions.md "Ask once: a cheaper
- * lookup"), so every question's `ask_bands` is computed again from its `ask_key`, by the same
- * function the projector uses. A band list from before would find nothing: both sides must hash
+ * start with a blank, instead of 16 of 2 over all; docs/decisions.md "Ask once, finished"), so
+ * every question's `ask_bands` is computed again from its `ask_key`, by the same function the
+ * projector uses. A band list from before would find nothing: both sides must hash
  * the same way. `down` leaves the new bands (the old function is gone; `openq replay` rebuilds).
  */
 export class AskBandsV21764540000000 implements MigrationInterface {
