@@ -3,6 +3,7 @@ import { AgentEvent, OpenqEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
 import { SmtpSink } from '@openq/testing/smtp-sink';
 import { replayQuestionProjection } from '../../services/questions/src/questions/projections/replay';
+import { taskStatus } from '../support/context-helpers';
 import { TestEngine } from '../support/engine';
 import { Stack } from '../support/stack';
 
@@ -215,4 +216,49 @@ it('a wrong join split by the session author restores two questions; only once',
   expect(retried).toMatchObject({ questionId: done.body.questionId, created: false });
   await replayQuestionProjection(stack.service('questions').app.get(DataSource));
   expect(await listed()).toEqual(open);
+});
+
+it('a joined asker’s own task gets the one decision in its dev kickoff and QA cut', async () => {
+  await taskStatus(stack, P, { taskId: 'T-50', status: 'todo' });
+  await taskStatus(stack, P, { taskId: 'T-51', status: 'todo' });
+  const first = await engine.declare(P, {
+    autor: 'po',
+    pergunta: 'Should invoices show the tax ID of the customer?',
+    afeta: { tarefas: ['T-50'] },
+  });
+  // The Architect asks it for its own task too (the afeta overlap on T-50): joined.
+  const joined = await engine.client.declare(
+    P,
+    TestEngine.body({
+      autor: 'arquiteto',
+      sessionId: 's-arq-2',
+      pergunta: 'Do the invoices need to show the customer tax ID?',
+      afeta: { regras: [], historias: [], tarefas: ['T-50', 'T-51'] },
+    }),
+  );
+  expect(joined).toMatchObject({ questionId: first, joined: true });
+  const answer = await stack.http('POST', `/projects/${P}/open-questions/${first}/answer`, {
+    token: ana(),
+    body: { resposta: 'Yes, below the address' },
+  });
+  expect(answer.status).toBe(200);
+  const recorded = () =>
+    stack.events
+      .ofType<{ questionId: string; consequences: Data }>(OpenqEvent.DecisionRecorded)
+      .find((e) => e.data.questionId === first);
+  await waitFor(() => recorded() !== undefined, { what: 'the decision.recorded of the answer' });
+  expect(recorded()!.data.consequences).toEqual({ regras: [], historias: [], tarefas: ['T-50', 'T-51'] });
+  const context = (taskId: string, view: 'dev-context' | 'qa-cut') =>
+    stack.http('GET', `/internal/projects/${P}/tasks/${taskId}/${view}`, { service: true });
+  for (const view of ['dev-context', 'qa-cut'] as const)
+    await waitFor(
+      async () =>
+        ((await context('T-51', view)).body.decisoes as Data[] | undefined)?.some(
+          (d) => d['questionId'] === first && d['resposta'] === 'Yes, below the address',
+        ) ?? false,
+      { what: `the decision in T-51's ${view}` },
+    );
+  expect((await context('T-50', 'dev-context')).body.decisoes).toEqual(
+    expect.arrayContaining([expect.objectContaining({ questionId: first })]),
+  );
 });

@@ -57,6 +57,12 @@ export interface OpenQuestionView extends QuestionDeclared {
    */
   answeringAs?: { userId: string; grantId: string; until: string } | null;
   /**
+   * §12.3 on a question asked again over a decision (`precedentOf` set, the asker insisted): that
+   * decision as it stands — its answer and when — for the person to see what was decided before;
+   * `null` if it cannot be read. Absent on every other question.
+   */
+  precedent?: Precedent | null;
+  /**
    * [openq] issue #18 what waits on this open question and since when (from the gates service;
    * the gateway adds it to the list's items): `null` in the questions service's own reply, and
    * when the gates service did not answer; `{ blocks: [] }` for a question that blocks nothing.

@@ -207,7 +207,9 @@ export default {
     },
     askOnce: {
       askedBy: 'asked by {{agents}}',
-      decidedBefore: 'decided before — asked again: {{motivo}}',
+      decidedBefore: 'decided before: {{resposta}}',
+      decidedBeforeUnknown: 'decided before (that decision can no longer be read)',
+      askedAgain: 'asked again: {{motivo}}',
       split: 'Split off {{agent}}',
       splitHint: 'A different question? Give {{agent}} its own.',
     },

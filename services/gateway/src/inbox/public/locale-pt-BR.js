@@ -208,7 +208,9 @@ export default {
     },
     askOnce: {
       askedBy: 'perguntada por {{agents}}',
-      decidedBefore: 'decidida antes — perguntada de novo: {{motivo}}',
+      decidedBefore: 'decidida antes: {{resposta}}',
+      decidedBeforeUnknown: 'decidida antes (essa decisão não pode mais ser lida)',
+      askedAgain: 'perguntada de novo: {{motivo}}',
       split: 'Separar {{agent}}',
       splitHint: 'Outra pergunta? Dê a {{agent}} uma só dele.',
     },

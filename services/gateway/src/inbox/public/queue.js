@@ -96,8 +96,9 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
 
 /**
  * SPEC §12.3 who asked it, when agents asked the same thing ("asked by PO and Arquiteto"), whether
- * it was decided before (the asker insisted, saying why), and — for the session's author — a split
- * for each agent that joined: a wrong join gives that agent its own question back.
+ * it was decided before (that decision: its answer and when; the asker insisted, saying why), and
+ * — for the session's author — a split for each agent that joined: a wrong join gives that agent
+ * its own question back.
  */
 function AskOnce({ q, projectId, canSplit }) {
   const [error, setError] = useState(null);
@@ -117,7 +118,18 @@ function AskOnce({ q, projectId, canSplit }) {
   };
   return html`<div class="ask-once">
     ${joined.length > 0 && html`<p class="askers">${t('queue.askOnce.askedBy', { agents: askersSentence(askers) })}</p>`}
-    ${q.precedentOf && html`<p class="precedent">${t('queue.askOnce.decidedBefore', { motivo: q.motivo ?? '' })}</p>`}
+    ${
+      q.precedentOf &&
+      html`<p class="precedent">
+        ${
+          q.precedent
+            ? html`${t('queue.askOnce.decidedBefore', { resposta: q.precedent.resposta })}
+                <time datetime=${q.precedent.decidedAt}> (${fullDate(q.precedent.decidedAt)})</time>`
+            : t('queue.askOnce.decidedBeforeUnknown')
+        }
+        ${q.motivo && html`<span class="why"> · ${t('queue.askOnce.askedAgain', { motivo: q.motivo })}</span>`}
+      </p>`
+    }
     ${
       canSplit &&
       joined.map(

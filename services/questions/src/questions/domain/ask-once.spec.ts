@@ -1,3 +1,4 @@
+import type { Afeta } from '@openq/contracts';
 import { deciderSpec } from '@openq/testing/decider';
 import {
   question,
@@ -80,6 +81,70 @@ describe('ask once: join', () => {
   it('one answer closes it for every asker: the answer after a join is the one answer', () => {
     const then = given([declared(), joinedEvent(10), answered]).when(join, 20);
     then.then({ statusCode: 409, reason: 'pergunta_ja_respondida' });
+  });
+});
+
+describe('ask once: the decision reaches every asker', () => {
+  const answer = {
+    type: 'answer' as const,
+    projectId: 'p1',
+    decisionEventId: 'd1',
+    answer: { by: 'user' as const, userId: 'ana', resposta: 'Yes, Google only' },
+  };
+  const joinedWith = (s: number, toolCallId: string, afeta: Afeta): QuestionEvent => ({
+    type: 'question.joined',
+    data: {
+      questionId: 'q1',
+      asker: { ...architect, toolCallId },
+      similarity: 0.8,
+      asked: { ...asked, afeta },
+      joinedAt: at(s).toISOString(),
+    },
+    occurredAt: at(s),
+  });
+  const first = declared();
+  first.data.declared.afeta = { regras: ['RN-1'], historias: [], tarefas: ['T-1'] };
+  const consequencesOf = (events: readonly QuestionEvent[]) =>
+    events.flatMap((e) => (e.type === 'decision.recorded' ? [e.data.consequences] : []));
+
+  it('the decision affects what every joined asker affects, each id once, the first asker’s first', () => {
+    const then = given([
+      first,
+      joinedWith(10, 'tc-a', { regras: ['RN-1'], historias: ['H-2'], tarefas: ['T-2', 'T-1'] }),
+      joinedWith(11, 'tc-b', { regras: [], historias: [], tarefas: ['T-3'] }),
+    ]).when(answer, 20);
+    expect(consequencesOf(then.events)).toEqual([
+      { regras: ['RN-1'], historias: ['H-2'], tarefas: ['T-1', 'T-2', 'T-3'] },
+    ]);
+  });
+
+  it('an asker split off no longer counts; without joins, the question’s own afeta', () => {
+    const split: QuestionEvent = {
+      type: 'question.split',
+      data: {
+        questionId: 'q1',
+        newQuestionId: 'q2',
+        by: 'ana',
+        toolCallId: 'tc-a',
+        splitAt: at(15).toISOString(),
+      },
+      occurredAt: at(15),
+    };
+    const then = given([first, joinedWith(10, 'tc-a', { ...none, tarefas: ['T-2'] }), split]).when(
+      answer,
+      20,
+    );
+    expect(consequencesOf(then.events)).toEqual([first.data.declared.afeta]);
+  });
+
+  it('keeps the wire’s ceiling of 50 ids a list', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `T-${100 + i}`);
+    const then = given([
+      first,
+      joinedWith(10, 'tc-a', { ...none, tarefas: many }),
+      joinedWith(11, 'tc-b', { ...none, tarefas: many.map((t) => `${t}b`) }),
+    ]).when(answer, 20);
+    expect(consequencesOf(then.events)[0]!.tarefas).toHaveLength(50);
   });
 });
 
@@ -237,7 +302,7 @@ describe('askBands: the keys the index finds a question by', () => {
 
   it('a near question shares a band, an unrelated one none, another project none', () => {
     const a = bands('p1', 'Should the login page support Google sign-in?');
-    expect(a).toHaveLength(16);
+    expect(a).toHaveLength(32);
     expect(bands('p1', 'Does the login page need Google sign-in support?').some((b) => a.includes(b))).toBe(
       true,
     );
@@ -246,5 +311,9 @@ describe('askBands: the keys the index finds a question by', () => {
       false,
     );
     expect(askBands('p1', '')).toEqual([]);
+  });
+
+  it('a key of one- and two-letter words still has bands (its blank-led trigrams)', () => {
+    expect(askBands('p1', 'a b')).toHaveLength(32);
   });
 });

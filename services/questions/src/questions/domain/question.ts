@@ -1,4 +1,5 @@
 import {
+  AFETA_MAX_IDS,
   refusal,
   type AskerRole,
   type Decider,
@@ -241,6 +242,24 @@ function decideDeclare(
 }
 
 /**
+ * §12.3 what the decision affects: the question's `afeta` and that of every asker that joined it
+ * and was not split off (each id once, the declaration's first). One answer closes the question
+ * for all of them, so the decision must reach each one's work (the dev kickoff and the QA cut link
+ * decisions by `consequences`); a joined asker's items may go beyond the first asker's. Each list
+ * keeps the wire's ceiling (`AFETA_MAX_IDS`): past it, the later askers' extra ids are left out.
+ */
+export function affectedByAll(question: Pick<Question, 'declared' | 'joined'>): QuestionDeclared['afeta'] {
+  const { afeta } = question.declared;
+  if (question.joined.length === 0) return afeta;
+  const union = (key: keyof QuestionDeclared['afeta']) =>
+    [...new Set([afeta[key], ...question.joined.map((j) => j.asked.afeta[key])].flat())].slice(
+      0,
+      AFETA_MAX_IDS,
+    );
+  return { regras: union('regras'), historias: union('historias'), tarefas: union('tarefas') };
+}
+
+/**
  * The one answering rule for both doors. Order of checks for a click: 404 (a question of another
  * project is the same 404), 403 not the session author — unless (§11.6) the author has a live
  * grant to the clicker (else 403 `delegacao_revogada` / `delegacao_expirada` for the newest grant,
@@ -304,7 +323,7 @@ function decideAnswer(
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
     choice: answerText,
-    consequences: declared.afeta,
+    consequences: affectedByAll(question),
     questionId: declared.questionId,
     viaAgente: viaAgent,
     ...session,
@@ -364,7 +383,7 @@ function decideWithdraw(
  * with no agent decision standing (open, withdrawn, answered by a click, or already amended). The
  * same `resposta` again after an amendment decides no events: the amendment stands (a retried
  * click), never a conflict. Two events, in this order: the new decision's `decision.recorded`
- * (a user decision, `viaAgente` null, the question's `afeta`) and `decision.superseded` linking
+ * (a user decision, `viaAgente` null, §12.3 the afeta of all its askers) and `decision.superseded` linking
  * the two, both at `now` (the handler never passes a `now` before the superseded answer: see
  * `amendInstant`, so "newest first", the context service's rule, picks the new decision).
  */
@@ -391,7 +410,7 @@ function decideAmend(
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
     choice: amendment.resposta,
-    consequences: declared.afeta,
+    consequences: affectedByAll(question),
     questionId: declared.questionId,
     viaAgente: null,
     decidedAt,

@@ -6,6 +6,7 @@ import { QuestionSearch1764500000000 } from './1764500000000-question-search';
 import { DelegationLog1764510000000 } from './1764510000000-delegation-log';
 import { ProjectPolicyLog1764520000000 } from './1764520000000-project-policy-log';
 import { AskOnce1764530000000 } from './1764530000000-ask-once';
+import { AskBandsV21764540000000 } from './1764540000000-ask-bands-v2';
 
 /** The questions service's schema, in order (the messaging tables' migrations run first, always). */
 export const QUESTIONS_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const QUESTIONS_MIGRATIONS = [
   DelegationLog1764510000000,
   ProjectPolicyLog1764520000000,
   AskOnce1764530000000,
+  AskBandsV21764540000000,
 ];

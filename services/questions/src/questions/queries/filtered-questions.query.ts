@@ -13,6 +13,7 @@ import {
   decodeRankedCursor,
   encodeCursor,
   listQuestions,
+  precedentsOf,
   toView,
   type ViewRow,
 } from './list-open-questions.query';
@@ -113,8 +114,9 @@ export async function listFiltered(
       grants.set(projectId, await grantsInForce(manager, projectId, q.userId));
     }
   }
+  const precedents = await precedentsOf(manager, page);
   return {
-    items: page.map((row) => toView(row, q.userId, grants.get(row.project_id) ?? [])),
+    items: page.map((row) => toView(row, q.userId, grants.get(row.project_id) ?? [], precedents)),
     total: q.who === 'mine' ? counts.mine : q.who === 'others' ? counts.others : counts.mine + counts.others,
     limit: q.limit,
     nextCursor:

@@ -5,6 +5,7 @@ import {
   refusal,
   type OpenQuestionView,
   type DecisionSuperseded,
+  type Precedent,
   type QuestionAsker,
   type QuestionAnswered,
   type QuestionDeclared,
@@ -16,6 +17,7 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
+import { precedentOf } from '../domain/ask-once';
 import type { Delegation } from '../delegation/delegation';
 import { grantsInForce } from '../policy/policy-log';
 
@@ -94,13 +96,14 @@ export async function listQuestions(
   const items = rows.filter((row): row is ViewRow & (typeof rows)[number] => row.declared_position != null);
   const page = items.slice(0, q.limit);
   const grants = await grantsTo(manager, q);
+  const precedents = await precedentsOf(manager, page);
   const counts = {
     open: rows[0]?.open_count ?? 0,
     answered: rows[0]?.answered_count ?? 0,
     withdrawn: rows[0]?.withdrawn_count ?? 0,
   };
   return {
-    items: page.map((row) => toView(row, q.userId, grants)),
+    items: page.map((row) => toView(row, q.userId, grants, precedents)),
     total: totalOf(counts, q.status),
     limit: q.limit,
     nextCursor: items.length > q.limit ? encodeCursor(page[page.length - 1]!.declared_position) : null,
@@ -175,8 +178,9 @@ async function listRanked(
   const page = items.slice(0, q.limit);
   const last = page[page.length - 1];
   const grants = await grantsTo(manager, { ...q, status: 'open' });
+  const precedents = await precedentsOf(manager, page);
   return {
-    items: page.map((row) => toView(row, q.userId, grants)),
+    items: page.map((row) => toView(row, q.userId, grants, precedents)),
     total: rows[0]?.open_count ?? 0,
     limit: q.limit,
     nextCursor: items.length > q.limit && last ? encodeCursor(last.declared_position, last.rank!) : null,
@@ -218,10 +222,45 @@ export async function readiness(
   };
 }
 
+const NO_PRECEDENTS: ReadonlyMap<string, Precedent> = new Map();
+
+/**
+ * §12.3 the decisions the page's insisted questions were asked again over (`precedentOf`), as
+ * they stand (an amendment over the agent's answer), by that question's id: what the inbox shows
+ * as "decided before". One statement by the view's key, and none for a page without any.
+ */
+export async function precedentsOf(
+  manager: EntityManager,
+  page: readonly Pick<ViewRow, 'declared'>[],
+): Promise<ReadonlyMap<string, Precedent>> {
+  const ids = [
+    ...new Set(page.flatMap((row) => (row.declared.precedentOf ? [row.declared.precedentOf] : []))),
+  ];
+  if (ids.length === 0) return NO_PRECEDENTS;
+  const rows: Pick<ViewRow, 'project_id' | 'declared' | 'answered' | 'amended'>[] = await manager.query(
+    `SELECT project_id, declared, answered, amended FROM question_view WHERE question_id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const found = new Map<string, Precedent>();
+  for (const row of rows) {
+    const precedent = precedentOf({
+      projectId: row.project_id,
+      declared: row.declared,
+      answered: row.answered,
+      withdrawn: null,
+      amended: row.amended,
+      joined: [],
+    });
+    if (precedent) found.set(precedent.questionId, precedent);
+  }
+  return found;
+}
+
 export function toView(
   row: ViewRow,
   userId: string,
   grants: readonly Delegation[] = [],
+  precedents: ReadonlyMap<string, Precedent> = NO_PRECEDENTS,
   now = new Date(),
 ): OpenQuestionView {
   const question = {
@@ -241,7 +280,7 @@ export function toView(
   // a spread of a JSON-parsed row plus further properties ~10× slower, and a page has 50 of
   // them — it was most of the CPU of a list request (docs/performance.md, scenario 4).
   const { autor, sessionId, toolCallId } = row.declared;
-  return Object.assign({}, row.declared, {
+  const view: OpenQuestionView = Object.assign({}, row.declared, {
     projectId: row.project_id,
     askers: [{ autor, sessionId, toolCallId }, ...row.askers],
     status: statusOf(question),
@@ -271,4 +310,8 @@ export function toView(
     inertReason,
     answeringAs: answeringAs ?? null,
   });
+  // §12.3 only on a question asked again over a decision: that decision (null if it is unknown).
+  const over = row.declared.precedentOf;
+  if (over) view.precedent = precedents.get(over) ?? null;
+  return view;
 }
