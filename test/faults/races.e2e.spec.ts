@@ -4,16 +4,18 @@ import { devToken, http, SERVICE_TOKEN, type HttpResult } from './support/engine
 import { projectionEqualsReplay, readStream, waitQuiet } from './support/invariants';
 import { printFigures, saveFigures } from './support/report';
 import { rng } from './support/rng';
+import { scaled } from './support/scale';
 
 /*
- * Issue #9, item 4 — races. 1,000 questions, each answered at the same moment by its session
- * author's click (user route) and by an agent (internal route): exactly one answer wins each
+ * Issue #9, item 4 — races. 1,000 questions at full scale (fewer in CI: support/scale.ts), each
+ * answered at the same moment by its session author's click (user route) and by an agent
+ * (internal route): exactly one answer wins each
  * time; the losing click gets 409 `pergunta_ja_respondida`, the losing agent 200
  * `already_answered` with the winner's decision. The log and the stream hold one decision each.
  */
 
 const random = rng();
-const QUESTIONS = 1000;
+const QUESTIONS = scaled(1000, 150);
 const PAIRS_AT_ONCE = 25;
 let stack: ProcessStack;
 

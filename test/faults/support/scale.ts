@@ -8,7 +8,7 @@
  *   crash run, and the figures written to docs/ (report.ts) come only from that scale.
  * - FAULTS_SCALE=<n> any other scale.
  */
-export const CI_SCALE = 0.25;
+export const CI_SCALE = 0.15;
 
 export const SCALE = Number(process.env.FAULTS_SCALE ?? CI_SCALE);
 
