@@ -2,12 +2,22 @@
  * [openq] issue #27 (SPEC §12.2) the reason codes of the edge and of outbound requests, defined
  * once: the code on the wire (Portuguese, like every reason), the HTTP status it answers with
  * where it is a refusal, and its words in both languages of the inbox. The inbox's dictionaries
- * (services/gateway/src/inbox/public/locale-*.js) carry the same sentences; a spec holds them equal.
+ * (apps/inbox/src/locale-*.ts) take the same sentences from here.
  */
 
 export interface ReasonWords {
   en: string;
   'pt-BR': string;
+}
+
+/** A table's words in one language, by code (the inbox's dictionaries are built from these). */
+export function wordsIn<Code extends string>(
+  table: Readonly<Record<Code, ReasonWords>>,
+  language: keyof ReasonWords,
+): Record<Code, string> {
+  return Object.fromEntries(
+    Object.entries<ReasonWords>(table).map(([code, words]) => [code, words[language]]),
+  ) as Record<Code, string>;
 }
 
 /** The refusals of issue #27: code, status and words. */

@@ -20,3 +20,5 @@ export * from './analytics';
 
 export * from './signature';
 export * from './integration-reasons';
+export * from './live';
+export * from './notifications';

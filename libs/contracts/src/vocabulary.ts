@@ -152,3 +152,20 @@ export type BlockingReason = (typeof BLOCKING_REASONS)[number];
 /** §3.1 / §6.4 who acts: a person or an agent (`agent/po` corrects stories). */
 export const ACTOR_KINDS = ['user', 'agent'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+/** SPEC §2 project roles (a token's `roles` claim), weakest first. */
+export const PROJECT_ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+/** viewer < developer < maintainer < owner. */
+export function roleAtLeast(role: ProjectRole, minimum: ProjectRole): boolean {
+  return PROJECT_ROLES.indexOf(role) >= PROJECT_ROLES.indexOf(minimum);
+}
+
+/** [openq] SPEC §11.6 the project's policies a maintainer turns on or off. */
+export const PROJECT_POLICIES = ['delegacao', 'overrideDeMantenedor'] as const;
+export type ProjectPolicy = (typeof PROJECT_POLICIES)[number];
+
+/** §3.1 the groups of ids a question affects (`afeta`). */
+export const AFFECTS_KEYS = ['regras', 'historias', 'tarefas'] as const;
+export type AffectsKey = (typeof AFFECTS_KEYS)[number];

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, EmailMode } from '../http/notification-channels.dto';
+import type { DeliveryStatus, EmailMode } from '../notifications';
 
 /**
  * [openq] issue #17 the caller's channels as the API shows them: secrets never in full (a Slack

@@ -1,0 +1,14 @@
+/**
+ * [openq] issue #30 the contract a browser may import (`@openq/contracts/browser`): the modules of
+ * plain data and pure functions, none of which brings class-validator, Node or Nest. The web inbox
+ * (apps/inbox) takes its word lists from here; tools/build-inbox.spec.ts fails if this entry ever
+ * pulls in a module outside libs/contracts.
+ */
+export * from './vocabulary';
+export * from './limits';
+export * from './edge-reasons';
+export * from './integration-reasons';
+export * from './notifications';
+export * from './live';
+export * from './events/openq-event-types';
+export * from './analytics/analytics-fields';
