@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import type { Metafile } from 'esbuild';
+import { stop, type Metafile } from 'esbuild';
 import { buildInbox, INBOX_ENTRIES, INBOX_STATIC, WORKSPACE } from './build-inbox';
 
 /**
@@ -15,7 +15,10 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'openq-inbox-build-'));
   metafile = await buildInbox(out);
 });
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(out, { recursive: true, force: true });
+  await stop();
+});
 
 /** `node_modules/preact/…` → `preact`; a workspace file → its folder (`apps/inbox`, `libs/contracts`). */
 function origin(input: string): string {

@@ -8,7 +8,7 @@
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, buildSync, type BuildOptions, type Metafile } from 'esbuild';
+import { build, buildSync, stop, type BuildOptions, type Metafile } from 'esbuild';
 
 /** The workspace root, from tools/ (jest) or dist/tools/ (compiled). */
 export const WORKSPACE = __filename.endsWith('.js') ? join(__dirname, '..', '..') : join(__dirname, '..');
@@ -60,6 +60,8 @@ export function loadInboxModule(name: string): Record<string, unknown> {
     metafile: false,
     write: false,
   });
+  // buildSync keeps an esbuild process for the next call: none outlives this one (a suite checks).
+  void stop();
   const module = { exports: {} as Record<string, unknown> };
   new Function('module', 'exports', outputFiles[0]!.text)(module, module.exports);
   return module.exports;

@@ -152,32 +152,13 @@ function AnswerTimeChart({ weeks }) {
     <h2 id="chart-answer-time">${t('analytics.answerTime.title')}</h2>
     <p class="panel-sub">${t('analytics.answerTime.sub')}</p>
     <${ChartCanvas} config=${config} label=${t('analytics.answerTime.title')} />
-    <div class="visually-hidden">
-      <table>
-        <caption>
-          ${t('analytics.answerTime.title')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('analytics.week')}</th>
-            <th scope="col">${t('analytics.median')}</th>
-            <th scope="col">${t('analytics.p90')}</th>
-            <th scope="col">${t('analytics.fields.answered')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${weeks.map(
-            (w) =>
-              html`<tr key=${w.key}>
-                <th scope="row">${weekLabel(w.key)}</th>
-                <td>${duration(w.answerMinutesP50)}</td>
-                <td>${duration(w.answerMinutesP90)}</td>
-                <td>${formatNumber(answered(w))}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <div class="visually-hidden"><table>
+      <caption>${t('analytics.answerTime.title')}</caption>
+      <thead><tr><th scope="col">${t('analytics.week')}</th><th scope="col">${t('analytics.median')}</th><th scope="col">${t('analytics.p90')}</th><th scope="col">${t('analytics.fields.answered')}</th></tr></thead>
+      <tbody>
+        ${weeks.map((w) => html`<tr key=${w.key}><th scope="row">${weekLabel(w.key)}</th><td>${duration(w.answerMinutesP50)}</td><td>${duration(w.answerMinutesP90)}</td><td>${formatNumber(answered(w))}</td></tr>`)}
+      </tbody>
+    </table></div>
   </section>`;
 }
 
@@ -233,32 +214,13 @@ function AcceptanceChart({ roles }) {
         ? html`<p class="empty">${t('analytics.noAnswers')}</p>`
         : html`<${ChartCanvas} config=${config} label=${t('analytics.acceptance.title')} />`
     }
-    <div class="visually-hidden">
-      <table>
-        <caption>
-          ${t('analytics.acceptance.title')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('analytics.agent')}</th>
-            <th scope="col">${t('analytics.acceptance.series')}</th>
-            <th scope="col">${t('analytics.fields.suggestionAccepted')}</th>
-            <th scope="col">${t('analytics.fields.answered')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${shown.map(
-            (r) =>
-              html`<tr key=${r.key}>
-                <th scope="row">${agentName(r.key)}</th>
-                <td>${percent(acceptance(r))}</td>
-                <td>${formatNumber(r.suggestionAccepted)}</td>
-                <td>${formatNumber(answered(r))}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <div class="visually-hidden"><table>
+      <caption>${t('analytics.acceptance.title')}</caption>
+      <thead><tr><th scope="col">${t('analytics.agent')}</th><th scope="col">${t('analytics.acceptance.series')}</th><th scope="col">${t('analytics.fields.suggestionAccepted')}</th><th scope="col">${t('analytics.fields.answered')}</th></tr></thead>
+      <tbody>
+        ${shown.map((r) => html`<tr key=${r.key}><th scope="row">${agentName(r.key)}</th><td>${percent(acceptance(r))}</td><td>${formatNumber(r.suggestionAccepted)}</td><td>${formatNumber(answered(r))}</td></tr>`)}
+      </tbody>
+    </table></div>
   </section>`;
 }
 
@@ -313,30 +275,13 @@ function WaitsChart({ roles }) {
         ? html`<p class="empty">${t('analytics.noAnswers')}</p>`
         : html`<${ChartCanvas} config=${config} label=${t('analytics.waits.title')} />`
     }
-    <div class="visually-hidden">
-      <table>
-        <caption>
-          ${t('analytics.waits.title')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('analytics.agent')}</th>
-            <th scope="col">${t('analytics.waits.answer')}</th>
-            <th scope="col">${t('analytics.waits.parked')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${shown.map(
-            (r) =>
-              html`<tr key=${r.key}>
-                <th scope="row">${agentName(r.key)}</th>
-                <td>${duration(r.answerMinutesP90)}</td>
-                <td>${duration(r.parkedMinutesP50)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <div class="visually-hidden"><table>
+      <caption>${t('analytics.waits.title')}</caption>
+      <thead><tr><th scope="col">${t('analytics.agent')}</th><th scope="col">${t('analytics.waits.answer')}</th><th scope="col">${t('analytics.waits.parked')}</th></tr></thead>
+      <tbody>
+        ${shown.map((r) => html`<tr key=${r.key}><th scope="row">${agentName(r.key)}</th><td>${duration(r.answerMinutesP90)}</td><td>${duration(r.parkedMinutesP50)}</td></tr>`)}
+      </tbody>
+    </table></div>
   </section>`;
 }
 
@@ -375,11 +320,10 @@ function FiguresTable({ roles, csv }) {
         </thead>
         <tbody>
           ${roles.map(
-            (r) =>
-              html`<tr key=${r.key}>
-                <th scope="row">${agentName(r.key)}</th>
-                ${FIELDS.map((f) => html`<td key=${f}>${cell(r, f)}</td>`)}
-              </tr>`,
+            (r) => html`<tr key=${r.key}>
+              <th scope="row">${agentName(r.key)}</th>
+              ${FIELDS.map((f) => html`<td key=${f}>${cell(r, f)}</td>`)}
+            </tr>`,
           )}
         </tbody>
       </table>
@@ -402,13 +346,7 @@ function Headline({ roles }) {
     [t('analytics.fields.amended'), formatNumber(total('amended'))],
   ];
   return html`<dl class="headline">
-    ${tiles.map(
-      ([term, value]) =>
-        html`<div class="tile" key=${term}>
-          <dt>${term}</dt>
-          <dd>${value}</dd>
-        </div>`,
-    )}
+    ${tiles.map(([term, value]) => html`<div class="tile" key=${term}><dt>${term}</dt><dd>${value}</dd></div>`)}
   </dl>`;
 }
 
@@ -427,9 +365,7 @@ export function AnalyticsPage({ projectId, onView }) {
 
   return html`<main class="layout single analytics-page" id="main">
     <div class="settings-head">
-      <h1 class="page-title" id="analytics-title" tabindex="-1" ref=${title}>
-        ${t('analytics.title', { projectId })}
-      </h1>
+      <h1 class="page-title" id="analytics-title" tabindex="-1" ref=${title}>${t('analytics.title', { projectId })}</h1>
       <p class="panel-sub">
         ${ready ? t('analytics.window', { from: dayLabel(byWeek.data.from), to: dayLabel(byWeek.data.to) }) : t('analytics.sub')}
       </p>
@@ -450,12 +386,12 @@ export function AnalyticsPage({ projectId, onView }) {
     ${
       ready &&
       html`<${Headline} roles=${byRole.data.rows} />
-        <div class="analytics-grid">
-          <${AnswerTimeChart} weeks=${byWeek.data.rows} />
-          <${AcceptanceChart} roles=${byRole.data.rows} />
-          <${WaitsChart} roles=${byRole.data.rows} />
-        </div>
-        <${FiguresTable} roles=${byRole.data.rows} csv=${csv} />`
+      <div class="analytics-grid">
+        <${AnswerTimeChart} weeks=${byWeek.data.rows} />
+        <${AcceptanceChart} roles=${byRole.data.rows} />
+        <${WaitsChart} roles=${byRole.data.rows} />
+      </div>
+      <${FiguresTable} roles=${byRole.data.rows} csv=${csv} />`
     }
   </main>`;
 }

@@ -80,9 +80,7 @@ function pickProject(roles) {
 /** The languages in their own names; the choice re-renders the page in place and is remembered. */
 function LanguageSwitch({ compact = false }) {
   return html`<div class="picker language">
-    <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}
-      >${t('language.label')}</label
-    >
+    <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}>${t('language.label')}</label>
     <select id="language-picker" value=${language()} onChange=${(e) => setLanguage(e.currentTarget.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
     </select>
@@ -406,7 +404,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
       <${SettingsPage} projectId=${projectId} me=${me} onView=${chooseView} />
       <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
   if (view === 'analytics')
-    return html`${topbar} <${AnalyticsPage} projectId=${projectId} onView=${chooseView} />`;
+    return html`${topbar}
+      <${AnalyticsPage} projectId=${projectId} onView=${chooseView} />`;
 
   // Issue #18 mobile: on a phone what waits on the person comes first, before the queue.
   const waitingPanel = html`<${WaitingPanel}

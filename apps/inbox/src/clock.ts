@@ -92,9 +92,7 @@ export function ClockMarker({ item, now }) {
     ${
       item.state === 'overdue'
         ? html`<span
-            ><strong>${t('clock.marker.overdue')}</strong>${' '}${when}${' '}<span
-              class="sep"
-              aria-hidden="true"
+            ><strong>${t('clock.marker.overdue')}</strong>${' '}${when}${' '}<span class="sep" aria-hidden="true"
               >·</span
             >${' '}<span class="clock-late">${t('clock.marker.late', { author: item.authorId })}</span></span
           >`

@@ -123,9 +123,7 @@ function Pending({ me, onSignedOut }) {
         onSort=${setSort}
       />
       <p class="embed-foot">
-        <a href=${`/?project=${encodeURIComponent(PROJECT)}`} target="_blank" rel="noopener"
-          >${t('embed.openInbox')}</a
-        >
+        <a href=${`/?project=${encodeURIComponent(PROJECT)}`} target="_blank" rel="noopener">${t('embed.openInbox')}</a>
       </p>
     </main>
     <p class="visually-hidden" aria-live="polite" role="status">${announcement ? announcement() : ''}</p>`;

@@ -71,14 +71,8 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
       </button>
     </div>`;
   }
-  return html`<form
-    class="override open"
-    onSubmit=${submit}
-    aria-label=${t('gates.override.formLabel', { taskId: cycle.taskId })}
-  >
-    <label for=${id}
-      >${t('gates.override.why')} <span class="muted">${t('gates.override.whyHint')}</span></label
-    >
+  return html`<form class="override open" onSubmit=${submit} aria-label=${t('gates.override.formLabel', { taskId: cycle.taskId })}>
+    <label for=${id}>${t('gates.override.why')} <span class="muted">${t('gates.override.whyHint')}</span></label>
     <textarea
       id=${id}
       ref=${field}
@@ -164,19 +158,11 @@ export function GateHistoryPanel({ history, now }) {
           : html`<ol class="events">
               ${items.map((e, i) => {
                 const { what, why, kind } = describe(e);
-                return html`<li
-                  class=${`event ${kind}`}
-                  key=${`${e.occurredAt}-${i}`}
-                  data-task-id=${e.taskId}
-                >
+                return html`<li class=${`event ${kind}`} key=${`${e.occurredAt}-${i}`} data-task-id=${e.taskId}>
                   <p class="task-title">
                     <span class="task-id">${e.taskId}</span>
                     <span class="gate">${gateName(e.gate)}</span>
-                    <span class="muted"
-                      ><time datetime=${e.occurredAt} title=${fullDate(e.occurredAt)}
-                        >${ago(e.occurredAt, now)}</time
-                      ></span
-                    >
+                    <span class="muted"><time datetime=${e.occurredAt} title=${fullDate(e.occurredAt)}>${ago(e.occurredAt, now)}</time></span>
                   </p>
                   <p class="event-what">${what}${why && html`<q class="why">${why}</q>`}</p>
                 </li>`;

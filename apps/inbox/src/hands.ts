@@ -52,9 +52,7 @@ const WORDS = {
 function ResultLine({ result, pergunta }) {
   const why = result.status === 'refused' ? sentenceFor(result) : null;
   return html`<li class=${`result result-${result.status}`} data-question-id=${result.questionId}>
-    <span class="icon" aria-hidden="true"
-      >${result.status === 'answered' ? '✓' : result.status === 'refused' ? '✕' : '–'}</span
-    >
+    <span class="icon" aria-hidden="true">${result.status === 'answered' ? '✓' : result.status === 'refused' ? '✕' : '–'}</span>
     <span>
       <strong>${t(WORDS[result.status])}</strong> ${pergunta ?? result.questionId}
       ${why && html`<span class="why">${why}</span>`}
@@ -143,11 +141,7 @@ export function BulkAccept({ projectId, items, onDone }) {
         <ul>
           ${outcome.results.map(
             (r) =>
-              html`<${ResultLine}
-                key=${r.questionId}
-                result=${r}
-                pergunta=${texts.current.get(r.questionId)}
-              />`,
+              html`<${ResultLine} key=${r.questionId} result=${r} pergunta=${texts.current.get(r.questionId)} />`,
           )}
         </ul>
         <button type="button" class="link" onClick=${() => setOutcome(null)}>${t('hands.dismiss')}</button>

@@ -141,10 +141,7 @@ export function Shortcuts() {
       <p class="muted">${t('keys.intro')}</p>
       <table class="help-keys">
         <thead>
-          <tr>
-            <th scope="col">${t('keys.keyColumn')}</th>
-            <th scope="col">${t('keys.actionColumn')}</th>
-          </tr>
+          <tr><th scope="col">${t('keys.keyColumn')}</th><th scope="col">${t('keys.actionColumn')}</th></tr>
         </thead>
         <tbody>
           ${SHORTCUTS.map(

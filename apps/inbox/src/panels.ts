@@ -22,10 +22,7 @@ const ACTIONS = READINESS_ACTIONS;
 function Notice({ open, onGoToQueue }) {
   return html`<p class="notice">
     <span class="icon" aria-hidden="true">!</span>
-    <span
-      >${t('panels.readiness.stillOpen', { count: open })} —
-      <a href="#open-questions" onClick=${onGoToQueue}>${t('panels.readiness.answer')}</a></span
-    >
+    <span>${t('panels.readiness.stillOpen', { count: open })} — <a href="#open-questions" onClick=${onGoToQueue}>${t('panels.readiness.answer')}</a></span>
   </p>`;
 }
 
@@ -63,9 +60,7 @@ export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
         notice
           ? html`<${Notice} open=${readiness.data.openQuestions} onGoToQueue=${onGoToQueue} />`
           : readiness.data
-            ? html`<p class="notice ok">
-                <span class="icon" aria-hidden="true">✓</span>${t('panels.readiness.none')}
-              </p>`
+            ? html`<p class="notice ok"><span class="icon" aria-hidden="true">✓</span>${t('panels.readiness.none')}</p>`
             : readiness.error
               ? html`<${ErrorLine} error=${readiness.error} retry=${readiness.reload} />`
               : null
@@ -173,46 +168,39 @@ export function WaitingPanel({
         : decisions.length === 0
           ? waiting.data && html`<p class="empty">${t('panels.waiting.empty')}</p>`
           : html`${overrides && !canOverride && html`<p class="inert-note" id="override-reason"><span class="icon" aria-hidden="true">i</span>${overrideReason}</p>`}
-              <ul class="tasks">
-                ${decisions.map(
-                  (c) =>
-                    html`<li class="task" key=${`${c.taskId}/${c.gate}`} data-task-id=${c.taskId}>
-                      <p class="task-title">
-                        <span class="task-id">${c.taskId}</span>
-                        <span class="gate">${gateName(c.gate)}</span>
-                        <span class="muted"
-                          >${t('panels.waiting.parked')}
-                          <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}
-                            >${ago(c.updatedAt, now)}</time
-                          ></span
-                        >
-                      </p>
-                      <p class="task-sub">${resumesWhen(c.questionIds.length)}</p>
-                      ${!c.waitingForYou && html`<p class="muted not-yours" data-testid="waits-for-author">${t('panels.waiting.notYours')}</p>`}
-                      <${WaitingQuestions}
-                        ids=${c.questionIds}
-                        questionsById=${questionsById}
-                        onGoToQuestion=${onGoToQuestion}
-                      />
-                      ${
-                        overrides &&
-                        html`<${OverrideResume}
-                          cycle=${c}
-                          projectId=${projectId}
-                          allowed=${canOverride}
-                          reasonId="override-reason"
-                          onResumed=${onResumed}
-                        />`
-                      }
-                    </li>`,
-                )}
-              </ul>`
+            <ul class="tasks">
+              ${decisions.map(
+                (c) =>
+                  html`<li class="task" key=${`${c.taskId}/${c.gate}`} data-task-id=${c.taskId}>
+                    <p class="task-title">
+                      <span class="task-id">${c.taskId}</span>
+                      <span class="gate">${gateName(c.gate)}</span>
+                      <span class="muted">${t('panels.waiting.parked')} <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
+                    </p>
+                    <p class="task-sub">${resumesWhen(c.questionIds.length)}</p>
+                    ${!c.waitingForYou && html`<p class="muted not-yours" data-testid="waits-for-author">${t('panels.waiting.notYours')}</p>`}
+                    <${WaitingQuestions}
+                      ids=${c.questionIds}
+                      questionsById=${questionsById}
+                      onGoToQuestion=${onGoToQuestion}
+                    />
+                    ${
+                      overrides &&
+                      html`<${OverrideResume}
+                        cycle=${c}
+                        projectId=${projectId}
+                        allowed=${canOverride}
+                        reasonId="override-reason"
+                        onResumed=${onResumed}
+                      />`
+                    }
+                  </li>`,
+              )}
+            </ul>`
     }
     ${
       idle.length > 0 &&
-      html`<h3 class="subhead">
-          ${t('panels.waiting.idle')} <span class="count small">${idle.length}</span>
-        </h3>
+      html`<h3 class="subhead">${t('panels.waiting.idle')} <span class="count small">${idle.length}</span></h3>
         ${!canResume && html`<p class="inert-note" id="resume-reason"><span class="icon" aria-hidden="true">i</span>${t('panels.waiting.resumeNeedsRole', { role: roleWithArticle(role) })}</p>`}
         <ul class="tasks">
           ${idle.map(
@@ -221,12 +209,7 @@ export function WaitingPanel({
                 <p class="task-title">
                   <span class="task-id">${c.taskId}</span>
                   <span class="gate">${gateName(c.gate)}</span>
-                  <span class="muted"
-                    >${t('panels.waiting.parked')}
-                    <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}
-                      >${ago(c.updatedAt, now)}</time
-                    ></span
-                  >
+                  <span class="muted">${t('panels.waiting.parked')} <time datetime=${c.updatedAt} title=${fullDate(c.updatedAt)}>${ago(c.updatedAt, now)}</time></span>
                 </p>
                 <${ResumeButton}
                   cycle=${c}
@@ -251,8 +234,7 @@ function AgentProvenance({ q }) {
   const agent = html`<span class="agent">${agentName(q.viaAgente)}</span>`;
   // Pieces of the .meta line (a wrapping flex row); the comma stays with the agent's name.
   return q.agentSessionId
-    ? html` ${t('panels.history.via')} <span>${agent},</span> ${t('panels.history.inSession')}
-        <code class="session">${q.agentSessionId}</code> ${t('panels.history.fromChat')}`
+    ? html` ${t('panels.history.via')} <span>${agent},</span> ${t('panels.history.inSession')} <code class="session">${q.agentSessionId}</code> ${t('panels.history.fromChat')}`
     : html` ${t('panels.history.via')} ${agent} ${t('panels.history.fromChat')}`;
 }
 
@@ -303,8 +285,7 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
   return html`<section class="panel history" aria-labelledby="history-title">
     <div class="panel-head">
       <h2 id="history-title">
-        ${t('panels.history.title')}
-        <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
+        ${t('panels.history.title')} <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
       </h2>
       <p class="panel-sub">${t('panels.history.sub')}</p>
     </div>
@@ -326,18 +307,15 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
                     q.amendment
                       ? html`<${Amendment} q=${q} now=${now} />`
                       : html`<p class="meta">
-                          ${
-                            answeredByDelegate(q)
-                              ? html`<${AnsweredFor} q=${q} />`
-                              : html`${t('panels.history.answeredBy')}
-                                  <strong>${q.respondidaPor}</strong>
-                                  ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ` ${t('panels.history.byClick')}`}`
-                          }
-                          <span class="sep" aria-hidden="true">·</span>
-                          <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}
-                            >${ago(q.answeredAt, now)}</time
-                          >
-                        </p>`
+                    ${
+                      answeredByDelegate(q)
+                        ? html`<${AnsweredFor} q=${q} />`
+                        : html`${t('panels.history.answeredBy')} <strong>${q.respondidaPor}</strong>
+                            ${q.viaAgente ? html`<${AgentProvenance} q=${q} />` : ` ${t('panels.history.byClick')}`}`
+                    }
+                    <span class="sep" aria-hidden="true">·</span>
+                    <time datetime=${q.answeredAt} title=${fullDate(q.answeredAt)}>${ago(q.answeredAt, now)}</time>
+                  </p>`
                   }
                   ${q.canAmend && html`<${AmendControl} q=${q} projectId=${projectId} onAmended=${onAmended} />`}
                 </li>`,
@@ -348,9 +326,7 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
       cut &&
       html`<p class="cut">
         ${t('panels.history.showing', { shown: formatNumber(list.items.length), count: list.total })}
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>
-          ${t('ui.showMore')}
-        </button>
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;
@@ -363,8 +339,7 @@ export function WithdrawnPanel({ list, now }) {
   return html`<section class="panel withdrawn" aria-labelledby="withdrawn-title">
     <div class="panel-head">
       <h2 id="withdrawn-title">
-        ${t('panels.withdrawn.title')}
-        <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
+        ${t('panels.withdrawn.title')} <span class="count"><span class="visually-hidden">: </span>${list.total}</span>
       </h2>
       <p class="panel-sub">${t('panels.withdrawn.sub')}</p>
     </div>
@@ -374,14 +349,10 @@ export function WithdrawnPanel({ list, now }) {
         (q) =>
           html`<li class="decision withdrawn" key=${q.questionId} data-question-id=${q.questionId}>
             <p class="decision-q">${q.pergunta} <span class="tag">${t('panels.withdrawn.tag')}</span></p>
-            <p class="decision-a">
-              <span class="label">${t('panels.withdrawn.why')}</span> ${q.withdrawal?.motivo}
-            </p>
+            <p class="decision-a"><span class="label">${t('panels.withdrawn.why')}</span> ${q.withdrawal?.motivo}</p>
             <p class="meta">
               ${t('panels.withdrawn.by')}
-              <strong
-                >${q.withdrawal?.by.kind === 'agent' ? agentName(q.withdrawal.by.id) : q.withdrawal?.by.id}</strong
-              >
+              <strong>${q.withdrawal?.by.kind === 'agent' ? agentName(q.withdrawal.by.id) : q.withdrawal?.by.id}</strong>
               <span class="sep" aria-hidden="true">·</span>
               <time datetime=${q.withdrawal?.withdrawnAt} title=${fullDate(q.withdrawal?.withdrawnAt)}
                 >${ago(q.withdrawal?.withdrawnAt, now)}</time
@@ -394,9 +365,7 @@ export function WithdrawnPanel({ list, now }) {
       cut &&
       html`<p class="cut">
         ${t('panels.withdrawn.showing', { shown: formatNumber(list.items.length), count: list.total })}
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>
-          ${t('ui.showMore')}
-        </button>
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;

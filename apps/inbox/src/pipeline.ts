@@ -50,12 +50,7 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
       <p class="task-title">
         <span class="task-id">${freeze.repo}</span>
         <span class="gate frozen-tag">${t('pipeline.frozen')}</span>
-        <span class="muted"
-          >${by}
-          <time datetime=${freeze.frozenAt} title=${fullDate(freeze.frozenAt)}
-            >${ago(freeze.frozenAt, now)}</time
-          ></span
-        >
+        <span class="muted">${by} <time datetime=${freeze.frozenAt} title=${fullDate(freeze.frozenAt)}>${ago(freeze.frozenAt, now)}</time></span>
       </p>
       ${
         canFreeze &&
@@ -65,9 +60,7 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
       }
     </div>
     <p class="freeze-why">${freeze.motivo ? `“${freeze.motivo}”` : t('pipeline.noReason')}</p>
-    <p class="task-sub">
-      ${waiting === 0 ? t('pipeline.noTaskWaits') : t('pipeline.tasksWait', { count: waiting })}
-    </p>
+    <p class="task-sub">${waiting === 0 ? t('pipeline.noTaskWaits') : t('pipeline.tasksWait', { count: waiting })}</p>
     ${error && html`<p class="error" role="alert">${freezeSentence(error)}</p>`}
   </li>`;
 }
@@ -100,35 +93,16 @@ function FreezeForm({ projectId, repos, onChanged }) {
       setBusy(false);
     }
   };
-  return html`<form
-    class="freeze-form"
-    onSubmit=${submit}
-    aria-describedby=${error ? 'freeze-error' : undefined}
-  >
+  return html`<form class="freeze-form" onSubmit=${submit} aria-describedby=${error ? 'freeze-error' : undefined}>
     <h3 class="subhead">${t('pipeline.form.title')}</h3>
     <div class="freeze-fields">
       <label for="freeze-repo">${t('pipeline.form.repo')}</label>
-      <input
-        id="freeze-repo"
-        list="freeze-repos"
-        autocomplete="off"
-        maxlength="64"
-        value=${repo}
-        onInput=${(e) => setRepo(e.currentTarget.value)}
-      />
+      <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
       <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
       <label for="freeze-motivo">${t('pipeline.form.why')}</label>
-      <input
-        id="freeze-motivo"
-        autocomplete="off"
-        maxlength=${MAX_REASON}
-        value=${why}
-        onInput=${(e) => setWhy(e.currentTarget.value)}
-      />
+      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_REASON} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
     </div>
-    <button type="submit" class="primary" aria-busy=${busy}>
-      ${busy ? t('pipeline.form.freezing') : t('pipeline.form.freeze')}
-    </button>
+    <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('pipeline.form.freezing') : t('pipeline.form.freeze')}</button>
     ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}
   </form>`;
 }
@@ -181,10 +155,7 @@ export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
         ? pipeline.data &&
           html`<${FreezeForm} projectId=${projectId} repos=${repos} onChanged=${onChanged} />`
         : pipeline.data &&
-          html`<p class="freeze-note">
-            <span class="icon" aria-hidden="true">i</span
-            >${t('pipeline.needsRole', { role: roleWithArticle(role) })}
-          </p>`
+          html`<p class="freeze-note"><span class="icon" aria-hidden="true">i</span>${t('pipeline.needsRole', { role: roleWithArticle(role) })}</p>`
     }
   </section>`;
 }

@@ -221,9 +221,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     <${ClockMarker} item=${clockItem} now=${now} />
     ${
       q.blocking?.blocks.length > 0 &&
-      html`<p class="blocks">
-        <strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span>
-      </p>`
+      html`<p class="blocks"><strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
     }
     <${AnsweringFor} q=${q} />
     <h3 class="question" id=${`${base}-text`}>${q.pergunta}</h3>
@@ -263,9 +261,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
             value=${draft}
             onInput=${(e) => setDraft(e.currentTarget.value)}
           />
-          <button type="submit" class="primary" aria-busy=${busy}>
-            ${busy ? t('queue.card.sending') : t('queue.card.answer')}
-          </button>
+          <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('queue.card.sending') : t('queue.card.answer')}</button>
         </div>
       </form>
     </fieldset>
@@ -273,12 +269,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     ${
       q.canAnswer &&
       !q.answeringAs &&
-      html`<${WithdrawControl}
-        q=${q}
-        projectId=${projectId}
-        onWithdrawn=${onAnswered}
-        position=${position}
-      />`
+      html`<${WithdrawControl} q=${q} projectId=${projectId} onWithdrawn=${onAnswered} position=${position} />`
     }
   </article>`;
 }
@@ -315,12 +306,7 @@ function SortSwitch({ sort, onSort }) {
   return html`<div class="sort" role="group" aria-label=${t('queue.sort.label')}>
     ${SORTS.map(
       (value) =>
-        html`<button
-          type="button"
-          class="sort-option"
-          aria-pressed=${sort === value}
-          onClick=${() => onSort(value)}
-        >
+        html`<button type="button" class="sort-option" aria-pressed=${sort === value} onClick=${() => onSort(value)}>
           ${t(`queue.sort.${value}`)}
         </button>`,
     )}
@@ -359,10 +345,7 @@ export function OpenQueue({
       ([reason, covered], i) =>
         html`<p class="inert-note" id=${`inert-${i}`}>
           <span class="icon" aria-hidden="true">i</span>
-          <span
-            >${inertSentence(list.items.find((q) => q.inertReason === reason))}
-            ${scope(covered, list.items.length)}</span
-          >
+          <span>${inertSentence(list.items.find((q) => q.inertReason === reason))} ${scope(covered, list.items.length)}</span>
         </p>`,
     )}
     ${note && html`<p class="queue-note" role="status">${note}</p>`}
@@ -400,9 +383,7 @@ export function OpenQueue({
       cut &&
       html`<p class="cut">
         ${t('queue.showing', { shown: formatNumber(list.items.length), count: list.total })}
-        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>
-          ${t('ui.showMore')}
-        </button>
+        <button type="button" class="link" onClick=${list.loadMore} disabled=${list.more}>${t('ui.showMore')}</button>
       </p>`
     }
   </section>`;

@@ -84,7 +84,7 @@ function ChannelForm({ kind, projectId, current, onSaved, summary, children, val
     class=${`channel channel-${kind}`}
     data-kind=${kind}
     aria-labelledby=${`channel-${kind}-title`}
-    novalidate
+    noValidate
     onSubmit=${onSubmit}
   >
     <h3 class="channel-title" id=${`channel-${kind}-title`}>
@@ -153,24 +153,23 @@ function EmailForm({ projectId, current, onSaved }) {
         ? { channel: { address: address.trim(), mode } }
         : { refused: missing('email.address', 'settings.channels.errors.emailMissing') }}
   >
-    ${({ invalid, errorId }) =>
-      html`<${Field}
-          field="email.address"
-          label=${t('settings.channels.email.address')}
-          invalid=${invalid}
-          errorId=${errorId}
-          type="email"
-          autocomplete="email"
-          maxlength="254"
-          value=${address}
-          onInput=${(e) => setAddress(e.currentTarget.value)}
-        />
-        <div class="channel-field">
-          <label for="channel-email-mode">${t('settings.channels.email.mode')}</label>
-          <select id="channel-email-mode" value=${mode} onChange=${(e) => setMode(e.currentTarget.value)}>
-            ${EMAIL_MODES.map((m) => html`<option value=${m}>${t(`settings.channels.email.modes.${m}`)}</option>`)}
-          </select>
-        </div>`}
+    ${({ invalid, errorId }) => html`<${Field}
+        field="email.address"
+        label=${t('settings.channels.email.address')}
+        invalid=${invalid}
+        errorId=${errorId}
+        type="email"
+        autocomplete="email"
+        maxlength="254"
+        value=${address}
+        onInput=${(e) => setAddress(e.currentTarget.value)}
+      />
+      <div class="channel-field">
+        <label for="channel-email-mode">${t('settings.channels.email.mode')}</label>
+        <select id="channel-email-mode" value=${mode} onChange=${(e) => setMode(e.currentTarget.value)}>
+          ${EMAIL_MODES.map((m) => html`<option value=${m}>${t(`settings.channels.email.modes.${m}`)}</option>`)}
+        </select>
+      </div>`}
   <//>`;
 }
 
@@ -188,21 +187,20 @@ function SlackForm({ projectId, current, onSaved }) {
         ? { channel: { webhookUrl: url.trim() } }
         : { refused: missing('slack.webhookUrl', 'settings.channels.errors.slackMissing') }}
   >
-    ${({ invalid, errorId }) =>
-      html`<${Field}
-        field="slack.webhookUrl"
-        label=${current ? t('settings.channels.slack.replaceUrl') : t('settings.channels.slack.url')}
-        hint=${t('settings.channels.slack.hint')}
-        invalid=${invalid}
-        errorId=${errorId}
-        type="url"
-        autocomplete="off"
-        spellcheck="false"
-        maxlength="2000"
-        placeholder="https://hooks.slack.com/services/…"
-        value=${url}
-        onInput=${(e) => setUrl(e.currentTarget.value)}
-      />`}
+    ${({ invalid, errorId }) => html`<${Field}
+      field="slack.webhookUrl"
+      label=${current ? t('settings.channels.slack.replaceUrl') : t('settings.channels.slack.url')}
+      hint=${t('settings.channels.slack.hint')}
+      invalid=${invalid}
+      errorId=${errorId}
+      type="url"
+      autocomplete="off"
+      spellcheck="false"
+      maxlength="2000"
+      placeholder="https://hooks.slack.com/services/…"
+      value=${url}
+      onInput=${(e) => setUrl(e.currentTarget.value)}
+    />`}
   <//>`;
 }
 
@@ -227,33 +225,32 @@ function WebhookForm({ projectId, current, onSaved }) {
       return { channel: { url: url.trim(), secret } };
     }}
   >
-    ${({ invalid, errorId }) =>
-      html`<${Field}
-          field="webhook.url"
-          label=${current ? t('settings.channels.webhook.replaceUrl') : t('settings.channels.webhook.url')}
-          invalid=${invalid}
-          errorId=${errorId}
-          type="url"
-          autocomplete="off"
-          spellcheck="false"
-          maxlength="2000"
-          placeholder="https://"
-          value=${url}
-          onInput=${(e) => setUrl(e.currentTarget.value)}
-        />
-        <${Field}
-          field="webhook.secret"
-          label=${t('settings.channels.webhook.secret')}
-          hint=${current ? t('settings.channels.webhook.secretSet') : t('settings.channels.webhook.secretHint')}
-          invalid=${invalid}
-          errorId=${errorId}
-          type="password"
-          autocomplete="new-password"
-          maxlength="256"
-          placeholder=${current ? '••••••••••••••••' : ''}
-          value=${secret}
-          onInput=${(e) => setSecret(e.currentTarget.value)}
-        />`}
+    ${({ invalid, errorId }) => html`<${Field}
+        field="webhook.url"
+        label=${current ? t('settings.channels.webhook.replaceUrl') : t('settings.channels.webhook.url')}
+        invalid=${invalid}
+        errorId=${errorId}
+        type="url"
+        autocomplete="off"
+        spellcheck="false"
+        maxlength="2000"
+        placeholder="https://"
+        value=${url}
+        onInput=${(e) => setUrl(e.currentTarget.value)}
+      />
+      <${Field}
+        field="webhook.secret"
+        label=${t('settings.channels.webhook.secret')}
+        hint=${current ? t('settings.channels.webhook.secretSet') : t('settings.channels.webhook.secretHint')}
+        invalid=${invalid}
+        errorId=${errorId}
+        type="password"
+        autocomplete="new-password"
+        maxlength="256"
+        placeholder=${current ? '••••••••••••••••' : ''}
+        value=${secret}
+        onInput=${(e) => setSecret(e.currentTarget.value)}
+      />`}
   <//>`;
 }
 

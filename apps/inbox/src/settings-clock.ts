@@ -128,12 +128,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
       onInput=${(e) => onValue(e.currentTarget.value)}
     />`;
 
-  return html`<form
-    class="channel clock-form"
-    novalidate
-    onSubmit=${onSubmit}
-    aria-label=${t('settings.clock.edit')}
-  >
+  return html`<form class="channel clock-form" noValidate onSubmit=${onSubmit} aria-label=${t('settings.clock.edit')}>
     <h3 class="channel-title">${t('settings.clock.edit')}</h3>
     <p class="hint">${t('settings.clock.hoursHint')}</p>
     <div class="channel-field">
@@ -148,24 +143,23 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
       ${form.reminders.length === 0 && html`<p class="muted">${t('settings.clock.noReminders')}</p>`}
       <ol class="clock-reminder-list">
         ${form.reminders.map(
-          (r, i) =>
-            html`<li key=${i} class="clock-hours-row">
-              ${hoursInput(
-                `clock-reminder-${i}`,
-                r,
-                (v) => set({ reminders: form.reminders.map((x, j) => (j === i ? v : x)) }),
-                t('settings.clock.reminderN', { n: i + 1 }),
-              )}
-              <span aria-hidden="true">${t('settings.clock.hoursUnit')}</span>
-              <button
-                type="button"
-                class="link"
-                aria-label=${t('settings.clock.removeReminderN', { n: i + 1 })}
-                onClick=${() => set({ reminders: form.reminders.filter((_, j) => j !== i) })}
-              >
-                ${t('settings.clock.removeReminder')}
-              </button>
-            </li>`,
+          (r, i) => html`<li key=${i} class="clock-hours-row">
+            ${hoursInput(
+              `clock-reminder-${i}`,
+              r,
+              (v) => set({ reminders: form.reminders.map((x, j) => (j === i ? v : x)) }),
+              t('settings.clock.reminderN', { n: i + 1 }),
+            )}
+            <span aria-hidden="true">${t('settings.clock.hoursUnit')}</span>
+            <button
+              type="button"
+              class="link"
+              aria-label=${t('settings.clock.removeReminderN', { n: i + 1 })}
+              onClick=${() => set({ reminders: form.reminders.filter((_, j) => j !== i) })}
+            >
+              ${t('settings.clock.removeReminder')}
+            </button>
+          </li>`,
         )}
       </ol>
       <button
@@ -285,11 +279,8 @@ export function ClockPolicySection({ id, projectId, me }) {
                         data.updatedBy &&
                         data.updatedAt &&
                         html`<p class="muted">
-                          ${t('settings.clock.setBy', { who: data.updatedBy })} ${' '}<time
-                            datetime=${data.updatedAt}
-                            title=${fullDate(data.updatedAt)}
-                            >${ago(data.updatedAt, now)}</time
-                          >
+                          ${t('settings.clock.setBy', { who: data.updatedBy })}
+                          ${' '}<time datetime=${data.updatedAt} title=${fullDate(data.updatedAt)}>${ago(data.updatedAt, now)}</time>
                         </p>`
                       }`
                   : html`<p>${t('settings.clock.none')}</p>`
@@ -303,9 +294,7 @@ export function ClockPolicySection({ id, projectId, me }) {
                     policy=${policy}
                     onSaved=${current.set}
                   />`
-                : html`<p class="hint" data-testid="clock-policy-readonly">
-                    ${t('settings.clock.onlyMaintainers')}
-                  </p>`
+                : html`<p class="hint" data-testid="clock-policy-readonly">${t('settings.clock.onlyMaintainers')}</p>`
             }`
     }
   </section>`;

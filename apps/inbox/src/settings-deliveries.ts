@@ -42,15 +42,13 @@ function redeliverSentence(error) {
 }
 
 function When({ iso, now, label }) {
-  return html`<span>${label} <time datetime=${iso} title=${fullDate(iso)}>${ago(iso, now)}</time></span>`;
+  return html`<span
+    >${label} <time datetime=${iso} title=${fullDate(iso)}>${ago(iso, now)}</time></span
+  >`;
 }
 
 function Delivery({ d, now, busy, error, onRedeliver }) {
-  return html`<li
-    class=${`delivery status-${d.status}`}
-    data-delivery-id=${d.deliveryId}
-    data-status=${d.status}
-  >
+  return html`<li class=${`delivery status-${d.status}`} data-delivery-id=${d.deliveryId} data-status=${d.status}>
     <p class="delivery-title">
       <span class=${`tag status-${d.status}`}>${t(`settings.deliveries.status.${d.status}`)}</span>
       <span class="delivery-kind">${kindName(d.kind)}</span>
@@ -70,15 +68,13 @@ function Delivery({ d, now, busy, error, onRedeliver }) {
     ${
       d.lastError &&
       html`<p class="delivery-reason">
-        <span class="reason-label"
-          >${
-            d.status === 'dead'
-              ? t('settings.deliveries.why')
-              : d.status === 'skipped'
-                ? t('settings.deliveries.whySkipped')
-                : t('settings.deliveries.lastError')
-          }</span
-        >
+        <span class="reason-label">${
+          d.status === 'dead'
+            ? t('settings.deliveries.why')
+            : d.status === 'skipped'
+              ? t('settings.deliveries.whySkipped')
+              : t('settings.deliveries.lastError')
+        }</span>
         ${' '}<code>${reasonText(d.lastError)}</code>
       </p>`
     }

@@ -47,24 +47,18 @@ function PoliciesForm({ policies, projectId, onSaved }) {
     );
   };
 
-  return html`<form
-    class="channel policies-form"
-    novalidate
-    onSubmit=${onSubmit}
-    aria-label=${t('settings.policies.edit')}
-  >
+  return html`<form class="channel policies-form" noValidate onSubmit=${onSubmit} aria-label=${t('settings.policies.edit')}>
     <h3 class="channel-title">${t('settings.policies.edit')}</h3>
     ${POLICIES.map(
-      (p) =>
-        html`<label class="clock-check" key=${p} for=${`policy-${p}`}>
-          <input
-            type="checkbox"
-            id=${`policy-${p}`}
-            checked=${form[p]}
-            onChange=${(e) => setForm((f) => ({ ...f, [p]: e.currentTarget.checked }))}
-          />
-          ${t(`settings.policies.${p}.label`)}
-        </label>`,
+      (p) => html`<label class="clock-check" key=${p} for=${`policy-${p}`}>
+        <input
+          type="checkbox"
+          id=${`policy-${p}`}
+          checked=${form[p]}
+          onChange=${(e) => setForm((f) => ({ ...f, [p]: e.currentTarget.checked }))}
+        />
+        ${t(`settings.policies.${p}.label`)}
+      </label>`,
     )}
     <div class="channel-field">
       <label for="policies-why">${t('settings.policies.why')}</label>
@@ -94,11 +88,7 @@ export function PoliciesSection({ id, projectId, me }) {
   const current = useResource(() => api(projectPath(projectId, '/policies')), projectId);
   const role = me?.roles?.[projectId];
   const policies = current.data;
-  return html`<section
-    class="panel settings-section project-policies"
-    id=${id}
-    aria-labelledby=${`${id}-title`}
-  >
+  return html`<section class="panel settings-section project-policies" id=${id} aria-labelledby=${`${id}-title`}>
     <div class="panel-head">
       <h2 id=${`${id}-title`} tabindex="-1">${t('settings.policies.title')}</h2>
       <p class="panel-sub">${t('settings.policies.sub')}</p>
@@ -109,18 +99,15 @@ export function PoliciesSection({ id, projectId, me }) {
         ? !current.error && html`<p class="empty" role="status">${t('ui.loading')}</p>`
         : html`<ul class="policies-now" data-testid="policies-words">
               ${POLICIES.map(
-                (p) =>
-                  html`<li key=${p} data-policy=${p}>
-                    ${t(`settings.policies.${p}.${policies[p] ? 'on' : 'off'}`)}
-                  </li>`,
+                (p) => html`<li key=${p} data-policy=${p}>
+                  ${t(`settings.policies.${p}.${policies[p] ? 'on' : 'off'}`)}
+                </li>`,
               )}
             </ul>
             ${
               canSetClock(role)
                 ? html`<${PoliciesForm} policies=${policies} projectId=${projectId} onSaved=${current.set} />`
-                : html`<p class="hint" data-testid="policies-readonly">
-                    ${t('settings.policies.onlyMaintainers')}
-                  </p>`
+                : html`<p class="hint" data-testid="policies-readonly">${t('settings.policies.onlyMaintainers')}</p>`
             }`
     }
   </section>`;

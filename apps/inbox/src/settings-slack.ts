@@ -35,7 +35,7 @@ function SlackForm({ link, onSaved }) {
     void put(id, () => t('settings.slack.saved'));
   };
 
-  return html`<form class="channel" novalidate onSubmit=${onSubmit} aria-label=${t('settings.slack.title')}>
+  return html`<form class="channel" noValidate onSubmit=${onSubmit} aria-label=${t('settings.slack.title')}>
     <div class="channel-field">
       <label for="slack-member-id">${t('settings.slack.label')}</label>
       <input
@@ -58,12 +58,7 @@ function SlackForm({ link, onSaved }) {
       </button>
       ${
         link.slackUserId &&
-        html`<button
-          type="button"
-          class="link"
-          disabled=${busy}
-          onClick=${() => put(null, () => t('settings.slack.removed'))}
-        >
+        html`<button type="button" class="link" disabled=${busy} onClick=${() => put(null, () => t('settings.slack.removed'))}>
           ${t('settings.slack.remove')}
         </button>`
       }

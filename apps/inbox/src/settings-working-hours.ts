@@ -118,12 +118,7 @@ export function WorkingHoursSection({ id }) {
     ${
       !data
         ? !current.error && html`<p class="empty" role="status">${t('ui.loading')}</p>`
-        : html`<form
-            class="channel clock-form"
-            novalidate
-            onSubmit=${onSubmit}
-            aria-labelledby=${`${id}-title`}
-          >
+        : html`<form class="channel clock-form" noValidate onSubmit=${onSubmit} aria-labelledby=${`${id}-title`}>
             <p class="channel-state" data-testid="working-hours-state">
               ${
                 data.isDefault
@@ -151,27 +146,20 @@ export function WorkingHoursSection({ id }) {
                 onInput=${(e) => set({ timeZone: e.currentTarget.value.trim() })}
               />
               <datalist id="wt-zones">${zones.map((z) => html`<option value=${z} />`)}</datalist>
-              <p class="hint" id="wt-zone-hint">
-                ${t('settings.workingHours.zoneHint', { zone: browserZone() })}
-              </p>
+              <p class="hint" id="wt-zone-hint">${t('settings.workingHours.zoneHint', { zone: browserZone() })}</p>
             </div>
-            <fieldset
-              class="clock-days"
-              aria-invalid=${invalid('wt-day-1')}
-              aria-describedby=${describedBy('wt-day-1')}
-            >
+            <fieldset class="clock-days" aria-invalid=${invalid('wt-day-1')} aria-describedby=${describedBy('wt-day-1')}>
               <legend>${t('settings.workingHours.days')}</legend>
               ${WEEKDAYS.map(
-                (d) =>
-                  html`<label class="clock-day" for=${`wt-day-${d}`}>
-                    <input
-                      type="checkbox"
-                      id=${`wt-day-${d}`}
-                      checked=${form.days.includes(d)}
-                      onChange=${(e) => toggleDay(d, e.currentTarget.checked)}
-                    />
-                    ${dayName(d)}
-                  </label>`,
+                (d) => html`<label class="clock-day" for=${`wt-day-${d}`}>
+                  <input
+                    type="checkbox"
+                    id=${`wt-day-${d}`}
+                    checked=${form.days.includes(d)}
+                    onChange=${(e) => toggleDay(d, e.currentTarget.checked)}
+                  />
+                  ${dayName(d)}
+                </label>`,
               )}
             </fieldset>
             <div class="clock-row">

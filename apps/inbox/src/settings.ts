@@ -72,24 +72,12 @@ function ViewLink({ projectId, view, onView, target, label }) {
 
 /** The header's way to the settings page. */
 export function SettingsLink({ projectId, view, onView }) {
-  return html`<${ViewLink}
-    projectId=${projectId}
-    view=${view}
-    onView=${onView}
-    target="settings"
-    label=${t('settings.open')}
-  />`;
+  return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="settings" label=${t('settings.open')} />`;
 }
 
 /** Issue #33 the header's way to the question-quality page. */
 export function AnalyticsLink({ projectId, view, onView }) {
-  return html`<${ViewLink}
-    projectId=${projectId}
-    view=${view}
-    onView=${onView}
-    target="analytics"
-    label=${t('analytics.open')}
-  />`;
+  return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="analytics" label=${t('analytics.open')} />`;
 }
 
 /** The page: its title, an index of its sections, then each section. */

@@ -100,11 +100,7 @@ export function OneLineAction({
         ${opener}
       </button>
     </p>`;
-  return html`<form
-    class=${className}
-    onSubmit=${onSubmit}
-    aria-describedby=${error ? `${id}-error` : undefined}
-  >
+  return html`<form class=${className} onSubmit=${onSubmit} aria-describedby=${error ? `${id}-error` : undefined}>
     <label for=${`${id}-text`}>${label}</label>
     <div class="row">
       <input
