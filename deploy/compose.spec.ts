@@ -192,7 +192,9 @@ describe('deploy/Dockerfile', () => {
     const ignore = readFileSync(join(DEPLOY_DIR, 'Dockerfile.dockerignore'), 'utf8');
     expect(ignore.split('\n')[1]).toBe('**');
     const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(' '));
-    expect(copies).toEqual(expect.arrayContaining(['package-lock.json', 'libs', 'services', 'tools', 'apps']));
+    expect(copies).toEqual(
+      expect.arrayContaining(['package-lock.json', 'libs', 'services', 'tools', 'apps']),
+    );
     for (const copied of copies) {
       const path = copied.replace(/\/$/, '');
       expect(ignore).toMatch(new RegExp(`^!${path.replace(/\./g, '\\.')}(/\\*\\*)?$`, 'm'));
