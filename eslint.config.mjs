@@ -62,8 +62,7 @@ export default tseslint.config(
           paths: [
             {
               name: '@openq/contracts',
-              message: 'Import values from @openq/contracts/browser (the barrel brings Node code).',
-              allowTypeImports: true,
+              message: 'Import from @openq/contracts/browser (the barrel brings Node code and validators).',
             },
           ],
           patterns: [

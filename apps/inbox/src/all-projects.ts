@@ -27,9 +27,9 @@ const CHANGES_QUEUE = (type: string): boolean =>
 export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
   const [filters, setFilters] = useUrlFilters();
   const [announcement, setAnnouncement] = useState('');
-  const [note, setNote] = useState(null);
+  const [note, setNote] = useState<string | null>(null);
   const now = useNow();
-  const heading = useRef(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const query = filtersQuery(filters);
   const queue = usePagedList(
     `/me/open-questions?status=open&sort=${sort}${query ? `&${query}` : ''}`,
@@ -43,7 +43,7 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
   );
 
   // Bursts of events (a batch of declarations) reload the list once.
-  const timer = useRef(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   const live = useLiveStream(ALL_PROJECTS, (type, data) => {
     if (type === 'closed') {
       api('/me').catch((e) => e.status === 401 && onSignedOut());

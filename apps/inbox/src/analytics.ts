@@ -68,7 +68,7 @@ function palette() {
 
 /** One Chart.js chart on a canvas, drawn again when its config changes (data, language). */
 function ChartCanvas({ config, label }) {
-  const canvas = useRef(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!Chart || !canvas.current) return undefined;
     const chart = new Chart(canvas.current, config);
@@ -286,14 +286,14 @@ function WaitsChart({ roles }) {
 }
 
 /** A config object kept while `deps` stay equal, so a chart is drawn again only when they change. */
-function useChartConfig(make, deps) {
-  const kept = useRef({ deps: null, config: null });
+function useChartConfig<T>(make: () => T, deps: readonly unknown[]): T {
+  const kept = useRef<{ deps: readonly unknown[] | null; config: T | null }>({ deps: null, config: null });
   const same =
     kept.current.deps &&
     deps.length === kept.current.deps.length &&
-    deps.every((d, i) => d === kept.current.deps[i]);
+    deps.every((d, i) => d === kept.current.deps![i]);
   if (!same) kept.current = { deps, config: make() };
-  return kept.current.config;
+  return kept.current.config as T;
 }
 
 /** Every figure of a row (its `key` is the row's heading). */
@@ -352,7 +352,7 @@ function Headline({ roles }) {
 
 /** The page (`?view=analytics`): the last 12 weeks of the project. */
 export function AnalyticsPage({ projectId, onView }) {
-  const title = useRef(null);
+  const title = useRef<HTMLHeadingElement>(null);
   const byRole = useResource(() => api(projectPath(projectId, '/analytics?by=role')), projectId);
   const byWeek = useResource(() => api(projectPath(projectId, '/analytics?by=week')), projectId);
   useEffect(() => {

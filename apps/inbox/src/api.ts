@@ -15,6 +15,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An error the page shows: the gateway's refusal (an ApiError) or the page's own check before
+ * sending (`local`, its sentence already in the person's language, `field` the input it is about).
+ */
+export interface PageError {
+  status?: number;
+  reason?: string;
+  message?: string;
+  body?: ErrorBody;
+  local?: boolean;
+  field?: string | null;
+}
+
 /** JSON in, JSON out; an error body `{ statusCode, reason, message }` becomes an ApiError. */
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -13,7 +13,7 @@ import { GateHistoryPanel, gateName } from './gates';
 import { BulkAccept } from './hands';
 import { Shortcuts } from './keys';
 import { useNarrow } from './mobile';
-import { LANGUAGES, language, setLanguage, t } from './i18n';
+import { LANGUAGES, language, say, setLanguage, t, type Words } from './i18n';
 import { NotifyToggle, useInboxSignals } from './signals';
 import { AllProjectsInbox } from './all-projects';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters';
@@ -21,10 +21,10 @@ import { DelegationPanel } from './delegation';
 import { AnalyticsLink, SettingsLink, SettingsPage, pickView, viewHref } from './settings';
 import { AnalyticsPage } from './analytics';
 import { useQuestionClock } from './clock';
-import type { LiveEventType } from '@openq/contracts/browser';
+import type { GateResumed, LiveEventType } from '@openq/contracts/browser';
 
 const html = htm.bind(h);
-const root = document.getElementById('app');
+const root = document.getElementById('app')!;
 const DEV_LOGIN = root.dataset.devLogin === 'true';
 const STORED_PROJECT = 'openq.project';
 
@@ -56,18 +56,12 @@ const REFRESH: Partial<Record<LiveEventType, readonly ListName[]>> = {
   'pipeline.task_unpaused': ['queue'],
 };
 
-/**
- * A sentence kept for later (an announcement, a note, an effect) is a function that says it: it
- * is said again in the new language when the person switches.
- */
-const say = (words: string | (() => string)): string => (typeof words === 'function' ? words() : words);
-
 function pickProject(roles) {
   const ids = Object.keys(roles).sort();
   const fromUrl = new URLSearchParams(location.search).get('project');
   if (fromUrl && roles[fromUrl]) return fromUrl;
   if (fromUrl === ALL_PROJECTS && ids.length > 1) return ALL_PROJECTS;
-  let stored = null;
+  let stored: string | null = null;
   try {
     stored = localStorage.getItem(STORED_PROJECT);
   } catch {
@@ -184,10 +178,10 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   const [filters, setFilters] = useUrlFilters();
   /** What the live region says: a sentence, or a function that says it in the language of the moment. */
   const [announcement, setAnnouncement] = useState<string | (() => string)>('');
-  const [queueNote, setQueueNote] = useState(null);
+  const [queueNote, setQueueNote] = useState<Words | null>(null);
   const now = useNow();
-  const queueHeading = useRef(null);
-  const focusAfter = useRef(null);
+  const queueHeading = useRef<HTMLHeadingElement>(null);
+  const focusAfter = useRef<number | null>(null);
   const role = projectId ? me.roles[projectId] : null;
   const narrow = useNarrow();
 
@@ -233,7 +227,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
 
   // Bursts of events reload each list once.
   const pending = useRef(new Set<ListName>());
-  const timer = useRef(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   const refresh = (names: readonly ListName[]) => {
     for (const n of names) pending.current.add(n);
     clearTimeout(timer.current);
@@ -248,9 +242,9 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   // them; the live events then say what the answer did ("QA gate on T-101 resumed").
   const settled = useRef({ questions: new Set(), tasks: new Set() });
   // The live stream may bring the resume before the answer's own reply: the last few are kept.
-  const recentResumes = useRef([]);
-  const [effects, setEffects] = useState([]);
-  const tellEffect = (sentence) => {
+  const recentResumes = useRef<GateResumed[]>([]);
+  const [effects, setEffects] = useState<(() => string)[]>([]);
+  const tellEffect = (sentence: () => string) => {
     // The same effect twice is said once (compared in the words of now).
     setEffects((list) => [...list.filter((s) => s() !== sentence()), sentence].slice(-3));
     setAnnouncement(() => sentence);
@@ -340,7 +334,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     const cards = document.querySelectorAll('.queue .card');
     const next = cards[Math.min(focusAfter.current, cards.length - 1)];
     focusAfter.current = null;
-    (next ?? queueHeading.current)?.focus();
+    ((next as HTMLElement | undefined) ?? queueHeading.current)?.focus();
   }, [queue.items, queue.loading]);
 
   const onResumed = (cycle, how: { override?: boolean } = {}) => {
@@ -442,7 +436,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
           now=${now}
           onAnswered=${onAnswered}
           headingRef=${queueHeading}
-          note=${say(queueNote)}
+          note=${queueNote && say(queueNote)}
           sort=${sort}
           onSort=${chooseSort}
           effects=${effects.map(say)}

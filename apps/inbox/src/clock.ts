@@ -6,6 +6,7 @@ import { h } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api';
+import type { ClockStateItem as ClockItem, ClockStateReply } from '@openq/contracts/browser';
 import { formatNumber, language, t } from './i18n';
 import { fullDate } from './messages';
 
@@ -20,18 +21,18 @@ export const CLOCK_POLL_MS = 60_000;
  * simply gives no markers: the cards never wait on the clock.
  */
 export function useQuestionClock(projectIds: readonly (string | null | undefined)[], changeKey: unknown) {
-  const [items, setItems] = useState(new Map());
+  const [items, setItems] = useState(new Map<string, ClockItem>());
   const latest = useRef(0);
   const ids = [...new Set(projectIds.filter((p): p is string => Boolean(p)))].sort();
   const idsKey = ids.join('|');
-  const load = useRef(null);
+  const load = useRef<() => Promise<void>>(async () => {});
   load.current = async () => {
     const mine = ++latest.current;
     const replies = await Promise.all(
-      ids.map((p) => api(projectPath(p, '/open-questions/clock')).catch(() => null)),
+      ids.map((p) => api<ClockStateReply>(projectPath(p, '/open-questions/clock')).catch(() => null)),
     );
     if (mine !== latest.current) return;
-    const next = new Map();
+    const next = new Map<string, ClockItem>();
     for (const reply of replies)
       for (const item of reply?.clock ? reply.items : []) next.set(item.questionId, item);
     setItems(next);
@@ -109,7 +110,7 @@ export function durationText(d) {
   const minutes = (d?.hours ?? 0) * 60 + (d?.minutes ?? 0);
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  const parts = [];
+  const parts: string[] = [];
   if (hours) parts.push(t('clock.units.hours', { n: formatNumber(hours) }));
   if (rest || !hours) parts.push(t('clock.units.minutes', { n: formatNumber(rest) }));
   return parts.join(' ');
@@ -155,7 +156,7 @@ export function refusedFieldOf(error) {
 /** Memoised `Intl.supportedValuesOf('timeZone')` (with the browser's own zone and UTC). */
 export function useTimeZones(current) {
   return useMemo(() => {
-    let zones = [];
+    let zones: string[] = [];
     try {
       zones = Intl.supportedValuesOf('timeZone');
     } catch {

@@ -4,7 +4,7 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { language, t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine } from './ui';
@@ -78,7 +78,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
   const [to, setTo] = useState('');
   const [day, setDay] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
   const [said, setSaid] = useState('');
 
   const done = (sentence) => {
@@ -101,7 +101,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
       setDay('');
       done(t('delegation.granted', { to: reply.to, until: untilDate(reply.until) }));
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }
@@ -114,7 +114,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
       await api(projectPath(projectId, `/delegations/${g.grantId}/revoke`), { method: 'POST' });
       done(t('delegation.revoked', { to: g.to }));
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }

@@ -11,11 +11,11 @@ import { sentenceFor } from './messages';
 import { WaitingPanel } from './panels';
 import { OpenQueue } from './queue';
 import { BulkAccept } from './hands';
-import { t } from './i18n';
+import { say, t, type Words } from './i18n';
 import type { LiveEventType } from '@openq/contracts/browser';
 
 const html = htm.bind(h);
-const root = document.getElementById('app');
+const root = document.getElementById('app')!;
 const PROJECT = decodeURIComponent(location.pathname.split('/')[3] ?? '');
 /** `?session=<sessionId>`: only the questions born in that session (the chat's own). */
 const SESSION = new URLSearchParams(location.search).get('session');
@@ -34,9 +34,9 @@ const REFRESH: Partial<Record<LiveEventType, readonly ListName[]>> = {
 
 function Pending({ me, onSignedOut }) {
   const [sort, setSort] = useState('blocking');
-  const [announcement, setAnnouncement] = useState(null);
+  const [announcement, setAnnouncement] = useState<Words | null>(null);
   const now = useNow();
-  const queueHeading = useRef(null);
+  const queueHeading = useRef<HTMLHeadingElement>(null);
   const role = me.roles[PROJECT] ?? null;
   const filter = SESSION ? `&session=${encodeURIComponent(SESSION)}` : '';
   const queue = usePagedList(
@@ -126,7 +126,7 @@ function Pending({ me, onSignedOut }) {
         <a href=${`/?project=${encodeURIComponent(PROJECT)}`} target="_blank" rel="noopener">${t('embed.openInbox')}</a>
       </p>
     </main>
-    <p class="visually-hidden" aria-live="polite" role="status">${announcement ? announcement() : ''}</p>`;
+    <p class="visually-hidden" aria-live="polite" role="status">${announcement ? say(announcement) : ''}</p>`;
 }
 
 /** Not signed in (or signed out meanwhile): the way to sign in opens openq itself, outside the frame. */

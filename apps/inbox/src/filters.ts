@@ -21,8 +21,15 @@ const IDS = ['task', 'story', 'rule'];
 const TEXTS = [...IDS, 'q'];
 const PARAMS = ['who', 'role', ...TEXTS];
 
+/** The queue's filters: whose questions, which asking roles, and the free texts (`task`, `story`, `rule`, `q`). */
+export interface Filters {
+  who: string | null;
+  role: string[];
+  [text: string]: string | string[] | null | undefined;
+}
+
 /** The filters a query string holds (unknown values dropped: the URL may have been typed). */
-export function readFilters(search = location.search) {
+export function readFilters(search = location.search): Filters {
   const p = new URLSearchParams(search);
   const who = isOneOf(WHO, p.get('who')) ? p.get('who') : 'all';
   const roles = p
@@ -30,7 +37,7 @@ export function readFilters(search = location.search) {
     .flatMap((v) => v.split(','))
     .map((r) => r.trim())
     .filter((r) => isOneOf(ROLES, r));
-  const filters = { who, role: [...new Set(roles)] };
+  const filters: Filters = { who, role: [...new Set(roles)] };
   for (const key of TEXTS) {
     const value = (p.get(key) ?? '').trim();
     if (value) filters[key] = value;
@@ -39,11 +46,14 @@ export function readFilters(search = location.search) {
 }
 
 /** `[name, value]` of each filter that narrows the list (defaults left out). */
-function filterParams(filters) {
-  const out = [];
+function filterParams(filters: Filters): [string, string][] {
+  const out: [string, string][] = [];
   if (filters.who && filters.who !== 'all') out.push(['who', filters.who]);
   if (filters.role?.length) out.push(['role', filters.role.join(',')]);
-  for (const key of TEXTS) if (filters[key]) out.push([key, filters[key]]);
+  for (const key of TEXTS) {
+    const value = filters[key];
+    if (typeof value === 'string' && value) out.push([key, value]);
+  }
   return out;
 }
 
@@ -119,7 +129,7 @@ function IdFilter({ name, value, onApply }) {
  */
 export function FilterBar({ filters, onChange, counts, total, loading }) {
   const [text, setText] = useState(filters.q ?? '');
-  const timer = useRef(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => setText(filters.q ?? ''), [filters.q]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const set = (patch) => onChange({ ...filters, ...patch });

@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { useKeptState } from './hooks';
 import { formatNumber, t } from './i18n';
 import { ago, fullDate, sentenceFor } from './messages';
@@ -27,8 +27,8 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
   const [open, setOpen] = useKeptState(`override-open:${parked}`, false);
   const [why, setWhy] = useKeptState(`override-why:${parked}`, '');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const field = useRef(null);
+  const [error, setError] = useState<PageError | null>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const id = `override-${cycle.taskId}-${cycle.gate}`;
 
   const show = () => {
@@ -52,7 +52,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
       );
       onResumed(cycle, { override: true });
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,8 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, newIdempotencyKey, projectPath } from './api';
+import { api, newIdempotencyKey, projectPath, type PageError } from './api';
+import type { AcceptSuggestionResult as BulkResult } from '@openq/contracts/browser';
 import { t } from './i18n';
 import { fullDate, sentenceFor } from './messages';
 import { clearSelection, selectable, toggleSelected, useSelection } from './selection';
@@ -68,12 +69,12 @@ function ResultLine({ result, pergunta }) {
 export function BulkAccept({ projectId, items, onDone }) {
   const ids = useSelection();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const [outcome, setOutcome] = useState(null);
-  const attempt = useRef(null);
+  const [error, setError] = useState<PageError | null>(null);
+  const [outcome, setOutcome] = useState<{ summary: string; results: BulkResult[] } | null>(null);
+  const attempt = useRef<{ json: string; keys: Map<string, string> } | null>(null);
   const chosen = items.filter((q) => ids.has(q.questionId) && selectable(q));
   const texts = useRef(new Map());
-  const heading = useRef(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   // The results take the focus (and the view): what happened is read first.
   useEffect(() => {
     if (!outcome) return;
@@ -96,19 +97,19 @@ export function BulkAccept({ projectId, items, onDone }) {
     }
     setBusy(true);
     setError(null);
-    const results = [];
-    let failure = null;
+    const results: BulkResult[] = [];
+    let failure: PageError | null = null;
     for (const [project, ids] of byProject) {
       try {
         const reply = await api(projectPath(project, '/open-questions/accept-suggestions'), {
           method: 'POST',
           body: { questionIds: ids },
-          headers: { 'idempotency-key': attempt.current.keys.get(project) },
+          headers: { 'idempotency-key': attempt.current.keys.get(project)! },
         });
         results.push(...reply.results);
         clearSelection(ids);
       } catch (e) {
-        failure = e;
+        failure = e as PageError;
       }
     }
     if (!failure) attempt.current = null;

@@ -56,6 +56,17 @@ void i18next.init({
 });
 if (typeof document !== 'undefined') document.documentElement.lang = initial;
 
+/**
+ * A sentence kept for later (an announcement, a note): a function says it again in the language of
+ * the moment when the person switches.
+ */
+export type Words = string | (() => string);
+
+/** A kept sentence in the language of now. */
+export function say(words: Words): string {
+  return typeof words === 'function' ? words() : words;
+}
+
 /** A sentence by key, with `{{name}}` values and `count` for plurals. */
 export function t(key: string, values?: Record<string, unknown>): string {
   return String(values ? i18next.t(key, values) : i18next.t(key));

@@ -38,14 +38,14 @@ function focusCard(card) {
 
 /** The help overlay's button and dialog, and the document's key handler. */
 export function Shortcuts() {
-  const dialog = useRef(null);
-  const opener = useRef(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const [note, setNote] = useState('');
 
   const openHelp = () => {
     const d = dialog.current;
     if (!d || d.open) return;
-    opener.current = document.activeElement;
+    opener.current = document.activeElement as HTMLElement | null;
     d.showModal();
     d.querySelector('button')?.focus();
   };
@@ -53,12 +53,15 @@ export function Shortcuts() {
 
   useEffect(() => {
     const d = dialog.current;
+    if (!d) return undefined;
     // Esc closes (the dialog's own `cancel`); focus goes back where it was.
     const onClose = () => opener.current?.focus?.({ preventScroll: true });
     // Tab stays inside the dialog.
     const trap = (event) => {
       if (event.key !== 'Tab') return;
-      const inside = [...d.querySelectorAll(FOCUSABLE)].filter((el) => !el.disabled);
+      const inside = [...d.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => !(el as HTMLButtonElement).disabled,
+      );
       const first = inside[0];
       const last = inside[inside.length - 1];
       if (!first) return;

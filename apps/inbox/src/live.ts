@@ -49,12 +49,13 @@ export function useLiveStream(projectId: string | null, onEvent: LiveHandler): L
           handler.current(type, data);
         });
       }
+      const opened = source;
       source.onerror = () => {
-        if (source.readyState === EventSource.CONNECTING) {
+        if (opened.readyState === EventSource.CONNECTING) {
           setStatus('reconnecting');
           return;
         }
-        source.close();
+        opened.close();
         failures++;
         setStatus('offline');
         handler.current('closed', null);

@@ -46,7 +46,12 @@ export function roleName(role: string): string {
 }
 
 /** The Intl formatters of the language in use, made again when it changes. */
-let formats = null;
+let formats: {
+  lng: string;
+  relative: Intl.RelativeTimeFormat;
+  absolute: Intl.DateTimeFormat;
+  plural: Intl.PluralRules;
+} | null = null;
 function formatters() {
   const lng = language();
   if (formats?.lng !== lng)
@@ -56,7 +61,7 @@ function formatters() {
       absolute: new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }),
       plural: new Intl.PluralRules(lng),
     };
-  return formats;
+  return formats!;
 }
 
 /** "3 minutes ago", "yesterday"… relative to `now` (ms), in the person's language. */

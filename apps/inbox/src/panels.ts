@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { formatNumber, t } from './i18n';
 import { agentName, ago, fullDate, roleWithArticle, sentenceFor } from './messages';
 import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui';
@@ -33,7 +33,7 @@ function Notice({ open, onGoToQueue }) {
  * readiness — the engine owns those gestures).
  */
 export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
-  const [checked, setChecked] = useState(null);
+  const [checked, setChecked] = useState<(() => string) | null>(null);
   const check = async (action) => {
     try {
       const reply = await api(projectPath(projectId, `/readiness/${action}`));
@@ -42,7 +42,7 @@ export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
       setChecked(() => () => t(key, { action: t(`panels.readiness.actions.${action}`) }));
       window.dispatchEvent(new CustomEvent('openq:readiness', { detail: { projectId, ...reply } }));
     } catch (error) {
-      setChecked(() => () => sentenceFor(error));
+      setChecked(() => () => sentenceFor(error as PageError));
     }
   };
   const notice = readiness.data?.notice;
@@ -89,7 +89,7 @@ function WaitingQuestions({ ids, questionsById, onGoToQuestion }) {
 
 function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
   const resume = async () => {
     setBusy(true);
     setError(null);
@@ -100,7 +100,7 @@ function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
       );
       onResumed(cycle);
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { formatNumber, t } from './i18n';
 import { ago, fullDate, roleWithArticle, sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON } from './ui';
@@ -30,7 +30,7 @@ function repoPath(projectId, repo) {
 
 function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
   const unfreeze = async () => {
     setBusy(true);
     setError(null);
@@ -39,7 +39,7 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
       const repo = freeze.repo;
       onChanged(() => t('pipeline.unfrozen', { repo }));
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }
@@ -69,7 +69,7 @@ function FreezeForm({ projectId, repos, onChanged }) {
   const [repo, setRepo] = useState('');
   const [why, setWhy] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
   const submit = async (event) => {
     event.preventDefault();
     const name = repo.trim();
@@ -88,7 +88,7 @@ function FreezeForm({ projectId, repos, onChanged }) {
           : t('pipeline.alreadyFrozen', { repo: name, by: freezer(by) }),
       );
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { AnsweringFor } from './delegation';
-import { api, newIdempotencyKey, projectPath } from './api';
+import { api, newIdempotencyKey, projectPath, type PageError } from './api';
 import { formatNumber, language, t } from './i18n';
 import { agentName, ago, askersSentence, fullDate, sentenceFor, waited } from './messages';
 import { gateName } from './gates';
@@ -11,6 +11,7 @@ import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui';
 import { CardDetails, SelectBox } from './hands';
 import { ClockMarker } from './clock';
 import { AFFECTS_KEYS, QUESTION_LIST_SORTS } from '@openq/contracts/browser';
+import { isOneOf } from './vocabulary';
 
 const html = htm.bind(h);
 
@@ -39,7 +40,7 @@ export function Affects({ affects }) {
 export function blocksSentence(blocking, now) {
   const blocks = blocking?.blocks ?? [];
   const since = (b) => (b.since ? ` (${waited(b.since, now)})` : '');
-  const parts = [];
+  const parts: string[] = [];
   for (const b of blocks) {
     if (b.kind === 'gate')
       parts.push(t('queue.blocks.gate', { gate: gateName(b.gate), taskId: b.taskId }) + since(b));
@@ -101,7 +102,7 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
  * for each agent that joined: a wrong join gives that agent its own question back.
  */
 function AskOnce({ q, projectId, canSplit }) {
-  const [error, setError] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
   const askers = q.askers ?? [];
   const joined = askers.slice(1);
   if (joined.length === 0 && !q.precedentOf) return null;
@@ -113,7 +114,7 @@ function AskOnce({ q, projectId, canSplit }) {
         body: { toolCallId },
       });
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     }
   };
   return html`<div class="ask-once">
@@ -149,17 +150,17 @@ const GONE = [
   'delegacao_revogada',
   'delegacao_expirada',
   'delegacao_desligada',
-];
+] as const;
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
 export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject, clockItem }) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const input = useRef(null);
+  const [error, setError] = useState<PageError | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
   // The same answer sent again after a failure (the reply may have been lost, not the answer)
   // carries the same Idempotency-Key: if the first one was recorded, it comes back, not a 409.
-  const attempt = useRef(null);
+  const attempt = useRef<{ json: string; key: string } | null>(null);
   const base = `q-${q.questionId}`;
 
   const send = async (body) => {
@@ -178,8 +179,8 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
       onAnswered({ question: q, reply, position });
     } catch (e) {
       setBusy(false);
-      setError(e);
-      if (GONE.includes(e.reason)) onAnswered({ question: q, reply: null, position, gone: e });
+      setError(e as PageError);
+      if (isOneOf(GONE, (e as PageError).reason)) onAnswered({ question: q, reply: null, position, gone: e });
       else input.current?.focus();
     }
   };

@@ -88,7 +88,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
     if (busy) return;
     const dueAfter = durationOf(form.due);
     if (!dueAfter) return local('dueAfter', 'settings.clock.errors.hours');
-    const reminders = [];
+    const reminders: { hours?: number; minutes?: number }[] = [];
     for (const [i, r] of form.reminders.entries()) {
       const d = durationOf(r);
       if (!d) return local(`reminders[${i}]`, 'settings.clock.errors.hours');

@@ -114,7 +114,7 @@ export function DeliveriesSection({ id, projectId }) {
   const [kept, setKept] = useState(new Map());
   const [busy, setBusy] = useState(new Set());
   const [errors, setErrors] = useState(new Map());
-  const [said, setSaid] = useState(null);
+  const [said, setSaid] = useState<(() => string) | null>(null);
 
   useEffect(() => {
     setKept(new Map());

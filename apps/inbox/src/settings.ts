@@ -12,6 +12,7 @@ import { WorkingHoursSection } from './settings-working-hours';
 import { ClockPolicySection } from './settings-clock';
 import { PoliciesSection } from './settings-policies';
 import { SlackSection } from './settings-slack';
+import { isOneOf } from './vocabulary';
 
 const html = htm.bind(h);
 
@@ -30,12 +31,12 @@ export const SETTINGS_SECTIONS = [
 ];
 
 /** The views of a project besides its queue: `?view=settings`, `?view=analytics` (issue #33). */
-const VIEWS = ['settings', 'analytics'];
+const VIEWS = ['settings', 'analytics'] as const;
 
 /** The inbox's view from the URL: the project's queue (default), its settings, or its question quality. */
 export function pickView() {
   const view = new URLSearchParams(location.search).get('view');
-  return VIEWS.includes(view) ? view : 'inbox';
+  return isOneOf(VIEWS, view) ? view : 'inbox';
 }
 
 /** The URL of a view of a project (the header's link works without script and in a new tab too). */
@@ -82,7 +83,7 @@ export function AnalyticsLink({ projectId, view, onView }) {
 
 /** The page: its title, an index of its sections, then each section. */
 export function SettingsPage({ projectId, me, onView }) {
-  const title = useRef(null);
+  const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // Arriving from the header, the keyboard and the screen reader start at the page's title.
     title.current?.focus({ preventScroll: true });

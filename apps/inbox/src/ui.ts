@@ -2,6 +2,13 @@
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import {
+  FREEZE_MOTIVO_MAX_LENGTH,
+  OVERRIDE_MOTIVO_MAX_LENGTH,
+  RESPOSTA_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
+} from '@openq/contracts/browser';
+import type { PageError } from './api';
 import { t } from './i18n';
 import { sentenceFor } from './messages';
 
@@ -21,8 +28,8 @@ export function ErrorLine({ error, retry }) {
  */
 export function useSave() {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const [said, setSaid] = useState(null);
+  const [error, setError] = useState<PageError | null>(null);
+  const [said, setSaid] = useState<(() => string) | null>(null);
   const save = async (call, sentence) => {
     setBusy(true);
     setError(null);
@@ -31,7 +38,7 @@ export function useSave() {
       await call();
       setSaid(() => sentence);
     } catch (e) {
-      setError(e);
+      setError(e as PageError);
     } finally {
       setBusy(false);
     }
@@ -39,9 +46,16 @@ export function useSave() {
   return { busy, error, said, setError, save };
 }
 
-/** SPEC limits the inbox checks before sending: an answer, and a reason (`motivo`). */
-export const MAX_ANSWER = 2000;
-export const MAX_REASON = 500;
+/**
+ * SPEC limits the inbox checks before sending (libs/contracts'): an answer, and a reason
+ * (`motivo`) — of an override, a freeze, a withdrawal, a policy change: 500 each.
+ */
+export const MAX_ANSWER = RESPOSTA_MAX_LENGTH;
+export const MAX_REASON = Math.min(
+  OVERRIDE_MOTIVO_MAX_LENGTH,
+  FREEZE_MOTIVO_MAX_LENGTH,
+  WITHDRAW_MOTIVO_MAX_LENGTH,
+);
 
 /**
  * A link that opens a one-line form for one text (a reason, an answer instead of an agent's):
@@ -64,8 +78,8 @@ export function OneLineAction({
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const input = useRef(null);
+  const [error, setError] = useState<PageError | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (event) => {
     event.preventDefault();
@@ -82,7 +96,7 @@ export function OneLineAction({
       await send(value);
     } catch (e) {
       setBusy(false);
-      setError(e);
+      setError(e as PageError);
       onError?.(e);
     }
   };

@@ -12,3 +12,8 @@ export * from './notifications';
 export * from './live';
 export * from './events/openq-event-types';
 export * from './analytics/analytics-fields';
+
+// The shapes of what the gateway sends the page (erased from the bundle: types only).
+export type * from './events/openq-payloads';
+export type * from './commands/notifier.views';
+export type { AcceptSuggestionResult, AcceptSuggestionsReply } from './http/accept-suggestions.dto';
