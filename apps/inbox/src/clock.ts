@@ -5,7 +5,7 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import type { ClockStateItem as ClockItem, ClockStateReply } from '@openq/contracts/browser';
 import { formatNumber, language, t } from './i18n';
 import { fullDate } from './messages';
@@ -56,7 +56,7 @@ export function useQuestionClock(projectIds: readonly (string | null | undefined
 }
 
 /** A time as "in 3 hours" when it is near and ahead, else as a short date and time. */
-function dueWhen(iso, now) {
+function dueWhen(iso: string, now: number): string {
   const at = Date.parse(iso);
   const ahead = at - now;
   if (ahead > 0 && ahead < 24 * 3_600_000) {
@@ -70,7 +70,7 @@ function dueWhen(iso, now) {
 }
 
 /** "Dec 2, 10:00 AM" / "2 de dez., 10:00". */
-export function shortDate(iso) {
+export function shortDate(iso: string): string {
   return new Intl.DateTimeFormat(language(), {
     month: 'short',
     day: 'numeric',
@@ -83,7 +83,7 @@ export function shortDate(iso) {
  * The card's marker: "Due in 2 hours" (due soon: amber), "Overdue since Dec 2, 10:00 — ana is
  * late" (red), a quiet "Due Dec 3, 09:00" on time. The words carry the state, not the colour.
  */
-export function ClockMarker({ item, now }) {
+export function ClockMarker({ item, now }: { item: ClockItem | undefined; now: number }) {
   if (!item) return null;
   const when = html`<time datetime=${item.dueAt} title=${fullDate(item.dueAt)}
     >${item.state === 'overdue' ? shortDate(item.dueAt) : dueWhen(item.dueAt, now)}</time
@@ -106,7 +106,7 @@ export function ClockMarker({ item, now }) {
 }
 
 /** `{ hours: 1, minutes: 30 }` → "1 h 30 min" (the policy's spans are business time). */
-export function durationText(d) {
+export function durationText(d: Duration | null | undefined): string {
   const minutes = (d?.hours ?? 0) * 60 + (d?.minutes ?? 0);
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
@@ -117,12 +117,26 @@ export function durationText(d) {
 }
 
 /** "a, b and c" in the person's language. */
-export function listText(words) {
+export function listText(words: readonly string[]): string {
   return new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(words);
 }
 
+/** A length of time as the clock's policies write it. */
+export interface Duration {
+  hours?: number;
+  minutes?: number;
+}
+
+/** A project's clock policy (`PUT /projects/:p/clock-policy`'s body, as the page reads it). */
+export interface ClockPolicy {
+  dueAfter: Duration;
+  reminders?: Duration[];
+  escalateAfter?: Duration;
+  escalateTo?: 'maintainers' | { users: string[] };
+}
+
 /** A policy in words, one sentence per part: due, reminders, escalation. */
-export function policySentences(policy) {
+export function policySentences(policy: ClockPolicy): string[] {
   const out = [t('clock.policy.due', { after: durationText(policy.dueAfter) })];
   out.push(
     policy.reminders?.length
@@ -139,22 +153,23 @@ export function policySentences(policy) {
     out.push(
       t('clock.policy.escalateUsers', {
         after: durationText(policy.escalateAfter),
-        users: listText(policy.escalateTo.users),
-        count: policy.escalateTo.users.length,
+        users: listText(policy.escalateTo?.users ?? []),
+        count: policy.escalateTo?.users.length ?? 0,
       }),
     );
   return out;
 }
 
 /** The refused field of an error: the gateway sends `field` in the body. */
-export function refusedFieldOf(error) {
+export function refusedFieldOf(error: PageError | null | undefined): string | null {
   if (error?.local) return error.field ?? null;
-  const field = error?.body?.field ?? error?.body?.details?.field;
+  const details = error?.body?.details as { field?: unknown } | undefined;
+  const field = error?.body?.field ?? details?.field;
   return typeof field === 'string' ? field : null;
 }
 
 /** Memoised `Intl.supportedValuesOf('timeZone')` (with the browser's own zone and UTC). */
-export function useTimeZones(current) {
+export function useTimeZones(current: string | null | undefined): string[] {
   return useMemo(() => {
     let zones: string[] = [];
     try {
@@ -162,7 +177,9 @@ export function useTimeZones(current) {
     } catch {
       zones = [];
     }
-    return [...new Set([...zones, 'UTC', browserZone(), current].filter(Boolean))].sort();
+    return [
+      ...new Set([...zones, 'UTC', browserZone(), current].filter((z): z is string => Boolean(z))),
+    ].sort();
   }, [current]);
 }
 

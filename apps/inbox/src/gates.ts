@@ -9,11 +9,14 @@ import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON } from './ui';
 import { GATES, VEREDITOS } from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
+import type { GateHistoryReply, WaitingGateView } from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
+import type { Resource } from './hooks';
 
 const html = htm.bind(h);
 
 /** `qa` → "QA gate" / "gate de QA"; a kind the page does not know yet keeps its code. */
-export const gateName = (gate) =>
+export const gateName = (gate: string): string =>
   isOneOf(GATES, gate) ? t(`gates.names.${gate}`) : t('gates.names.other', { gate });
 
 /**
@@ -21,7 +24,19 @@ export const gateName = (gate) =>
  * why, and the gate runs again while its questions stay open. For anyone else the button is
  * inert and the reason is said once, above the list (`reasonId`).
  */
-export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed }) {
+export function OverrideResume({
+  cycle,
+  projectId,
+  allowed,
+  reasonId,
+  onResumed,
+}: {
+  cycle: WaitingGateView;
+  projectId: string;
+  allowed: boolean;
+  reasonId?: string | null;
+  onResumed: (cycle: WaitingGateView, how: { override: boolean }) => void;
+}) {
   // Kept across a remount (the panel changes column at the phone breakpoint), per parked cycle.
   const parked = `${cycle.taskId}/${cycle.gate}/${cycle.updatedAt}`;
   const [open, setOpen] = useKeptState(`override-open:${parked}`, false);
@@ -36,7 +51,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
     setError(null);
     setTimeout(() => field.current?.focus(), 0);
   };
-  const submit = async (event) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!why.trim()) {
       setError({ reason: 'motivo_invalido' });
@@ -81,7 +96,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
       maxlength=${MAX_REASON}
       value=${why}
       aria-invalid=${error?.reason === 'motivo_invalido'}
-      onInput=${(e) => {
+      onInput=${(e: EventOn<HTMLTextAreaElement>) => {
         setWhy(e.currentTarget.value);
         if (error?.reason === 'motivo_invalido') setError(null);
       }}
@@ -100,7 +115,7 @@ export function OverrideResume({ cycle, projectId, allowed, reasonId, onResumed 
 const verdictName = (v: string): string => (isOneOf(VEREDITOS, v) ? t(`gates.verdicts.${v}`) : v);
 
 /** One history entry in words; htm trims text at line breaks, so each sentence is built whole. */
-function describe(entry) {
+function describe(entry): { what: string; why?: string; kind: string } {
   const d = entry.data;
   switch (entry.type) {
     case 'gate.resumed':
@@ -141,7 +156,7 @@ function describe(entry) {
 }
 
 /** The project's gate history, newest first: verdicts, parks and resumes — an override with who and why. */
-export function GateHistoryPanel({ history, now }) {
+export function GateHistoryPanel({ history, now }: { history: Resource<GateHistoryReply>; now: number }) {
   const items = history.data?.items ?? [];
   const total = history.data?.total ?? items.length;
   return html`<section class="panel gate-history" aria-labelledby="gate-history-title">
@@ -156,7 +171,7 @@ export function GateHistoryPanel({ history, now }) {
         : items.length === 0
           ? history.data && html`<p class="empty">${t('gates.history.empty')}</p>`
           : html`<ol class="events">
-              ${items.map((e, i) => {
+              ${items.map((e, i: number) => {
                 const { what, why, kind } = describe(e);
                 return html`<li class=${`event ${kind}`} key=${`${e.occurredAt}-${i}`} data-task-id=${e.taskId}>
                   <p class="task-title">

@@ -4,15 +4,16 @@ import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { api, newIdempotencyKey, projectPath, type PageError } from './api';
-import type { AcceptSuggestionResult as BulkResult } from '@openq/contracts/browser';
+import type { AcceptSuggestionResult as BulkResult, OpenQuestionView } from '@openq/contracts/browser';
 import { t } from './i18n';
 import { fullDate, sentenceFor } from './messages';
 import { clearSelection, selectable, toggleSelected, useSelection } from './selection';
+import type { EventOn } from './dom';
 
 const html = htm.bind(h);
 
 /** The card's tick for "Accept suggestions" (only where the suggestion can be accepted). */
-export function SelectBox({ q }) {
+export function SelectBox({ q }: { q: OpenQuestionView }) {
   const ids = useSelection();
   if (!selectable(q)) return null;
   const id = `sel-${q.questionId}`;
@@ -21,7 +22,7 @@ export function SelectBox({ q }) {
       id=${id}
       type="checkbox"
       checked=${ids.has(q.questionId)}
-      onChange=${(e) => toggleSelected(q.questionId, e.currentTarget.checked)}
+      onChange=${(e: EventOn) => toggleSelected(q.questionId, e.currentTarget.checked)}
     />
     <span>${t('hands.select')}</span>
     <span class="visually-hidden">: ${q.pergunta}</span>
@@ -29,7 +30,7 @@ export function SelectBox({ q }) {
 }
 
 /** What is known about the question beyond its text (opened with `o` or Enter on the card). */
-export function CardDetails({ q }) {
+export function CardDetails({ q }: { q: OpenQuestionView }) {
   return html`<details class="card-details">
     <summary>${t('hands.details.title')}</summary>
     <dl>
@@ -50,7 +51,7 @@ const WORDS = {
 };
 
 /** One question's result, in words: answered, answered before, or not answered and why. */
-function ResultLine({ result, pergunta }) {
+function ResultLine({ result, pergunta }: { result: BulkResult; pergunta: string | undefined }) {
   const why = result.status === 'refused' ? sentenceFor(result) : null;
   return html`<li class=${`result result-${result.status}`} data-question-id=${result.questionId}>
     <span class="icon" aria-hidden="true">${result.status === 'answered' ? '✓' : result.status === 'refused' ? '✕' : '–'}</span>
@@ -66,13 +67,21 @@ function ResultLine({ result, pergunta }) {
  * sent again after a failure (lost reply) carries the same Idempotency-Key: the server answers
  * nothing twice. `onDone(summary)` lets the page reload its lists and announce.
  */
-export function BulkAccept({ projectId, items, onDone }) {
+export function BulkAccept({
+  projectId,
+  items,
+  onDone,
+}: {
+  projectId: string | null;
+  items: readonly OpenQuestionView[];
+  onDone: (summary: string) => void;
+}) {
   const ids = useSelection();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
   const [outcome, setOutcome] = useState<{ summary: string; results: BulkResult[] } | null>(null);
   const attempt = useRef<{ json: string; keys: Map<string, string> } | null>(null);
-  const chosen = items.filter((q) => ids.has(q.questionId) && selectable(q));
+  const chosen = items.filter((q: OpenQuestionView) => ids.has(q.questionId) && selectable(q));
   const texts = useRef(new Map());
   const heading = useRef<HTMLHeadingElement>(null);
   // The results take the focus (and the view): what happened is read first.

@@ -23,14 +23,15 @@ const TYPING = 'input, textarea, select, [contenteditable=""], [contenteditable=
 const FOCUSABLE = 'button, [href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
 
 /** Is the person writing somewhere (a key there is a letter, not a command)? */
-export function isTyping(target) {
-  return Boolean(target?.closest?.(TYPING));
+export function isTyping(target: EventTarget | null): boolean {
+  return Boolean((target as Element | null)?.closest?.(TYPING));
 }
 
-const cards = () => [...document.querySelectorAll('.queue .card')];
-const cardOf = (element) => element?.closest?.('.queue .card') ?? null;
+const cards = () => [...document.querySelectorAll<HTMLElement>('.queue .card')];
+const cardOf = (element: Element | null): HTMLElement | null =>
+  element?.closest?.<HTMLElement>('.queue .card') ?? null;
 
-function focusCard(card) {
+function focusCard(card: HTMLElement): void {
   if (!card) return;
   card.focus({ preventScroll: true });
   card.scrollIntoView({ block: 'nearest' });
@@ -57,7 +58,7 @@ export function Shortcuts() {
     // Esc closes (the dialog's own `cancel`); focus goes back where it was.
     const onClose = () => opener.current?.focus?.({ preventScroll: true });
     // Tab stays inside the dialog.
-    const trap = (event) => {
+    const trap = (event: KeyboardEvent) => {
       if (event.key !== 'Tab') return;
       const inside = [...d.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
         (el) => !(el as HTMLButtonElement).disabled,
@@ -85,8 +86,8 @@ export function Shortcuts() {
   }, []);
 
   useEffect(() => {
-    const say = (key) => setNote(t(key));
-    const onKey = (event) => {
+    const say = (key: string) => setNote(t(key));
+    const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (dialog.current?.open || isTyping(event.target)) return;
       const key = event.key;
@@ -94,7 +95,7 @@ export function Shortcuts() {
       const current = cardOf(document.activeElement);
       const onCard = current !== null && document.activeElement === current;
       const list = cards();
-      const step = (delta) => {
+      const step = (delta: number) => {
         if (!list.length) return say('keys.none');
         const at = current ? list.indexOf(current) : -1;
         const next =
@@ -108,20 +109,21 @@ export function Shortcuts() {
       else if (key === 'j' || (key === 'ArrowDown' && arrowsFree)) step(1);
       else if (key === 'k' || (key === 'ArrowUp' && arrowsFree)) step(-1);
       else if (!current && ['a', 'r', 'o', 'x'].includes(key)) say('keys.pickFirst');
+      else if (!current) handled = false;
       else if (key === 'a') {
-        const accept = current.querySelector('.suggestion button');
+        const accept = current.querySelector<HTMLButtonElement>('.suggestion button');
         if (!accept) say('keys.noSuggestion');
         else if (accept.closest('fieldset')?.disabled) say('keys.notYours');
         else accept.click();
       } else if (key === 'r') {
-        const input = current.querySelector('form.answer input');
+        const input = current.querySelector<HTMLInputElement>('form.answer input');
         if (!input || input.closest('fieldset')?.disabled) say('keys.notYours');
         else input.focus();
       } else if (key === 'o' || (key === 'Enter' && onCard)) {
-        const details = current.querySelector('details.card-details');
+        const details = current.querySelector<HTMLDetailsElement>('details.card-details');
         if (details) details.open = !details.open;
       } else if (key === 'x') {
-        const box = current.querySelector('.select input[type="checkbox"]');
+        const box = current.querySelector<HTMLInputElement>('.select input[type="checkbox"]');
         if (box) box.click();
         else say('keys.cannotSelect');
       } else handled = false;

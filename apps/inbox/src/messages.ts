@@ -35,7 +35,7 @@ export function agentName(id: string): string {
 }
 
 /** SPEC §12.3 who asked a question: "PO and Arquiteto", "PO, Arquiteto and QA" in the person's language. */
-export function askersSentence(askers) {
+export function askersSentence(askers: readonly { autor: string }[]): string {
   const names = askers.map((a) => agentName(a.autor));
   return new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(names);
 }
@@ -65,7 +65,7 @@ function formatters() {
 }
 
 /** "3 minutes ago", "yesterday"… relative to `now` (ms), in the person's language. */
-export function ago(iso, now) {
+export function ago(iso: string, now: number): string {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return '';
   const { relative, absolute } = formatters();
@@ -79,7 +79,7 @@ export function ago(iso, now) {
   return absolute.format(then);
 }
 
-export function fullDate(iso) {
+export function fullDate(iso: string): string {
   const then = Date.parse(iso);
   return Number.isNaN(then) ? '' : formatters().absolute.format(then);
 }
@@ -93,13 +93,16 @@ export function roleWithArticle(role: string): string {
  * `n` and the word that goes with it by the language's plural rules: `plural(3, { one: 'pergunta',
  * other: 'perguntas' })` → "3 perguntas". The words come translated; prefer `t(key, { count })`.
  */
-export function plural(n, words) {
+export function plural(
+  n: number,
+  words: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string },
+): string {
   const form = formatters().plural.select(n);
   return `${formatNumber(n)} ${words[form] ?? words.other}`;
 }
 
 /** How long something has waited, short: "40 min", "2 h", "3 d" (issue #18's blocking cost). */
-export function waited(iso, now) {
+export function waited(iso: string, now: number): string {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return '';
   const minutes = Math.max(0, Math.floor((now - then) / 60000));

@@ -10,11 +10,11 @@ function changed() {
 }
 
 /** A card can be ticked when its person may answer it and it carries a suggestion to accept. */
-export function selectable(q) {
+export function selectable(q: { canAnswer?: boolean; sugestao?: string | null } | null | undefined): boolean {
   return Boolean(q?.canAnswer && q.sugestao);
 }
 
-export function toggleSelected(questionId, on = !selected.has(questionId)) {
+export function toggleSelected(questionId: string, on = !selected.has(questionId)): void {
   if (on) selected.add(questionId);
   else selected.delete(questionId);
   changed();

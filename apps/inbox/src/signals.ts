@@ -4,18 +4,19 @@ import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import { t } from './i18n';
+import type { QuestionDeclared } from '@openq/contracts/browser';
 
 const html = htm.bind(h);
 const STORED = 'openq.notifications';
 
 /** "(3) openq — Inbox": the count first, so it shows in a narrow tab; none → no count. */
-export function titleFor(count) {
+export function titleFor(count: number): string {
   const title = t('signals.title');
   return count > 0 ? `(${count}) ${title}` : title;
 }
 
 /** The open questions of the list that only you can answer (you are their session's author). */
-export function waitingForYou(items) {
+export function waitingForYou(items: readonly { status: string; canAnswer: boolean }[]): number {
   return items.filter((q) => q.status === 'open' && q.canAnswer).length;
 }
 
@@ -27,7 +28,7 @@ function stored() {
   }
 }
 
-function store(value) {
+function store(value: 'on' | 'off'): void {
   try {
     localStorage.setItem(STORED, value);
   } catch {
@@ -47,7 +48,10 @@ function notificationState() {
  * stream's events and shows a notification for a new question you can answer, while the tab is
  * hidden and only if you turned notifications on.
  */
-export function useInboxSignals(me, items) {
+export function useInboxSignals(
+  me: { sub: string },
+  items: readonly { status: string; canAnswer: boolean }[],
+): { mine: number; onEvent: (type: string, envelope: { data?: QuestionDeclared } | null) => void } {
   const mine = waitingForYou(items);
   useEffect(() => {
     document.title = titleFor(mine);

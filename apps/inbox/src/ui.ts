@@ -11,11 +11,18 @@ import {
 import type { PageError } from './api';
 import { t } from './i18n';
 import { sentenceFor } from './messages';
+import type { EventOn, SubmitEvent } from './dom';
 
 const html = htm.bind(h);
 
 /** An API error in words, with a way to try again when there is one. */
-export function ErrorLine({ error, retry }) {
+export function ErrorLine({
+  error,
+  retry,
+}: {
+  error: PageError | null | undefined;
+  retry?: (() => unknown) | null;
+}) {
   return html`<p class="error" role="alert">
     ${sentenceFor(error)}
     ${retry && html` <button type="button" class="link" onClick=${retry}>${t('ui.tryAgain')}</button>`}
@@ -30,7 +37,7 @@ export function useSave() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
   const [said, setSaid] = useState<(() => string) | null>(null);
-  const save = async (call, sentence) => {
+  const save = async (call: () => Promise<unknown>, sentence: () => string) => {
     setBusy(true);
     setError(null);
     setSaid(null);
@@ -74,6 +81,17 @@ export function OneLineAction({
   busyLabel,
   send,
   onError,
+}: {
+  id: string;
+  className: string;
+  opener: string;
+  label: string;
+  maxLength: number;
+  emptyMessage: string;
+  submitLabel: string;
+  busyLabel: string;
+  send: (text: string) => Promise<unknown>;
+  onError?: (error: PageError) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
@@ -81,7 +99,7 @@ export function OneLineAction({
   const [error, setError] = useState<PageError | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
-  const onSubmit = async (event) => {
+  const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     const value = text.trim();
@@ -97,7 +115,7 @@ export function OneLineAction({
     } catch (e) {
       setBusy(false);
       setError(e as PageError);
-      onError?.(e);
+      onError?.(e as PageError);
     }
   };
 
@@ -124,7 +142,7 @@ export function OneLineAction({
         autocomplete="off"
         maxlength=${maxLength}
         value=${text}
-        onInput=${(e) => setText(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setText(e.currentTarget.value)}
       />
       <button type="submit" class="secondary" aria-busy=${busy}>${busy ? busyLabel : submitLabel}</button>
       <button type="button" class="link" onClick=${() => setOpen(false)}>${t('ui.cancel')}</button>

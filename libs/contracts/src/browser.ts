@@ -16,4 +16,6 @@ export * from './analytics/analytics-fields';
 // The shapes of what the gateway sends the page (erased from the bundle: types only).
 export type * from './events/openq-payloads';
 export type * from './commands/notifier.views';
+export type * from './commands/questions.views';
+export type * from './commands/gates.views';
 export type { AcceptSuggestionResult, AcceptSuggestionsReply } from './http/accept-suggestions.dto';
