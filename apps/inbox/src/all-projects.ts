@@ -14,6 +14,8 @@ import { BulkAccept } from './hands';
 import { OpenQueue } from './queue';
 import { useQuestionClock } from './clock';
 import { READY_EVENT, STREAMED_EVENT_TYPES } from '@openq/contracts/browser';
+import type { LiveStatus } from './live';
+import type { CardOutcome } from './types';
 
 const html = htm.bind(h);
 
@@ -24,7 +26,17 @@ const CHANGES_QUEUE = (type: string): boolean =>
   type === 'gate.resumed' ||
   STREAMED_EVENT_TYPES.some((streamed) => streamed === type && /^(question|pipeline)\./.test(type));
 
-export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
+export function AllProjectsInbox({
+  topbar,
+  sort,
+  onSort,
+  onSignedOut,
+}: {
+  topbar: (live: LiveStatus) => unknown;
+  sort: string;
+  onSort: (sort: string) => void;
+  onSignedOut: () => void;
+}) {
   const [filters, setFilters] = useUrlFilters();
   const [announcement, setAnnouncement] = useState('');
   const [note, setNote] = useState<string | null>(null);
@@ -57,7 +69,7 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
     }
   });
 
-  const onAnswered = ({ question, gone, withdrawn }) => {
+  const onAnswered = ({ question, gone, withdrawn }: CardOutcome) => {
     setNote(gone ? `“${question.pergunta}”: ${sentenceFor(gone)}` : null);
     setAnnouncement(
       gone
@@ -74,7 +86,7 @@ export function AllProjectsInbox({ topbar, sort, onSort, onSignedOut }) {
         <${BulkAccept}
           projectId=${null}
           items=${queue.items}
-          onDone=${(summary) => {
+          onDone=${(summary: string) => {
             setAnnouncement(summary);
             void queue.reload();
           }}

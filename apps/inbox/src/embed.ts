@@ -12,7 +12,9 @@ import { WaitingPanel } from './panels';
 import { OpenQueue } from './queue';
 import { BulkAccept } from './hands';
 import { say, t, type Words } from './i18n';
-import type { LiveEventType } from '@openq/contracts/browser';
+import type { LiveEventType, WaitingGateView } from '@openq/contracts/browser';
+import type { Me } from './hooks';
+import type { CardOutcome } from './types';
 
 const html = htm.bind(h);
 const root = document.getElementById('app')!;
@@ -32,7 +34,7 @@ const REFRESH: Partial<Record<LiveEventType, readonly ListName[]>> = {
   ready: ['queue', 'count', 'waiting'],
 };
 
-function Pending({ me, onSignedOut }) {
+function Pending({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
   const [sort, setSort] = useState('blocking');
   const [announcement, setAnnouncement] = useState<Words | null>(null);
   const now = useNow();
@@ -70,19 +72,19 @@ function Pending({ me, onSignedOut }) {
   // Only the caller's: gates parked on a decision this person makes (§12.1 `waitingForYou`).
   const mine = useMemo(() => {
     if (!waiting.data) return waiting;
-    const items = waiting.data.items.filter((c) => c.waitingForYou);
+    const items = waiting.data.items.filter((c: WaitingGateView) => c.waitingForYou);
     return { ...waiting, data: { items, total: items.length } };
   }, [waiting]);
   const questionsById = useMemo(() => new Map(queue.items.map((q) => [q.questionId, q])), [queue.items]);
 
-  const goToQuestion = (event, id) => {
+  const goToQuestion = (event: Event, id: string) => {
     const card = document.getElementById(`q-${id}`);
     if (!card) return;
     event.preventDefault();
     card.scrollIntoView({ block: 'center', behavior: 'smooth' });
     card.focus({ preventScroll: true });
   };
-  const onAnswered = ({ question, gone, withdrawn }) => {
+  const onAnswered = ({ question, gone, withdrawn }: CardOutcome) => {
     const pergunta = question.pergunta;
     setAnnouncement(() =>
       gone
@@ -107,7 +109,7 @@ function Pending({ me, onSignedOut }) {
       <${BulkAccept}
         projectId=${PROJECT}
         items=${queue.items}
-        onDone=${(summary) => {
+        onDone=${(summary: string) => {
           setAnnouncement(() => () => summary);
           refresh(['queue', 'count', 'waiting']);
         }}

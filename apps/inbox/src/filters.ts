@@ -7,6 +7,7 @@ import { agentName } from './messages';
 import { t } from './i18n';
 import { QUESTION_AUTHORS, QUESTION_WHO_FILTERS } from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
+import type { EventOn } from './dom';
 
 const html = htm.bind(h);
 
@@ -17,15 +18,15 @@ export const ALL_PROJECTS = '*';
 export const ROLES = QUESTION_AUTHORS;
 const WHO = QUESTION_WHO_FILTERS;
 /** Free-text filters: the three `afeta` ids and the search. */
-const IDS = ['task', 'story', 'rule'];
-const TEXTS = [...IDS, 'q'];
+const IDS = ['task', 'story', 'rule'] as const;
+const TEXTS = [...IDS, 'q'] as const;
+type TextKey = (typeof TEXTS)[number];
 const PARAMS = ['who', 'role', ...TEXTS];
 
 /** The queue's filters: whose questions, which asking roles, and the free texts (`task`, `story`, `rule`, `q`). */
-export interface Filters {
+export interface Filters extends Partial<Record<TextKey, string>> {
   who: string | null;
   role: string[];
-  [text: string]: string | string[] | null | undefined;
 }
 
 /** The filters a query string holds (unknown values dropped: the URL may have been typed). */
@@ -52,24 +53,24 @@ function filterParams(filters: Filters): [string, string][] {
   if (filters.role?.length) out.push(['role', filters.role.join(',')]);
   for (const key of TEXTS) {
     const value = filters[key];
-    if (typeof value === 'string' && value) out.push([key, value]);
+    if (value) out.push([key, value]);
   }
   return out;
 }
 
 /** The filters as query-string parameters for the list routes (`''` for none). */
-export function filtersQuery(filters) {
+export function filtersQuery(filters: Filters): string {
   return filterParams(filters)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join('&');
 }
 
-export function isFiltered(filters) {
+export function isFiltered(filters: Filters): boolean {
   return filterParams(filters).length > 0;
 }
 
 /** How many of the filters behind "More filters" are set. */
-function moreCount(filters) {
+function moreCount(filters: Filters): number {
   return (filters.role?.length ? 1 : 0) + IDS.filter((k) => filters[k]).length;
 }
 
@@ -77,14 +78,14 @@ function moreCount(filters) {
  * The filters and a setter that writes them into the URL as a new history entry (so Back
  * returns to the previous filters); Back and Forward read them again.
  */
-export function useUrlFilters() {
+export function useUrlFilters(): [Filters, (next: Filters) => void] {
   const [filters, setFilters] = useState(() => readFilters());
   useEffect(() => {
     const onPop = () => setFilters(readFilters());
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const change = (next) => {
+  const change = (next: Filters) => {
     const url = new URL(location.href);
     for (const key of PARAMS) url.searchParams.delete(key);
     for (const [key, value] of filterParams(next)) url.searchParams.set(key, value);
@@ -95,7 +96,15 @@ export function useUrlFilters() {
 }
 
 /** One id filter (task, story, rule): applied on Enter or when the field is left. */
-function IdFilter({ name, value, onApply }) {
+function IdFilter({
+  name,
+  value,
+  onApply,
+}: {
+  name: TextKey;
+  value: string | undefined;
+  onApply: (value: string) => void;
+}) {
   const [text, setText] = useState(value ?? '');
   useEffect(() => setText(value ?? ''), [value]);
   const apply = () => {
@@ -110,8 +119,8 @@ function IdFilter({ name, value, onApply }) {
       maxlength=${name === 'rule' ? 200 : 64}
       autocomplete="off"
       placeholder=${t(`filters.${name}Placeholder`)}
-      onInput=${(e) => setText(e.currentTarget.value)}
-      onKeyDown=${(e) => {
+      onInput=${(e: EventOn) => setText(e.currentTarget.value)}
+      onKeyDown=${(e: EventOn<HTMLInputElement, KeyboardEvent>) => {
         if (e.key === 'Enter') {
           e.preventDefault();
           apply();
@@ -127,20 +136,32 @@ function IdFilter({ name, value, onApply }) {
  * answer, with their counts when the list gave them), and behind "More filters" (closed unless one
  * of them is set) the asking roles, task, story and rule. `total` is how many match.
  */
-export function FilterBar({ filters, onChange, counts, total, loading }) {
+export function FilterBar({
+  filters,
+  onChange,
+  counts,
+  total,
+  loading,
+}: {
+  filters: Filters;
+  onChange: (filters: Filters) => void;
+  counts: Record<string, number> | null | undefined;
+  total: number;
+  loading: boolean;
+}) {
   const [text, setText] = useState(filters.q ?? '');
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => setText(filters.q ?? ''), [filters.q]);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const set = (patch) => onChange({ ...filters, ...patch });
-  const search = (value) => {
+  const set = (patch: Partial<Filters>) => onChange({ ...filters, ...patch });
+  const search = (value: string) => {
     clearTimeout(timer.current);
     if (value.trim() !== (filters.q ?? '')) set({ q: value.trim() || undefined });
   };
-  const toggleRole = (role, on) =>
+  const toggleRole = (role: string, on: boolean) =>
     set({ role: on ? [...filters.role, role] : filters.role.filter((r) => r !== role) });
   const more = moreCount(filters);
-  const count = (who) => (who === 'all' ? counts && counts.mine + counts.others : counts?.[who]);
+  const count = (who: string) => (who === 'all' ? counts && counts.mine + counts.others : counts?.[who]);
 
   return html`<div class="filters" role="search" aria-label=${t('filters.label')}>
     <form
@@ -205,7 +226,7 @@ export function FilterBar({ filters, onChange, counts, total, loading }) {
                   name="role"
                   value=${role}
                   checked=${filters.role.includes(role)}
-                  onChange=${(e) => toggleRole(role, e.currentTarget.checked)}
+                  onChange=${(e: EventOn) => toggleRole(role, e.currentTarget.checked)}
                 />
                 ${agentName(role)}
               </label>`,
@@ -218,7 +239,7 @@ export function FilterBar({ filters, onChange, counts, total, loading }) {
                 key=${name}
                 name=${name}
                 value=${filters[name]}
-                onApply=${(value) => set({ [name]: value || undefined })}
+                onApply=${(value: string) => set({ [name]: value || undefined })}
               />`,
           )}
         </div>

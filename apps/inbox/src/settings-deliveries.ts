@@ -10,8 +10,14 @@ import { useNow, useResource } from './hooks';
 import { has, t } from './i18n';
 import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine } from './ui';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, type DeliveryListFilter } from '@openq/contracts/browser';
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
+  type DeliveryListFilter,
+  type DeliveryView,
+} from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
+import type { PageError } from './api';
 
 const html = htm.bind(h);
 
@@ -27,7 +33,7 @@ const kindName = (kind: string): string =>
 const channelName = (c: string): string =>
   isOneOf(NOTIFICATION_CHANNELS, c) ? t(`settings.deliveries.channels.${c}`) : c;
 
-function reasonText(lastError) {
+function reasonText(lastError: string | null): string | null {
   // The codes and their words live once, in libs/contracts (locales.spec holds the dictionaries to
   // them): a code with a sentence is said in words, one the page does not know yet keeps its code.
   const key = `settings.deliveries.reasons.${lastError}`;
@@ -35,19 +41,31 @@ function reasonText(lastError) {
 }
 
 /** The refusals of "Redeliver", in words. */
-function redeliverSentence(error) {
+function redeliverSentence(error: PageError): string {
   return error.reason === 'entrega_nao_encontrada'
     ? t('settings.deliveries.errors.notFound')
     : sentenceFor(error);
 }
 
-function When({ iso, now, label }) {
+function When({ iso, now, label }: { iso: string; now: number; label: string }) {
   return html`<span
     >${label} <time datetime=${iso} title=${fullDate(iso)}>${ago(iso, now)}</time></span
   >`;
 }
 
-function Delivery({ d, now, busy, error, onRedeliver }) {
+function Delivery({
+  d,
+  now,
+  busy,
+  error,
+  onRedeliver,
+}: {
+  d: DeliveryView;
+  now: number;
+  busy: boolean;
+  error: PageError | undefined;
+  onRedeliver: (d: DeliveryView) => void;
+}) {
   return html`<li class=${`delivery status-${d.status}`} data-delivery-id=${d.deliveryId} data-status=${d.status}>
     <p class="delivery-title">
       <span class=${`tag status-${d.status}`}>${t(`settings.deliveries.status.${d.status}`)}</span>
@@ -102,7 +120,7 @@ function Delivery({ d, now, busy, error, onRedeliver }) {
 }
 
 /** The section: the filter, the list, and the rows redelivered from here kept in view. */
-export function DeliveriesSection({ id, projectId }) {
+export function DeliveriesSection({ id, projectId }: { id: string; projectId: string }) {
   const [filter, setFilter] = useState('all');
   const now = useNow();
   const list = useResource(
@@ -155,7 +173,7 @@ export function DeliveriesSection({ id, projectId }) {
     return () => clearTimeout(timer);
   }, [list.loading, list.data, kept, pending]);
 
-  const redeliver = async (d) => {
+  const redeliver = async (d: DeliveryView) => {
     setBusy((s) => new Set(s).add(d.deliveryId));
     setErrors((m) => {
       const next = new Map(m);

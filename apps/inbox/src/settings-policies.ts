@@ -11,19 +11,29 @@ import { useResource } from './hooks';
 import { t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON, useSave } from './ui';
-import { PROJECT_POLICIES } from '@openq/contracts/browser';
+import { PROJECT_POLICIES, type ProjectPoliciesReply } from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
+import type { Me } from './hooks';
 
 const html = htm.bind(h);
 
 const POLICIES = PROJECT_POLICIES;
 
-function PoliciesForm({ policies, projectId, onSaved }) {
+function PoliciesForm({
+  policies,
+  projectId,
+  onSaved,
+}: {
+  policies: ProjectPoliciesReply;
+  projectId: string;
+  onSaved: (policies: ProjectPoliciesReply) => void;
+}) {
   const [form, setForm] = useState(policies);
   const [motivo, setMotivo] = useState('');
   useEffect(() => setForm(policies), [policies.delegacao, policies.overrideDeMantenedor]);
   const { busy, error, said, setError, save } = useSave();
 
-  const onSubmit = (event) => {
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     const why = motivo.trim();
@@ -55,7 +65,7 @@ function PoliciesForm({ policies, projectId, onSaved }) {
           type="checkbox"
           id=${`policy-${p}`}
           checked=${form[p]}
-          onChange=${(e) => setForm((f) => ({ ...f, [p]: e.currentTarget.checked }))}
+          onChange=${(e: EventOn) => setForm((f) => ({ ...f, [p]: e.currentTarget.checked }))}
         />
         ${t(`settings.policies.${p}.label`)}
       </label>`,
@@ -70,7 +80,7 @@ function PoliciesForm({ policies, projectId, onSaved }) {
         value=${motivo}
         aria-invalid=${error?.local ? 'true' : undefined}
         aria-describedby=${error ? 'policies-error' : undefined}
-        onInput=${(e) => setMotivo(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setMotivo(e.currentTarget.value)}
       />
     </div>
     <div class="channel-actions">
@@ -84,7 +94,7 @@ function PoliciesForm({ policies, projectId, onSaved }) {
 }
 
 /** The section: each policy in words for everyone (on or off), the form for maintainers and owners. */
-export function PoliciesSection({ id, projectId, me }) {
+export function PoliciesSection({ id, projectId, me }: { id: string; projectId: string; me: Me }) {
   const current = useResource(() => api(projectPath(projectId, '/policies')), projectId);
   const role = me?.roles?.[projectId];
   const policies = current.data;

@@ -9,21 +9,23 @@ import { useResource } from './hooks';
 import { t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine, useSave } from './ui';
+import type { SlackLinkView } from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
 
 const html = htm.bind(h);
 
 /** What Slack calls a member id (libs/contracts `SLACK_USER_ID_PATTERN`). */
 export const SLACK_MEMBER_ID = /^[UW][A-Z0-9]{2,31}$/;
 
-function SlackForm({ link, onSaved }) {
+function SlackForm({ link, onSaved }: { link: SlackLinkView; onSaved: (link: SlackLinkView) => void }) {
   const [value, setValue] = useState(link.slackUserId ?? '');
   useEffect(() => setValue(link.slackUserId ?? ''), [link.slackUserId]);
   const { busy, error, said, setError, save } = useSave();
 
-  const put = (slackUserId, sentence) =>
+  const put = (slackUserId: string | null, sentence: () => string) =>
     save(async () => onSaved(await api('/me/slack', { method: 'PUT', body: { slackUserId } })), sentence);
 
-  const onSubmit = (event) => {
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     const id = value.trim().toUpperCase();
@@ -48,7 +50,7 @@ function SlackForm({ link, onSaved }) {
         value=${value}
         aria-invalid=${error ? 'true' : undefined}
         aria-describedby=${error ? 'slack-error' : 'slack-hint'}
-        onInput=${(e) => setValue(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setValue(e.currentTarget.value)}
       />
       <p class="hint" id="slack-hint">${t('settings.slack.hint')}</p>
     </div>
@@ -69,7 +71,7 @@ function SlackForm({ link, onSaved }) {
 }
 
 /** The section: the member id linked now (or none), and the form to link, change or unlink it. */
-export function SlackSection({ id }) {
+export function SlackSection({ id }: { id: string }) {
   const current = useResource(() => api('/me/slack'), 'me');
   const link = current.data;
   return html`<section class="panel settings-section" id=${id} aria-labelledby=${`${id}-title`}>

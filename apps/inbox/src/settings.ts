@@ -13,6 +13,8 @@ import { ClockPolicySection } from './settings-clock';
 import { PoliciesSection } from './settings-policies';
 import { SlackSection } from './settings-slack';
 import { isOneOf } from './vocabulary';
+import type { Me } from './hooks';
+import type { View } from './types';
 
 const html = htm.bind(h);
 
@@ -40,22 +42,35 @@ export function pickView() {
 }
 
 /** The URL of a view of a project (the header's link works without script and in a new tab too). */
-export function viewHref(projectId, view) {
+export function viewHref(projectId: string, view: string): string {
   const url = new URL(location.href);
   url.searchParams.set('project', projectId);
-  if (VIEWS.includes(view)) url.searchParams.set('view', view);
+  if (isOneOf(VIEWS, view)) url.searchParams.set('view', view);
   else url.searchParams.delete('view');
   url.hash = '';
   return `${url.pathname}${url.search}`;
 }
 
 /** A plain click follows the link in place; a click asking for a new tab or window is the browser's. */
-function inPlace(event) {
+function inPlace(event: MouseEvent): boolean {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
 /** The header's way to a view of the project (marked as the current page while it is shown). */
-function ViewLink({ projectId, view, onView, target, label }) {
+/** What the header's links to the views take. */
+interface ViewLinkProps {
+  projectId: string;
+  view: string;
+  onView: (view: View) => void;
+}
+
+function ViewLink({
+  projectId,
+  view,
+  onView,
+  target,
+  label,
+}: ViewLinkProps & { target: 'settings' | 'analytics'; label: string }) {
   return html`<a
     id=${`${target}-link`}
     class="settings-link"
@@ -72,17 +87,25 @@ function ViewLink({ projectId, view, onView, target, label }) {
 }
 
 /** The header's way to the settings page. */
-export function SettingsLink({ projectId, view, onView }) {
+export function SettingsLink({ projectId, view, onView }: ViewLinkProps) {
   return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="settings" label=${t('settings.open')} />`;
 }
 
 /** Issue #33 the header's way to the question-quality page. */
-export function AnalyticsLink({ projectId, view, onView }) {
+export function AnalyticsLink({ projectId, view, onView }: ViewLinkProps) {
   return html`<${ViewLink} projectId=${projectId} view=${view} onView=${onView} target="analytics" label=${t('analytics.open')} />`;
 }
 
 /** The page: its title, an index of its sections, then each section. */
-export function SettingsPage({ projectId, me, onView }) {
+export function SettingsPage({
+  projectId,
+  me,
+  onView,
+}: {
+  projectId: string;
+  me: Me;
+  onView: (view: View) => void;
+}) {
   const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // Arriving from the header, the keyboard and the screen reader start at the page's title.
@@ -90,7 +113,7 @@ export function SettingsPage({ projectId, me, onView }) {
     window.scrollTo(0, 0);
   }, [projectId]);
 
-  const goTo = (event, id) => {
+  const goTo = (event: Event, id: string) => {
     const target = document.getElementById(`${id}-title`);
     if (!target) return;
     event.preventDefault();
