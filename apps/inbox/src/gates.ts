@@ -16,7 +16,7 @@ import type { Resource } from './hooks';
 const html = htm.bind(h);
 
 /** `qa` → "QA gate" / "gate de QA"; a kind the page does not know yet keeps its code. */
-export const gateName = (gate: string): string =>
+export const gateName = (gate: string | undefined): string =>
   isOneOf(GATES, gate) ? t(`gates.names.${gate}`) : t('gates.names.other', { gate });
 
 /**

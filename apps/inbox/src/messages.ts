@@ -65,8 +65,8 @@ function formatters() {
 }
 
 /** "3 minutes ago", "yesterday"… relative to `now` (ms), in the person's language. */
-export function ago(iso: string, now: number): string {
-  const then = Date.parse(iso);
+export function ago(iso: string | null | undefined, now: number): string {
+  const then = Date.parse(iso ?? '');
   if (Number.isNaN(then)) return '';
   const { relative, absolute } = formatters();
   // A time a little ahead of this browser's clock (skew) still reads "just now".
@@ -79,14 +79,14 @@ export function ago(iso: string, now: number): string {
   return absolute.format(then);
 }
 
-export function fullDate(iso: string): string {
-  const then = Date.parse(iso);
+export function fullDate(iso: string | null | undefined): string {
+  const then = Date.parse(iso ?? '');
   return Number.isNaN(then) ? '' : formatters().absolute.format(then);
 }
 
 /** A role as the complement of "you are": "a viewer", "an owner" (in Portuguese, the bare name). */
-export function roleWithArticle(role: string): string {
-  return isOneOf(PROJECT_ROLES, role) ? t(`messages.rolesWithArticle.${role}`) : role;
+export function roleWithArticle(role: string | null): string {
+  return isOneOf(PROJECT_ROLES, role) ? t(`messages.rolesWithArticle.${role}`) : (role as string);
 }
 
 /**

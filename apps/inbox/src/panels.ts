@@ -8,8 +8,23 @@ import { agentName, ago, fullDate, roleWithArticle, sentenceFor } from './messag
 import { ErrorLine, MAX_ANSWER, OneLineAction } from './ui';
 import { gateName, OverrideResume } from './gates';
 import { AnsweredFor, answeredByDelegate } from './delegation';
-import { READINESS_ACTIONS } from '@openq/contracts/browser';
+import {
+  READINESS_ACTIONS,
+  type GatesWaitingReply,
+  type OpenQuestionView,
+  type ProjectPoliciesReply,
+  type ReadinessAction,
+  type WaitingGateView,
+} from '@openq/contracts/browser';
 import { hasRole } from './vocabulary';
+import type { PagedList, Resource } from './hooks';
+import type { CardOutcome } from './types';
+
+/** `GET /projects/:p/readiness/:action`: the open questions and the server's English notice. */
+interface Readiness {
+  openQuestions: number;
+  notice?: string | null;
+}
 
 const html = htm.bind(h);
 
@@ -19,7 +34,7 @@ const ACTIONS = READINESS_ACTIONS;
  * "N questions are still open — answer", with "answer" as the way to the queue. The server's
  * `notice` is English: the page says it again from `openQuestions`.
  */
-function Notice({ open, onGoToQueue }) {
+function Notice({ open, onGoToQueue }: { open: number; onGoToQueue: (event: Event) => void }) {
   return html`<p class="notice">
     <span class="icon" aria-hidden="true">!</span>
     <span>${t('panels.readiness.stillOpen', { count: open })} — <a href="#open-questions" onClick=${onGoToQueue}>${t('panels.readiness.answer')}</a></span>
@@ -32,9 +47,17 @@ function Notice({ open, onGoToQueue }) {
  * tells an embedding page through an `openq:readiness` DOM event (openq itself records no
  * readiness — the engine owns those gestures).
  */
-export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
+export function ReadinessBar({
+  readiness,
+  projectId,
+  onGoToQueue,
+}: {
+  readiness: Resource<Readiness>;
+  projectId: string;
+  onGoToQueue: (event: Event) => void;
+}) {
   const [checked, setChecked] = useState<(() => string) | null>(null);
-  const check = async (action) => {
+  const check = async (action: ReadinessAction) => {
     try {
       const reply = await api(projectPath(projectId, `/readiness/${action}`));
       readiness.set(reply);
@@ -58,7 +81,7 @@ export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
     <div class="readiness-state" aria-live="polite">
       ${
         notice
-          ? html`<${Notice} open=${readiness.data.openQuestions} onGoToQueue=${onGoToQueue} />`
+          ? html`<${Notice} open=${readiness.data!.openQuestions} onGoToQueue=${onGoToQueue} />`
           : readiness.data
             ? html`<p class="notice ok"><span class="icon" aria-hidden="true">✓</span>${t('panels.readiness.none')}</p>`
             : readiness.error
@@ -71,14 +94,22 @@ export function ReadinessBar({ readiness, projectId, onGoToQueue }) {
 }
 
 /** A parked gate's questions, linked to their card in the queue when it is on screen. */
-function WaitingQuestions({ ids, questionsById, onGoToQuestion }) {
+function WaitingQuestions({
+  ids,
+  questionsById,
+  onGoToQuestion,
+}: {
+  ids: readonly string[];
+  questionsById: ReadonlyMap<string, OpenQuestionView>;
+  onGoToQuestion: (event: Event, id: string) => void;
+}) {
   return html`<ul class="task-questions">
     ${ids.map((id) => {
       const q = questionsById.get(id);
       return html`<li key=${id}>
         ${
           q
-            ? html`<a href=${`#q-${id}`} onClick=${(e) => onGoToQuestion(e, id)}>${q.pergunta}</a>
+            ? html`<a href=${`#q-${id}`} onClick=${(e: Event) => onGoToQuestion(e, id)}>${q.pergunta}</a>
                 <span class="muted"> — ${t('panels.waiting.decides', { author: q.sessionAuthorId })}</span>`
             : html`<span class="muted">${t('panels.waiting.furtherDown')}</span>`
         }
@@ -87,7 +118,19 @@ function WaitingQuestions({ ids, questionsById, onGoToQuestion }) {
   </ul>`;
 }
 
-function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
+function ResumeButton({
+  cycle,
+  projectId,
+  allowed,
+  reasonId,
+  onResumed,
+}: {
+  cycle: WaitingGateView;
+  projectId: string;
+  allowed: boolean;
+  reasonId?: string;
+  onResumed: (cycle: WaitingGateView) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
   const resume = async () => {
@@ -121,7 +164,7 @@ function ResumeButton({ cycle, projectId, allowed, reasonId, onResumed }) {
 }
 
 /** htm trims text at line breaks, so sentences with a value inside are built whole. */
-function resumesWhen(n) {
+function resumesWhen(n: number): string {
   return t('panels.waiting.resumesWhen', { count: n });
 }
 
@@ -139,6 +182,16 @@ export function WaitingPanel({
   onGoToQuestion,
   onResumed,
   overrides = true,
+}: {
+  waiting: Resource<GatesWaitingReply>;
+  policies?: ProjectPoliciesReply | null;
+  role: string | null;
+  projectId: string;
+  questionsById: ReadonlyMap<string, OpenQuestionView>;
+  now: number;
+  onGoToQuestion: (event: Event, id: string) => void;
+  onResumed: (cycle: WaitingGateView, how?: { override: boolean }) => void;
+  overrides?: boolean;
 }) {
   const items = waiting.data?.items ?? [];
   const decisions = items.filter((c) => c.parkedReason === 'user_decision');
@@ -230,8 +283,8 @@ export function WaitingPanel({
  * How an agent recorded the user's chat answer (ADR 0258): which agent and, for the audit, in which
  * of its chat sessions when it said (SPEC §11.2) — "via Arquiteto, in session sess-42 (from the chat)".
  */
-function AgentProvenance({ q }) {
-  const agent = html`<span class="agent">${agentName(q.viaAgente)}</span>`;
+function AgentProvenance({ q }: { q: OpenQuestionView }) {
+  const agent = html`<span class="agent">${agentName(q.viaAgente ?? '')}</span>`;
   // Pieces of the .meta line (a wrapping flex row); the comma stays with the agent's name.
   return q.agentSessionId
     ? html` ${t('panels.history.via')} <span>${agent},</span> ${t('panels.history.inSession')} <code class="session">${q.agentSessionId}</code> ${t('panels.history.fromChat')}`
@@ -243,32 +296,40 @@ function AgentProvenance({ q }) {
  * misread it) with their own answer. Closed: one quiet button; open: the answer and a confirm.
  * The same answer again is 200 (the amendment stands), so a retry after a lost reply is harmless.
  */
-function AmendControl({ q, projectId, onAmended }) {
+function AmendControl({
+  q,
+  projectId,
+  onAmended,
+}: {
+  q: OpenQuestionView;
+  projectId: string;
+  onAmended: (outcome: CardOutcome) => void;
+}) {
   return html`<${OneLineAction}
     id=${`amend-${q.questionId}`}
     className="amend"
     opener=${t('panels.amend.opener')}
-    label=${t('panels.amend.label', { agent: agentName(q.viaAgente) })}
+    label=${t('panels.amend.label', { agent: agentName(q.viaAgente ?? '') })}
     maxLength=${MAX_ANSWER}
     emptyMessage=${t('panels.amend.empty', { max: formatNumber(MAX_ANSWER) })}
     submitLabel=${t('panels.amend.submit')}
     busyLabel=${t('panels.amend.busy')}
-    send=${async (resposta) => {
+    send=${async (resposta: string) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/amend`), {
         method: 'POST',
         body: { resposta },
       });
       onAmended({ question: q, reply });
     }}
-    onError=${(e) => {
+    onError=${(e: PageError) => {
       if (e.reason === 'decisao_nao_e_de_agente') onAmended({ question: q, reply: null, gone: e });
     }}
   />`;
 }
 
 /** §11.5 an amended decision: who replaced it and when, and the agent's reading of the chat it replaced. */
-function Amendment({ q, now }) {
-  const a = q.amendment;
+function Amendment({ q, now }: { q: OpenQuestionView; now: number }) {
+  const a = q.amendment!;
   return html`<p class="meta">
       ${t('panels.amend.by')} <strong>${a.by}</strong>
       <span class="sep" aria-hidden="true">·</span>
@@ -280,7 +341,17 @@ function Amendment({ q, now }) {
 }
 
 /** Who decided, how (click or an agent recording the chat answer), when, and what. */
-export function HistoryPanel({ list, now, projectId, onAmended }) {
+export function HistoryPanel({
+  list,
+  now,
+  projectId,
+  onAmended,
+}: {
+  list: PagedList<OpenQuestionView>;
+  now: number;
+  projectId: string;
+  onAmended: (outcome: CardOutcome) => void;
+}) {
   const cut = list.items.length < list.total;
   return html`<section class="panel history" aria-labelledby="history-title">
     <div class="panel-head">
@@ -333,7 +404,7 @@ export function HistoryPanel({ list, now, projectId, onAmended }) {
 }
 
 /** SPEC §11.5 the questions withdrawn instead of answered: who, why, when (no decision came of them). */
-export function WithdrawnPanel({ list, now }) {
+export function WithdrawnPanel({ list, now }: { list: PagedList<OpenQuestionView>; now: number }) {
   if (!list.error && !list.items.length) return null;
   const cut = list.items.length < list.total;
   return html`<section class="panel withdrawn" aria-labelledby="withdrawn-title">

@@ -10,15 +10,27 @@ import { gateName } from './gates';
 import { ErrorLine, MAX_ANSWER, MAX_REASON, OneLineAction } from './ui';
 import { CardDetails, SelectBox } from './hands';
 import { ClockMarker } from './clock';
-import { AFFECTS_KEYS, QUESTION_LIST_SORTS } from '@openq/contracts/browser';
+import {
+  AFFECTS_KEYS,
+  QUESTION_LIST_SORTS,
+  type AffectsKey,
+  type BlockedWork,
+  type ClockStateItem,
+  type OpenQuestionView,
+  type QuestionListSort,
+} from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
+import type { Ref } from 'preact';
+import type { EventOn, SubmitEvent } from './dom';
+import type { PagedList } from './hooks';
+import type { CardOutcome } from './types';
 
 const html = htm.bind(h);
 
 const AFFECTS = AFFECTS_KEYS;
 
 /** What a question affects, as labelled groups of ids. */
-export function Affects({ affects }) {
+export function Affects({ affects }: { affects: Partial<Record<AffectsKey, string[]>> | null | undefined }) {
   const groups = AFFECTS.filter((key) => affects?.[key]?.length);
   if (!groups.length) return html`<p class="affects muted">${t('queue.affects.nothing')}</p>`;
   return html`<dl class="affects">
@@ -27,7 +39,7 @@ export function Affects({ affects }) {
       (key) =>
         html`<dd class="affects-group">
           <span class="affects-label">${t(`queue.affects.${key}`)}</span>
-          ${affects[key].map((id) => html`<span class="chip">${id}</span>`)}
+          ${affects![key]!.map((id) => html`<span class="chip">${id}</span>`)}
         </dd>`,
     )}
   </dl>`;
@@ -37,9 +49,9 @@ export function Affects({ affects }) {
  * Issue #18 what waits on the question, in words: "QA gate on T-101 (2 h)", "analysis of T-20
  * (3 h)", "T-21, T-22 queued behind T-20". The server computed it (the gates service); this only says it.
  */
-export function blocksSentence(blocking, now) {
+export function blocksSentence(blocking: OpenQuestionView['blocking'], now: number): string {
   const blocks = blocking?.blocks ?? [];
-  const since = (b) => (b.since ? ` (${waited(b.since, now)})` : '');
+  const since = (b: BlockedWork) => (b.since ? ` (${waited(b.since, now)})` : '');
   const parts: string[] = [];
   for (const b of blocks) {
     if (b.kind === 'gate')
@@ -61,7 +73,7 @@ export function blocksSentence(blocking, now) {
   return parts.join(' · ');
 }
 
-function originNote(q) {
+function originNote(q: OpenQuestionView): string | null {
   if (q.origin === 'qa_verdict') return t('queue.origin.qaVerdict');
   if (q.origin === 'analyst') return t('queue.origin.analyst');
   return null;
@@ -72,7 +84,17 @@ function originNote(q) {
  * Closed: one quiet button; open: the reason and a confirm. A repeated withdrawal is 200 (the
  * first one stands), so a retry after a lost reply is harmless.
  */
-function WithdrawControl({ q, projectId, onWithdrawn, position }) {
+function WithdrawControl({
+  q,
+  projectId,
+  onWithdrawn,
+  position,
+}: {
+  q: OpenQuestionView;
+  projectId: string;
+  onWithdrawn: (outcome: CardOutcome) => void;
+  position?: number;
+}) {
   return html`<${OneLineAction}
     id=${`w-${q.questionId}`}
     className="withdraw"
@@ -82,16 +104,16 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
     emptyMessage=${t('queue.withdraw.empty', { max: formatNumber(MAX_REASON) })}
     submitLabel=${t('queue.withdraw.submit')}
     busyLabel=${t('queue.withdraw.busy')}
-    send=${async (motivo) => {
+    send=${async (motivo: string) => {
       const reply = await api(projectPath(projectId, `/open-questions/${q.questionId}/withdraw`), {
         method: 'POST',
         body: { motivo },
       });
       onWithdrawn({ question: q, reply, position, withdrawn: true });
     }}
-    onError=${(e) => {
+    onError=${(e: PageError) => {
       if (e.reason === 'pergunta_ja_respondida' || e.reason === 'pergunta_nao_encontrada')
-        onWithdrawn({ question: q, reply: null, position, gone: e });
+        onWithdrawn({ question: q, reply: null, position, gone: e as PageError });
     }}
   />`;
 }
@@ -101,12 +123,12 @@ function WithdrawControl({ q, projectId, onWithdrawn, position }) {
  * it was decided before (the asker insisted, saying why), and — for the session's author — a split
  * for each agent that joined: a wrong join gives that agent its own question back.
  */
-function AskOnce({ q, projectId, canSplit }) {
+function AskOnce({ q, projectId, canSplit }: { q: OpenQuestionView; projectId: string; canSplit: boolean }) {
   const [error, setError] = useState<PageError | null>(null);
   const askers = q.askers ?? [];
   const joined = askers.slice(1);
   if (joined.length === 0 && !q.precedentOf) return null;
-  const split = async (toolCallId) => {
+  const split = async (toolCallId: string | null) => {
     setError(null);
     try {
       await api(projectPath(projectId, `/open-questions/${q.questionId}/split`), {
@@ -153,7 +175,25 @@ const GONE = [
 ] as const;
 
 /** One open question: the suggestion to accept, or a short answer (for the session's author only). */
-export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position, showProject, clockItem }) {
+export function QuestionCard({
+  q,
+  projectId,
+  now,
+  reasonId,
+  onAnswered,
+  position,
+  showProject,
+  clockItem,
+}: {
+  q: OpenQuestionView;
+  projectId: string;
+  now: number;
+  reasonId?: string;
+  onAnswered: (outcome: CardOutcome) => void;
+  position?: number;
+  showProject?: boolean;
+  clockItem?: ClockStateItem;
+}) {
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
@@ -163,7 +203,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
   const attempt = useRef<{ json: string; key: string } | null>(null);
   const base = `q-${q.questionId}`;
 
-  const send = async (body) => {
+  const send = async (body: { resposta: string } | { aceitarSugestao: true }) => {
     if (busy) return;
     setBusy(true);
     setError(null);
@@ -180,12 +220,13 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     } catch (e) {
       setBusy(false);
       setError(e as PageError);
-      if (isOneOf(GONE, (e as PageError).reason)) onAnswered({ question: q, reply: null, position, gone: e });
+      if (isOneOf(GONE, (e as PageError).reason))
+        onAnswered({ question: q, reply: null, position, gone: e as PageError });
       else input.current?.focus();
     }
   };
 
-  const onSubmit = (event) => {
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     const text = draft.trim();
     if (!text) {
@@ -221,7 +262,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
     </p>
     <${ClockMarker} item=${clockItem} now=${now} />
     ${
-      q.blocking?.blocks.length > 0 &&
+      (q.blocking?.blocks.length ?? 0) > 0 &&
       html`<p class="blocks"><strong>${t('queue.card.blocks')}</strong> <span>${blocksSentence(q.blocking, now)}</span></p>`
     }
     <${AnsweringFor} q=${q} />
@@ -260,7 +301,7 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
             autocomplete="off"
             maxlength=${MAX_ANSWER}
             value=${draft}
-            onInput=${(e) => setDraft(e.currentTarget.value)}
+            onInput=${(e: EventOn<HTMLTextAreaElement>) => setDraft(e.currentTarget.value)}
           />
           <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('queue.card.sending') : t('queue.card.answer')}</button>
         </div>
@@ -279,22 +320,23 @@ export function QuestionCard({ q, projectId, now, reasonId, onAnswered, position
  * Why a card's controls are off, in the person's language: the server says it in English
  * (`inertReason`), so the page says it again from what it knows of the question.
  */
-function inertSentence(q) {
-  if (/^Already answered/.test(q.inertReason)) return t('queue.inert.answered');
-  if (/^Withdrawn/.test(q.inertReason)) return t('queue.inert.withdrawn');
+function inertSentence(q: OpenQuestionView | undefined): string {
+  if (!q) return '';
+  if (/^Already answered/.test(q.inertReason ?? '')) return t('queue.inert.answered');
+  if (/^Withdrawn/.test(q.inertReason ?? '')) return t('queue.inert.withdrawn');
   return t('queue.inert.onlyAuthor', { author: q.sessionAuthorId });
 }
 
 /** The inert reasons of the list, each said once (SPEC §3.3), with how many cards each covers. */
-function inertReasons(items) {
-  const reasons = new Map();
+function inertReasons(items: readonly OpenQuestionView[]): [string, number][] {
+  const reasons = new Map<string, number>();
   for (const q of items) {
     if (!q.canAnswer && q.inertReason) reasons.set(q.inertReason, (reasons.get(q.inertReason) ?? 0) + 1);
   }
   return [...reasons.entries()];
 }
 
-function scope(covered, shown) {
+function scope(covered: number, shown: number): string {
   if (covered === 1 && shown === 1) return t('queue.inert.scopeOne');
   if (covered === shown) return t('queue.inert.scopeAll', { count: covered });
   return t('queue.inert.scopeSome', { count: covered });
@@ -303,7 +345,7 @@ function scope(covered, shown) {
 const SORTS = QUESTION_LIST_SORTS;
 
 /** Issue #18 the queue's order: what blocks most first (the default), or oldest first. */
-function SortSwitch({ sort, onSort }) {
+function SortSwitch({ sort, onSort }: { sort: string; onSort: (sort: QuestionListSort) => void }) {
   return html`<div class="sort" role="group" aria-label=${t('queue.sort.label')}>
     ${SORTS.map(
       (value) =>
@@ -329,9 +371,25 @@ export function OpenQueue({
   filterBar,
   emptyNote,
   clock,
+}: {
+  list: PagedList<OpenQuestionView>;
+  count?: number | null;
+  projectId: string | null;
+  now: number;
+  onAnswered: (outcome: CardOutcome) => void;
+  headingRef?: Ref<HTMLHeadingElement>;
+  note?: string | null;
+  sort: string;
+  onSort: (sort: QuestionListSort) => void;
+  effects?: string[];
+  showProject?: boolean;
+  filterBar?: unknown;
+  emptyNote?: unknown;
+  clock?: Map<string, ClockStateItem>;
 }) {
   const reasons = inertReasons(list.items);
-  const reasonId = (q) => `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
+  const reasonId = (q: OpenQuestionView) =>
+    `inert-${reasons.findIndex(([reason]) => reason === q.inertReason)}`;
   const cut = list.items.length < list.total;
   const shownCount = count ?? list.total;
   return html`<section class="panel queue" aria-labelledby="open-questions">
@@ -351,9 +409,9 @@ export function OpenQueue({
     )}
     ${note && html`<p class="queue-note" role="status">${note}</p>`}
     ${
-      effects?.length > 0 &&
+      (effects?.length ?? 0) > 0 &&
       html`<ul class="effects" aria-label=${t('queue.effects')}>
-        ${effects.map((sentence) => html`<li key=${sentence}><span class="icon" aria-hidden="true">✓</span>${sentence}</li>`)}
+        ${effects!.map((sentence) => html`<li key=${sentence}><span class="icon" aria-hidden="true">✓</span>${sentence}</li>`)}
       </ul>`
     }
     ${list.error && html`<${ErrorLine} error=${list.error} retry=${list.reload} />`}
