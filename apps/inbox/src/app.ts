@@ -21,7 +21,11 @@ import { DelegationPanel } from './delegation';
 import { AnalyticsLink, SettingsLink, SettingsPage, pickView, viewHref } from './settings';
 import { AnalyticsPage } from './analytics';
 import { useQuestionClock } from './clock';
-import type { GateResumed, LiveEventType } from '@openq/contracts/browser';
+import type { GateResumed, LiveEventType, WaitingGateView } from '@openq/contracts/browser';
+import type { EventOn } from './dom';
+import type { Me } from './hooks';
+import type { LiveStatus } from './live';
+import type { CardOutcome, View } from './types';
 
 const html = htm.bind(h);
 const root = document.getElementById('app')!;
@@ -56,7 +60,7 @@ const REFRESH: Partial<Record<LiveEventType, readonly ListName[]>> = {
   'pipeline.task_unpaused': ['queue'],
 };
 
-function pickProject(roles) {
+function pickProject(roles: Record<string, string>): string | null {
   const ids = Object.keys(roles).sort();
   const fromUrl = new URLSearchParams(location.search).get('project');
   if (fromUrl && roles[fromUrl]) return fromUrl;
@@ -75,13 +79,27 @@ function pickProject(roles) {
 function LanguageSwitch({ compact = false }) {
   return html`<div class="picker language">
     <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}>${t('language.label')}</label>
-    <select id="language-picker" value=${language()} onChange=${(e) => setLanguage(e.currentTarget.value)}>
+    <select id="language-picker" value=${language()} onChange=${(e: EventOn<HTMLSelectElement>) => setLanguage(e.currentTarget.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
     </select>
   </div>`;
 }
 
-function Topbar({ me, projectId, onProject, live, view = 'inbox', onView }) {
+function Topbar({
+  me,
+  projectId,
+  onProject,
+  live,
+  view = 'inbox',
+  onView,
+}: {
+  me: Me;
+  projectId: string | null;
+  onProject: (id: string) => void;
+  live: LiveStatus;
+  view?: View;
+  onView?: (view: View) => void;
+}) {
   const ids = Object.keys(me.roles).sort();
   return html`<header class="topbar">
     <div class="brand">
@@ -93,7 +111,7 @@ function Topbar({ me, projectId, onProject, live, view = 'inbox', onView }) {
       ids.length > 0 &&
       html`<div class="picker">
         <label for="project-picker">${t('app.project')}</label>
-        <select id="project-picker" value=${projectId} onChange=${(e) => onProject(e.currentTarget.value)}>
+        <select id="project-picker" value=${projectId} onChange=${(e: EventOn<HTMLSelectElement>) => onProject(e.currentTarget.value)}>
           ${ids.length > 1 && html`<option value=${ALL_PROJECTS}>${t('allProjects.option')}</option>`}
           ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id])}</option>`)}
         </select>
@@ -117,7 +135,7 @@ function pickSort() {
 }
 
 /** The project's inbox, or (issue #18) the one across every project of the person. */
-function InboxRoot({ me, onSignedOut }) {
+function InboxRoot({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
   const [projectId, setProjectId] = useState(() => pickProject(me.roles));
   const [sort, setSort] = useState(pickSort);
   const [view, setView] = useState(pickView);
@@ -128,13 +146,13 @@ function InboxRoot({ me, onSignedOut }) {
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const chooseView = (next) => {
+  const chooseView = (next: View) => {
     if (next === view) return;
     setView(next);
-    window.history.pushState(null, '', viewHref(projectId, next));
+    window.history.pushState(null, '', viewHref(projectId ?? '', next));
   };
 
-  const chooseProject = (id) => {
+  const chooseProject = (id: string) => {
     setProjectId(id);
     try {
       localStorage.setItem(STORED_PROJECT, id);
@@ -147,7 +165,7 @@ function InboxRoot({ me, onSignedOut }) {
   };
 
   // A deep link keeps the order: ?sort=oldest (blocking most first is the default, not written).
-  const chooseSort = (next) => {
+  const chooseSort = (next: string) => {
     setSort(next);
     const url = new URL(location.href);
     if (next === 'oldest') url.searchParams.set('sort', 'oldest');
@@ -157,7 +175,7 @@ function InboxRoot({ me, onSignedOut }) {
 
   if (projectId === ALL_PROJECTS)
     return html`<${AllProjectsInbox}
-      topbar=${(live) => html`<${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />`}
+      topbar=${(live: LiveStatus) => html`<${Topbar} me=${me} projectId=${projectId} onProject=${chooseProject} live=${live} />`}
       sort=${sort}
       onSort=${chooseSort}
       onSignedOut=${onSignedOut}
@@ -174,7 +192,25 @@ function InboxRoot({ me, onSignedOut }) {
   />`;
 }
 
-function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, view, chooseView }) {
+function Inbox({
+  me,
+  onSignedOut,
+  projectId,
+  chooseProject,
+  sort,
+  chooseSort,
+  view,
+  chooseView,
+}: {
+  me: Me;
+  onSignedOut: () => void;
+  projectId: string | null;
+  chooseProject: (id: string) => void;
+  sort: string;
+  chooseSort: (sort: string) => void;
+  view: View;
+  chooseView: (view: View) => void;
+}) {
   const [filters, setFilters] = useUrlFilters();
   /** What the live region says: a sentence, or a function that says it in the language of the moment. */
   const [announcement, setAnnouncement] = useState<string | (() => string)>('');
@@ -203,14 +239,16 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     projectId ? projectPath(projectId, '/open-questions?status=withdrawn') : '',
     projectId,
   );
-  const count = useResource(() => api(projectPath(projectId, '/open-questions/count')), projectId);
-  const readiness = useResource(() => api(projectPath(projectId, '/readiness/im_ready')), projectId);
-  const waiting = useResource(() => api(projectPath(projectId, '/waiting')), projectId);
-  const gateHistory = useResource(() => api(projectPath(projectId, '/gate-history?limit=10')), projectId);
-  const pipeline = useResource(() => api(projectPath(projectId, '/pipeline/queue')), projectId);
-  const delegations = useResource(() => api(projectPath(projectId, '/delegations')), projectId);
+  // Without a project the page says so (below) and these answers go unused.
+  const inProject = (rest: string) => projectPath(String(projectId), rest);
+  const count = useResource(() => api(inProject('/open-questions/count')), projectId);
+  const readiness = useResource(() => api(inProject('/readiness/im_ready')), projectId);
+  const waiting = useResource(() => api(inProject('/waiting')), projectId);
+  const gateHistory = useResource(() => api(inProject('/gate-history?limit=10')), projectId);
+  const pipeline = useResource(() => api(inProject('/pipeline/queue')), projectId);
+  const delegations = useResource(() => api(inProject('/delegations')), projectId);
   // §12.1 the project's policies: while off (the default), no override and no delegation.
-  const policies = useResource(() => api(projectPath(projectId, '/policies')), projectId);
+  const policies = useResource(() => api(inProject('/policies')), projectId);
   const reloaders: Record<ListName, () => unknown> = {
     queue: queue.reload,
     history: () => {
@@ -249,7 +287,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     setEffects((list) => [...list.filter((s) => s() !== sentence()), sentence].slice(-3));
     setAnnouncement(() => sentence);
   };
-  const resumedOn = (gate, taskId) => () => t('app.gateResumed', { gate: gateName(gate), taskId });
+  const resumedOn = (gate: string, taskId: string) => () =>
+    t('app.gateResumed', { gate: gateName(gate), taskId });
 
   const signals = useInboxSignals(me, queue.items);
   const live = useLiveStream(projectId, (type, data) => {
@@ -265,7 +304,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     }
     if (type === 'gate.resumed') {
       recentResumes.current = [...recentResumes.current, data.data].slice(-20);
-      if (data.data.questionIds?.some((id) => settled.current.questions.has(id)))
+      if (data.data.questionIds?.some((id: string) => settled.current.questions.has(id)))
         tellEffect(resumedOn(data.data.gate, data.data.taskId));
     }
     if (type === 'pipeline.analyst_relaunch' && settled.current.tasks.has(data.data.taskId)) {
@@ -281,13 +320,13 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
       onSignedOut();
   }, [queue.error, answered.error, count.error, waiting.error]);
 
-  const goToQueue = (event) => {
+  const goToQueue = (event: Event) => {
     event?.preventDefault();
     queueHeading.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
     queueHeading.current?.focus({ preventScroll: true });
   };
 
-  const goToQuestion = (event, id) => {
+  const goToQuestion = (event: Event, id: string) => {
     const card = document.getElementById(`q-${id}`);
     if (!card) return;
     event.preventDefault();
@@ -296,8 +335,8 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
   };
 
   // A question answered elsewhere leaves the queue with its card: say why above the list.
-  const onAnswered = useCallback(({ question, position, gone, withdrawn: byMe }) => {
-    focusAfter.current = position;
+  const onAnswered = useCallback(({ question, position, gone, withdrawn: byMe }: CardOutcome) => {
+    focusAfter.current = position ?? null;
     if (!gone) {
       settled.current.questions.add(question.questionId);
       for (const b of question.blocking?.blocks ?? []) settled.current.tasks.add(b.taskId);
@@ -337,20 +376,20 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
     ((next as HTMLElement | undefined) ?? queueHeading.current)?.focus();
   }, [queue.items, queue.loading]);
 
-  const onResumed = (cycle, how: { override?: boolean } = {}) => {
+  const onResumed = (cycle: WaitingGateView, how: { override?: boolean } = {}) => {
     const key = how.override ? 'app.gateResumedWithoutAnswer' : 'app.gateResumedByHand';
     setAnnouncement(() => () => t(key, { gate: gateName(cycle.gate), taskId: cycle.taskId }));
     refresh(['waiting', 'gateHistory']);
   };
 
   // §11.5 an amendment replaces the standing decision in the history; the gate that resumed stays resumed.
-  const onAmended = ({ question, gone }) => {
+  const onAmended = ({ question, gone }: CardOutcome) => {
     const pergunta = question.pergunta;
     setAnnouncement(() => (gone ? () => sentenceFor(gone) : () => t('app.decisionReplaced', { pergunta })));
     refresh(['history']);
   };
 
-  const onPipelineChanged = (sentence) => {
+  const onPipelineChanged = (sentence: () => string) => {
     setAnnouncement(() => sentence);
     refresh(['pipeline']);
   };
@@ -424,7 +463,7 @@ function Inbox({ me, onSignedOut, projectId, chooseProject, sort, chooseSort, vi
         <${BulkAccept}
           projectId=${projectId}
           items=${queue.items}
-          onDone=${(summary) => {
+          onDone=${(summary: string) => {
             setAnnouncement(summary);
             refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
           }}

@@ -8,40 +8,48 @@ import { api, projectPath, type PageError } from './api';
 import { language, t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine } from './ui';
+import type {
+  DelegationListReply,
+  DelegationView,
+  OpenQuestionView,
+  ProjectPoliciesReply,
+} from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
+import type { Me, Resource } from './hooks';
 
 const html = htm.bind(h);
 
 /** A grant's `until` as a date for the person's language. */
-export function untilDate(iso) {
+export function untilDate(iso: string): string {
   return new Date(iso).toLocaleDateString(language(), { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** The end of the chosen day (the person's own time zone), as the ISO instant the API takes. */
-function endOfDay(day) {
+function endOfDay(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(y, m - 1, d, 23, 59, 59).toISOString();
+  return new Date(y!, m! - 1, d, 23, 59, 59).toISOString();
 }
 
 /** `YYYY-MM-DD` of a local day `days` from today (the date input's bounds). */
-function dayFromToday(days) {
+function dayFromToday(days: number): string {
   const d = new Date();
   d.setDate(d.getDate() + days);
-  const pad = (n) => String(n).padStart(2, '0');
+  const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
 /** The refusals of the delegation routes, in words for a person; others as the server says. */
-function delegationSentence(error) {
-  const known = {
+function delegationSentence(error: PageError): string {
+  const known = (<Record<string, string>>{
     delegacao_invalida: error.body?.field === 'to' ? 'delegation.errors.to' : 'delegation.errors.until',
     delegacao_ja_revogada: 'delegation.errors.alreadyRevoked',
     delegacao_nao_encontrada: 'delegation.errors.notFound',
-  }[error.reason];
+  })[error.reason ?? ''];
   return known ? t(known) : sentenceFor(error);
 }
 
 /** On an open card a delegate may answer: for whom, until when. */
-export function AnsweringFor({ q }) {
+export function AnsweringFor({ q }: { q: OpenQuestionView }) {
   if (!q.answeringAs) return null;
   return html`<p class="delegate-note" data-testid="answering-as">
     ${t('delegation.answersFor', { from: q.answeringAs.userId, until: untilDate(q.answeringAs.until) })}
@@ -49,17 +57,25 @@ export function AnsweringFor({ q }) {
 }
 
 /** On an answered card: who clicked for whom, when it was not the person themselves. */
-export function answeredByDelegate(q) {
-  return q.answeredBy && q.answeredBy !== q.respondidaPor;
+export function answeredByDelegate(q: OpenQuestionView): boolean {
+  return Boolean(q.answeredBy && q.answeredBy !== q.respondidaPor);
 }
 
-export function AnsweredFor({ q }) {
+export function AnsweredFor({ q }: { q: OpenQuestionView }) {
   return html`<span class="delegate-note" data-testid="answered-for"
     >${t('delegation.answeredFor', { by: q.answeredBy, for: q.respondidaPor })}</span
   >`;
 }
 
-function Grant({ g, onRevoke, busy }) {
+function Grant({
+  g,
+  onRevoke,
+  busy,
+}: {
+  g: DelegationView;
+  onRevoke: (g: DelegationView) => void;
+  busy: boolean;
+}) {
   return html`<li class="grant" data-grant-id=${g.grantId}>
     <span>${t('delegation.activeTo', { to: g.to, until: untilDate(g.until) })}</span>
     <button type="button" class="link" onClick=${() => onRevoke(g)} disabled=${busy}>
@@ -72,7 +88,19 @@ function Grant({ g, onRevoke, busy }) {
  * The panel: grant (user id, until a date), my active grants with revoke, and those I received.
  * `list` is the page's `GET …/delegations` resource (the page reloads it when a click is refused).
  */
-export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
+export function DelegationPanel({
+  list,
+  policies,
+  projectId,
+  me,
+  onChanged,
+}: {
+  list: Resource<DelegationListReply>;
+  policies?: ProjectPoliciesReply | null;
+  projectId: string;
+  me: Me;
+  onChanged?: (sentence: string) => void;
+}) {
   // §12.1 delegation is a project policy, off until a maintainer turns it on: the form is inert then.
   const off = policies?.delegacao === false;
   const [to, setTo] = useState('');
@@ -81,13 +109,13 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
   const [error, setError] = useState<PageError | null>(null);
   const [said, setSaid] = useState('');
 
-  const done = (sentence) => {
+  const done = (sentence: string) => {
     setSaid(sentence);
-    list.reload();
+    void list.reload();
     onChanged?.(sentence);
   };
 
-  const onSubmit = async (event) => {
+  const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
     setError(null);
     if (!to.trim() || !day) return setError({ message: t('delegation.errors.missing') });
@@ -107,7 +135,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
     }
   };
 
-  const revoke = async (g) => {
+  const revoke = async (g: DelegationView) => {
     setBusy(true);
     setError(null);
     try {
@@ -136,7 +164,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
         autocomplete="off"
         maxlength="64"
         value=${to}
-        onInput=${(e) => setTo(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setTo(e.currentTarget.value)}
       />
       <label for="delegate-until">${t('delegation.until')}</label>
       <input
@@ -145,7 +173,7 @@ export function DelegationPanel({ list, policies, projectId, me, onChanged }) {
         min=${dayFromToday(0)}
         max=${dayFromToday(89)}
         value=${day}
-        onInput=${(e) => setDay(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setDay(e.currentTarget.value)}
       />
       <button type="submit" class="secondary" aria-busy=${busy} disabled=${busy || off}>
         ${busy ? t('delegation.granting') : t('delegation.grant')}

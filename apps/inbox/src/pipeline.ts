@@ -8,27 +8,47 @@ import { formatNumber, t } from './i18n';
 import { ago, fullDate, roleWithArticle, sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON } from './ui';
 import { hasRole } from './vocabulary';
+import type { PipelineQueueSnapshot, RepoFreezeView } from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
+import type { Resource } from './hooks';
 
 const html = htm.bind(h);
 
 const REPO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `agent` is the engine's own freeze (`agent.repo.freeze`). */
-const freezer = (by) => (by === 'agent' ? t('pipeline.theEngine') : by);
+const freezer = (by: string) => (by === 'agent' ? t('pipeline.theEngine') : by);
 
 /** The freeze routes' refusals in this panel's words. */
-function freezeSentence(error) {
+function freezeSentence(error: PageError | null): string {
   if (error?.reason === 'corpo_invalido')
     return t('pipeline.errors.motivo', { max: formatNumber(MAX_REASON) });
   if (error?.reason === 'parametro_invalido') return t('pipeline.errors.repo');
   return sentenceFor(error);
 }
 
-function repoPath(projectId, repo) {
+function repoPath(projectId: string, repo: string): string {
   return projectPath(projectId, `/pipeline/repos/${encodeURIComponent(repo)}/freeze`);
 }
 
-function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
+/** What the pipeline panel tells the page: a sentence to announce (said again in a new language). */
+type OnChanged = (sentence: () => string) => void;
+
+function FrozenRepo({
+  freeze,
+  waiting,
+  canFreeze,
+  projectId,
+  now,
+  onChanged,
+}: {
+  freeze: RepoFreezeView;
+  waiting: number;
+  canFreeze: boolean;
+  projectId: string;
+  now: number;
+  onChanged: OnChanged;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
   const unfreeze = async () => {
@@ -65,12 +85,20 @@ function FrozenRepo({ freeze, waiting, canFreeze, projectId, now, onChanged }) {
   </li>`;
 }
 
-function FreezeForm({ projectId, repos, onChanged }) {
+function FreezeForm({
+  projectId,
+  repos,
+  onChanged,
+}: {
+  projectId: string;
+  repos: readonly string[];
+  onChanged: OnChanged;
+}) {
   const [repo, setRepo] = useState('');
   const [why, setWhy] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
-  const submit = async (event) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const name = repo.trim();
     if (!REPO_ID.test(name)) return setError({ reason: 'parametro_invalido' });
@@ -97,10 +125,10 @@ function FreezeForm({ projectId, repos, onChanged }) {
     <h3 class="subhead">${t('pipeline.form.title')}</h3>
     <div class="freeze-fields">
       <label for="freeze-repo">${t('pipeline.form.repo')}</label>
-      <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e) => setRepo(e.currentTarget.value)} />
+      <input id="freeze-repo" list="freeze-repos" autocomplete="off" maxlength="64" value=${repo} onInput=${(e: EventOn) => setRepo(e.currentTarget.value)} />
       <datalist id="freeze-repos">${repos.map((r) => html`<option value=${r} />`)}</datalist>
       <label for="freeze-motivo">${t('pipeline.form.why')}</label>
-      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_REASON} value=${why} onInput=${(e) => setWhy(e.currentTarget.value)} />
+      <input id="freeze-motivo" autocomplete="off" maxlength=${MAX_REASON} value=${why} onInput=${(e: EventOn) => setWhy(e.currentTarget.value)} />
     </div>
     <button type="submit" class="primary" aria-busy=${busy}>${busy ? t('pipeline.form.freezing') : t('pipeline.form.freeze')}</button>
     ${error && html`<p class="error" role="alert" id="freeze-error">${freezeSentence(error)}</p>`}
@@ -108,7 +136,19 @@ function FreezeForm({ projectId, repos, onChanged }) {
 }
 
 /** Frozen repos (who, why, since when, what waits), and the freeze door for maintainers. */
-export function PipelinePanel({ pipeline, role, projectId, now, onChanged }) {
+export function PipelinePanel({
+  pipeline,
+  role,
+  projectId,
+  now,
+  onChanged,
+}: {
+  pipeline: Resource<PipelineQueueSnapshot>;
+  role: string | null;
+  projectId: string;
+  now: number;
+  onChanged: OnChanged;
+}) {
   const freezes = pipeline.data?.freezes ?? [];
   const tasks = pipeline.data?.tasks ?? [];
   const known = new Set(freezes.map((f) => f.repo));
