@@ -1,7 +1,7 @@
 // Issue #33 (SPEC §12.4) question quality: which agent asks well, as a few small charts a team reads
 // at a glance, each with its numbers as a table (for screen readers, and for anyone who wants them).
 // Chart.js is bundled (tools/build-inbox.js); `chart.js/auto` registers every chart type.
-import Chart from 'chart.js/auto';
+import Chart, { type ChartConfiguration, type TooltipItem } from 'chart.js/auto';
 import { h } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import htm from 'htm';
@@ -10,14 +10,17 @@ import { useResource } from './hooks';
 import { formatNumber, language, t } from './i18n';
 import { agentName, sentenceFor } from './messages';
 import { viewHref } from './settings';
-import { ANALYTICS_FIELDS } from '@openq/contracts/browser';
+import { ANALYTICS_FIELDS, type AnalyticsReply, type AnalyticsRow } from '@openq/contracts/browser';
+import type { View } from './types';
 
 const html = htm.bind(h);
 
 /** A duration in minutes, short, in the unit that suits it: "0.4 s", "12 s", "40 min", "1.5 h", "3 d". */
-export function duration(minutes) {
+export function duration(minutes: number | string | null | undefined): string {
   if (minutes === null || minutes === undefined) return '—';
-  const [value, unit] =
+  // Chart.js hands a tick's value as a number (or, on a category axis, a string).
+  minutes = Number(minutes);
+  const [value, unit]: [number, string] =
     minutes < 1
       ? [minutes * 60, 's']
       : minutes < 60
@@ -30,34 +33,41 @@ export function duration(minutes) {
   return t(`analytics.units.${unit}`, { value: number });
 }
 
-const answered = (r) => r.answeredByClick + r.answeredByAgent;
+const answered = (r: Pick<AnalyticsRow, 'answeredByClick' | 'answeredByAgent'>) =>
+  r.answeredByClick + r.answeredByAgent;
 
 /** Share of answers that took the agent's suggestion, 0..100; null with no answer. */
-function acceptance(r) {
+function acceptance(
+  r: Pick<AnalyticsRow, 'answeredByClick' | 'answeredByAgent' | 'suggestionAccepted'>,
+): number | null {
   return answered(r) === 0 ? null : Math.round((100 * r.suggestionAccepted) / answered(r));
 }
 
-function percent(value) {
-  return value === null ? '—' : new Intl.NumberFormat(language(), { style: 'percent' }).format(value / 100);
+function percent(value: number | string | null): string {
+  return value === null
+    ? '—'
+    : new Intl.NumberFormat(language(), { style: 'percent' }).format(Number(value) / 100);
 }
 
 /** A day (`2026-11-30`) in the person's language. */
-function dayLabel(key) {
+function dayLabel(key: string): string {
   return new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
     new Date(`${key}T00:00:00Z`),
   );
 }
 
 /** A week's Monday (`2026-11-30`) as a short day in the person's language. */
-function weekLabel(key) {
+function weekLabel(key: string): string {
   return new Intl.DateTimeFormat(language(), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
     new Date(`${key}T00:00:00Z`),
   );
 }
 
+type Palette = ReturnType<typeof palette>;
+
 function palette() {
   const css = getComputedStyle(document.documentElement);
-  const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
   return {
     text: v('--muted', '#5a6372'),
     grid: v('--border', '#dfe3e8'),
@@ -67,7 +77,7 @@ function palette() {
 }
 
 /** One Chart.js chart on a canvas, drawn again when its config changes (data, language). */
-function ChartCanvas({ config, label }) {
+function ChartCanvas({ config, label }: { config: ChartConfiguration; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!Chart || !canvas.current) return undefined;
@@ -79,8 +89,8 @@ function ChartCanvas({ config, label }) {
 }
 
 function baseOptions(
-  colors,
-  { horizontal = false, yTicks }: { horizontal?: boolean; yTicks?: (value: number) => string } = {},
+  colors: Palette,
+  { horizontal = false, yTicks }: { horizontal?: boolean; yTicks?: (value: number | string) => string } = {},
 ) {
   const value = {
     ticks: { color: colors.text, ...(yTicks ? { callback: yTicks } : {}) },
@@ -112,7 +122,7 @@ function baseOptions(
   };
 }
 
-function AnswerTimeChart({ weeks }) {
+function AnswerTimeChart({ weeks }: { weeks: AnalyticsRow[] }) {
   const colors = palette();
   const lng = language();
   const config = useChartConfig(
@@ -142,7 +152,9 @@ function AnswerTimeChart({ weeks }) {
         ...baseOptions(colors, { yTicks: (v) => duration(v) }),
         plugins: {
           ...baseOptions(colors).plugins,
-          tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${duration(c.parsed.y)}` } },
+          tooltip: {
+            callbacks: { label: (c: TooltipItem<'line'>) => `${c.dataset.label}: ${duration(c.parsed.y)}` },
+          },
         },
       },
     }),
@@ -162,7 +174,7 @@ function AnswerTimeChart({ weeks }) {
   </section>`;
 }
 
-function AcceptanceChart({ roles }) {
+function AcceptanceChart({ roles }: { roles: AnalyticsRow[] }) {
   const colors = palette();
   const lng = language();
   const shown = roles.filter((r) => answered(r) > 0);
@@ -187,17 +199,17 @@ function AcceptanceChart({ roles }) {
           y: {
             ...baseOptions(colors).scales.y,
             max: 100,
-            ticks: { color: colors.text, callback: (v) => percent(v) },
+            ticks: { color: colors.text, callback: (v: number | string) => percent(v) },
           },
         },
         plugins: {
           legend: { display: false },
           tooltip: {
             callbacks: {
-              label: (c) =>
+              label: (c: TooltipItem<'bar'>) =>
                 t('analytics.acceptance.of', {
-                  accepted: shown[c.dataIndex].suggestionAccepted,
-                  answered: answered(shown[c.dataIndex]),
+                  accepted: shown[c.dataIndex]!.suggestionAccepted,
+                  answered: answered(shown[c.dataIndex]!),
                 }),
             },
           },
@@ -224,7 +236,7 @@ function AcceptanceChart({ roles }) {
   </section>`;
 }
 
-function WaitsChart({ roles }) {
+function WaitsChart({ roles }: { roles: AnalyticsRow[] }) {
   const colors = palette();
   const lng = language();
   const shown = roles
@@ -256,12 +268,14 @@ function WaitsChart({ roles }) {
           ...baseOptions(colors, { horizontal: true }).scales,
           x: {
             ...baseOptions(colors, { horizontal: true }).scales.x,
-            ticks: { color: colors.text, callback: (v) => duration(v), maxTicksLimit: 5 },
+            ticks: { color: colors.text, callback: (v: number | string) => duration(v), maxTicksLimit: 5 },
           },
         },
         plugins: {
           ...baseOptions(colors).plugins,
-          tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${duration(c.parsed.x)}` } },
+          tooltip: {
+            callbacks: { label: (c: TooltipItem<'bar'>) => `${c.dataset.label}: ${duration(c.parsed.x)}` },
+          },
         },
       },
     }),
@@ -297,11 +311,15 @@ function useChartConfig<T>(make: () => T, deps: readonly unknown[]): T {
 }
 
 /** Every figure of a row (its `key` is the row's heading). */
-const FIELDS = ANALYTICS_FIELDS.filter((f) => f !== 'key');
+type Figure = Exclude<(typeof ANALYTICS_FIELDS)[number], 'key'>;
+/** The figures that count (the others are minutes, or none). */
+type CountField = { [F in Figure]: AnalyticsRow[F] extends number ? F : never }[Figure];
+const FIELDS = ANALYTICS_FIELDS.filter((f): f is Figure => f !== 'key');
 
 /** Every figure per agent: the page's whole table (it scrolls sideways on a phone). */
-function FiguresTable({ roles, csv }) {
-  const cell = (r, f) => (f.endsWith('P50') || f.endsWith('P90') ? duration(r[f]) : formatNumber(r[f]));
+function FiguresTable({ roles, csv }: { roles: AnalyticsRow[]; csv: (by: string) => string }) {
+  const cell = (r: AnalyticsRow, f: Figure) =>
+    f.endsWith('P50') || f.endsWith('P90') ? duration(r[f]) : formatNumber(r[f] ?? 0);
   return html`<section class="panel figures" aria-labelledby="figures-title">
     <div class="panel-head">
       <h2 id="figures-title">${t('analytics.figures.title')}</h2>
@@ -332,8 +350,8 @@ function FiguresTable({ roles, csv }) {
 }
 
 /** The figures at the top: what a person takes in first. */
-function Headline({ roles }) {
-  const total = (f) => roles.reduce((n, r) => n + r[f], 0);
+function Headline({ roles }: { roles: AnalyticsRow[] }) {
+  const total = (f: CountField) => roles.reduce((n, r) => n + r[f], 0);
   const sum = {
     suggestionAccepted: total('suggestionAccepted'),
     answeredByClick: total('answeredByClick'),
@@ -351,15 +369,21 @@ function Headline({ roles }) {
 }
 
 /** The page (`?view=analytics`): the last 12 weeks of the project. */
-export function AnalyticsPage({ projectId, onView }) {
+export function AnalyticsPage({ projectId, onView }: { projectId: string; onView: (view: View) => void }) {
   const title = useRef<HTMLHeadingElement>(null);
-  const byRole = useResource(() => api(projectPath(projectId, '/analytics?by=role')), projectId);
-  const byWeek = useResource(() => api(projectPath(projectId, '/analytics?by=week')), projectId);
+  const byRole = useResource(
+    () => api<AnalyticsReply>(projectPath(projectId, '/analytics?by=role')),
+    projectId,
+  );
+  const byWeek = useResource(
+    () => api<AnalyticsReply>(projectPath(projectId, '/analytics?by=week')),
+    projectId,
+  );
   useEffect(() => {
     title.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [projectId]);
-  const csv = (by) => projectPath(projectId, `/analytics.csv?by=${by}`);
+  const csv = (by: string) => projectPath(projectId, `/analytics.csv?by=${by}`);
   const error = byRole.error ?? byWeek.error;
   const ready = byRole.data && byWeek.data;
 
@@ -367,12 +391,12 @@ export function AnalyticsPage({ projectId, onView }) {
     <div class="settings-head">
       <h1 class="page-title" id="analytics-title" tabindex="-1" ref=${title}>${t('analytics.title', { projectId })}</h1>
       <p class="panel-sub">
-        ${ready ? t('analytics.window', { from: dayLabel(byWeek.data.from), to: dayLabel(byWeek.data.to) }) : t('analytics.sub')}
+        ${ready ? t('analytics.window', { from: dayLabel(byWeek.data!.from), to: dayLabel(byWeek.data!.to) }) : t('analytics.sub')}
       </p>
       <nav class="settings-index" aria-label=${t('analytics.nav')}>
         <a
           href=${viewHref(projectId, 'inbox')}
-          onClick=${(e) => {
+          onClick=${(e: MouseEvent) => {
             if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
             e.preventDefault();
             onView('inbox');
@@ -385,13 +409,13 @@ export function AnalyticsPage({ projectId, onView }) {
     ${!ready && !error && html`<p class="boot" role="status">${t('analytics.loading')}</p>`}
     ${
       ready &&
-      html`<${Headline} roles=${byRole.data.rows} />
+      html`<${Headline} roles=${byRole.data!.rows} />
       <div class="analytics-grid">
-        <${AnswerTimeChart} weeks=${byWeek.data.rows} />
-        <${AcceptanceChart} roles=${byRole.data.rows} />
-        <${WaitsChart} roles=${byRole.data.rows} />
+        <${AnswerTimeChart} weeks=${byWeek.data!.rows} />
+        <${AcceptanceChart} roles=${byRole.data!.rows} />
+        <${WaitsChart} roles=${byRole.data!.rows} />
       </div>
-      <${FiguresTable} roles=${byRole.data.rows} csv=${csv} />`
+      <${FiguresTable} roles=${byRole.data!.rows} csv=${csv} />`
     }
   </main>`;
 }

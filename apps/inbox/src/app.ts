@@ -113,7 +113,7 @@ function Topbar({
         <label for="project-picker">${t('app.project')}</label>
         <select id="project-picker" value=${projectId} onChange=${(e: EventOn<HTMLSelectElement>) => onProject(e.currentTarget.value)}>
           ${ids.length > 1 && html`<option value=${ALL_PROJECTS}>${t('allProjects.option')}</option>`}
-          ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id])}</option>`)}
+          ${ids.map((id) => html`<option value=${id}>${id} — ${roleName(me.roles[id]!)}</option>`)}
         </select>
       </div>`
     }

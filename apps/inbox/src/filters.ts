@@ -161,12 +161,12 @@ export function FilterBar({
   const toggleRole = (role: string, on: boolean) =>
     set({ role: on ? [...filters.role, role] : filters.role.filter((r) => r !== role) });
   const more = moreCount(filters);
-  const count = (who: string) => (who === 'all' ? counts && counts.mine + counts.others : counts?.[who]);
+  const count = (who: string) => (who === 'all' ? counts && counts.mine! + counts.others! : counts?.[who]);
 
   return html`<div class="filters" role="search" aria-label=${t('filters.label')}>
     <form
       class="filter-search"
-      onSubmit=${(e) => {
+      onSubmit=${(e: SubmitEvent) => {
         e.preventDefault();
         search(text);
       }}
@@ -179,7 +179,7 @@ export function FilterBar({
         maxlength="200"
         autocomplete="off"
         placeholder=${t('filters.searchPlaceholder')}
-        onInput=${(e) => {
+        onInput=${(e: EventOn) => {
           const value = e.currentTarget.value;
           setText(value);
           clearTimeout(timer.current);

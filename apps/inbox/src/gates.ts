@@ -9,7 +9,12 @@ import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON } from './ui';
 import { GATES, VEREDITOS } from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
-import type { GateHistoryReply, WaitingGateView } from '@openq/contracts/browser';
+import type {
+  GateHistoryEntry,
+  GateHistoryReply,
+  GateVerdictRejected,
+  WaitingGateView,
+} from '@openq/contracts/browser';
 import type { EventOn, SubmitEvent } from './dom';
 import type { Resource } from './hooks';
 
@@ -115,43 +120,64 @@ export function OverrideResume({
 const verdictName = (v: string): string => (isOneOf(VEREDITOS, v) ? t(`gates.verdicts.${v}`) : v);
 
 /** One history entry in words; htm trims text at line breaks, so each sentence is built whole. */
-function describe(entry): { what: string; why?: string; kind: string } {
-  const d = entry.data;
+/**
+ * A history entry as the page reads it: the contract's, and a verdict the gates refused (which the
+ * history lists too, though GateHistoryEventType does not name it).
+ */
+type HistoryEntry =
+  | GateHistoryEntry
+  | {
+      type: 'gate.verdict_rejected';
+      taskId: string;
+      gate: string;
+      occurredAt: string;
+      data: GateVerdictRejected;
+    };
+
+function describe(entry: HistoryEntry): { what: string; why?: string; kind: string } {
   switch (entry.type) {
     case 'gate.resumed':
-      if (d.trigger === 'override')
-        return { what: `${t('gates.history.override', { by: d.by })} `, why: d.motivo, kind: 'override' };
-      if (d.trigger === 'answer') return { what: t('gates.history.resumedAnswered'), kind: 'resumed' };
-      if (d.trigger === 'withdrawn') return { what: t('gates.history.resumedWithdrawn'), kind: 'resumed' };
+      if (entry.data.trigger === 'override')
+        return {
+          what: `${t('gates.history.override', { by: entry.data.by })} `,
+          why: entry.data.motivo,
+          kind: 'override',
+        };
+      if (entry.data.trigger === 'answer')
+        return { what: t('gates.history.resumedAnswered'), kind: 'resumed' };
+      if (entry.data.trigger === 'withdrawn')
+        return { what: t('gates.history.resumedWithdrawn'), kind: 'resumed' };
       return { what: t('gates.history.resumedByHand'), kind: 'resumed' };
     case 'gate.rescue_parked':
-      return d.reason === 'user_decision'
+      return entry.data.reason === 'user_decision'
         ? {
-            what: t('gates.history.parkedDecision', { count: d.questionIds.length }),
+            what: t('gates.history.parkedDecision', { count: entry.data.questionIds.length }),
             kind: 'parked',
           }
         : { what: t('gates.history.parkedIdle'), kind: 'parked' };
     case 'gate.verdict_recorded':
       return {
         what: t('gates.history.verdict', {
-          verdict: verdictName(d.veredito),
-          corrections: formatNumber(d.correctionCount),
-          max: formatNumber(d.maxCorrections),
+          verdict: verdictName(entry.data.veredito),
+          corrections: formatNumber(entry.data.correctionCount),
+          max: formatNumber(entry.data.maxCorrections),
         }),
         kind: 'verdict',
       };
     case 'gate.redispatch_requested':
       return {
-        what: t('gates.history.redispatch', { minutes: formatNumber(Math.round(d.idadeSegundos / 60)) }),
+        what: t('gates.history.redispatch', {
+          minutes: formatNumber(Math.round(entry.data.idadeSegundos / 60)),
+        }),
         kind: 'verdict',
       };
     case 'gate.verdict_rejected':
       return {
-        what: t('gates.history.rejected', { questionId: d.questionId }),
+        what: t('gates.history.rejected', { questionId: entry.data.questionId }),
         kind: 'rejected',
       };
     default:
-      return { what: entry.type, kind: 'verdict' };
+      return { what: (entry as { type: string }).type, kind: 'verdict' };
   }
 }
 
@@ -171,7 +197,7 @@ export function GateHistoryPanel({ history, now }: { history: Resource<GateHisto
         : items.length === 0
           ? history.data && html`<p class="empty">${t('gates.history.empty')}</p>`
           : html`<ol class="events">
-              ${items.map((e, i: number) => {
+              ${items.map((e: HistoryEntry, i: number) => {
                 const { what, why, kind } = describe(e);
                 return html`<li class=${`event ${kind}`} key=${`${e.occurredAt}-${i}`} data-task-id=${e.taskId}>
                   <p class="task-title">

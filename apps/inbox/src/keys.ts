@@ -68,7 +68,7 @@ export function Shortcuts() {
       if (!first) return;
       if (event.shiftKey && document.activeElement === first) {
         event.preventDefault();
-        last.focus();
+        last!.focus();
       } else if (!event.shiftKey && document.activeElement === last) {
         event.preventDefault();
         first.focus();
@@ -100,7 +100,7 @@ export function Shortcuts() {
         const at = current ? list.indexOf(current) : -1;
         const next =
           at === -1 ? (delta > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, at + delta));
-        focusCard(list[next]);
+        focusCard(list[next]!);
       };
       const arrowsFree =
         onCard || document.activeElement === document.body || document.activeElement === null;

@@ -156,7 +156,8 @@ export function PipelinePanel({
   const unreadable = (pipeline.data?.frozenRepos ?? []).filter((r) => !known.has(r));
   const canFreeze = hasRole(role, 'maintainer');
   const repos = [...new Set(tasks.map((t) => t.repo))].filter((r) => !known.has(r)).sort();
-  const waitingOn = (repo) => tasks.filter((t) => t.repo === repo && t.blockingReason === 'freeze').length;
+  const waitingOn = (repo: string) =>
+    tasks.filter((t) => t.repo === repo && t.blockingReason === 'freeze').length;
   return html`<section class="panel pipeline" aria-labelledby="pipeline-title">
     <div class="panel-head">
       <h2 id="pipeline-title">

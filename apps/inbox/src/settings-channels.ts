@@ -6,25 +6,38 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { useResource } from './hooks';
 import { t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine, useSave } from './ui';
-import { EMAIL_MODES } from '@openq/contracts/browser';
+import {
+  EMAIL_MODES,
+  type NotificationChannel,
+  type NotificationChannelsView,
+} from '@openq/contracts/browser';
+import type { EventOn, SubmitEvent } from './dom';
+
+type Channels = NotificationChannelsView;
+/** What each kind's form takes: the person's channel of that kind (none: null) and where a save goes. */
+interface FormProps<K extends NotificationChannel> {
+  projectId: string;
+  current: Channels[K];
+  onSaved: (channels: Channels) => void;
+}
 
 const html = htm.bind(h);
 
 export { EMAIL_MODES };
 
 /** The field a refusal names: the gateway says `webhook.secret: …` first in its message. */
-export function refusedField(error) {
+export function refusedField(error: PageError | null | undefined): string | null {
   const named = /^([a-zA-Z]+\.[a-zA-Z]+)\s*:/.exec(error?.message ?? '');
-  return named ? named[1] : null;
+  return named ? named[1]! : null;
 }
 
 /** The sentences of the channels' own refusals; each names the field it is about when it can. */
-const FIELD_SENTENCES = {
+const FIELD_SENTENCES: Readonly<Record<string, string>> = {
   'email.address': 'settings.channels.errors.emailAddress',
   'email.mode': 'settings.channels.errors.emailMode',
   'slack.webhookUrl': 'settings.channels.errors.slackUrl',
@@ -32,30 +45,57 @@ const FIELD_SENTENCES = {
   'webhook.secret': 'settings.channels.errors.webhookSecret',
 };
 /** When the message names no field: the kind's main field. */
-const REASON_FIELDS = {
+const REASON_FIELDS: Readonly<Record<string, string>> = {
   canal_email_invalido: 'email.address',
   canal_slack_invalido: 'slack.webhookUrl',
   canal_webhook_invalido: 'webhook.url',
 };
 
 /** A refusal as `{ sentence, field }` (field null when it names none of the form's fields). */
-export function channelRefusal(error) {
-  if (error?.local) return { sentence: error.message, field: error.field ?? null };
-  const own = REASON_FIELDS[error?.reason];
+export function channelRefusal(error: PageError | null | undefined): {
+  sentence: string;
+  field: string | null;
+} {
+  if (error?.local) return { sentence: error.message ?? '', field: error.field ?? null };
+  const own = REASON_FIELDS[error?.reason ?? ''];
   if (!own) return { sentence: sentenceFor(error), field: null };
   const named = refusedField(error);
   const field = named && FIELD_SENTENCES[named] ? named : own;
-  return { sentence: t(FIELD_SENTENCES[field]), field };
+  return { sentence: t(FIELD_SENTENCES[field]!), field };
 }
 
 /** The page's own check: a sentence already in the person's language, and the field. */
-const missing = (field, key) => ({ local: true, field, message: t(key) });
+const missing = (field: string, key: string): PageError => ({ local: true, field, message: t(key) });
 
 /**
  * One channel's form: its state line, its fields, Save and (when set) Remove. `fields(state)`
  * renders the inputs; `value()` is what Save sends for the kind (or a local refusal).
  */
-function ChannelForm({ kind, projectId, current, onSaved, summary, children, value, after }) {
+/** What a channel form's Save sends: the kind's channel, or the page's own refusal. */
+type ChannelValue = { channel: unknown; refused?: undefined } | { refused: PageError; channel?: undefined };
+
+/** What the fields are told: which field is refused, and the id of the sentence that says why. */
+type FieldState = { invalid: string | null; errorId: string | undefined };
+
+function ChannelForm<C>({
+  kind,
+  projectId,
+  current,
+  onSaved,
+  summary,
+  children,
+  value,
+  after,
+}: {
+  kind: NotificationChannel;
+  projectId: string;
+  current: C | null | undefined;
+  onSaved: (channels: NotificationChannelsView) => void;
+  summary: (current: C) => string;
+  children: (state: FieldState) => unknown;
+  value: () => ChannelValue;
+  after?: () => void;
+}) {
   const { busy, error, said, setError, save } = useSave();
   const refusal = error ? channelRefusal(error) : null;
   const errorId = `channel-${kind}-error`;
@@ -66,13 +106,13 @@ function ChannelForm({ kind, projectId, current, onSaved, summary, children, val
     document.getElementById(fieldId(refusal.field))?.focus();
   }, [error]);
 
-  const put = (body, sentence) =>
+  const put = (body: Record<string, unknown>, sentence: () => string) =>
     save(async () => {
       onSaved(await api(projectPath(projectId, '/notification-channels'), { method: 'PUT', body }));
       after?.();
     }, sentence);
 
-  const onSubmit = (event) => {
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     const v = value();
@@ -119,10 +159,17 @@ function ChannelForm({ kind, projectId, current, onSaved, summary, children, val
 }
 
 /** `webhook.secret` → `channel-webhook-secret` (the input's id). */
-const fieldId = (field) => `channel-${field.replace('.', '-')}`;
+const fieldId = (field: string) => `channel-${field.replace('.', '-')}`;
 
 /** An input of a channel form, with its label, a hint, and the refusal when it names it. */
-function Field({ field, label, hint, invalid, errorId, ...input }) {
+function Field({
+  field,
+  label,
+  hint,
+  invalid,
+  errorId,
+  ...input
+}: FieldState & { field: string; label: string; hint?: string } & Record<string, unknown>) {
   const id = fieldId(field);
   const bad = invalid === field;
   const hintId = hint ? `${id}-hint` : null;
@@ -134,9 +181,9 @@ function Field({ field, label, hint, invalid, errorId, ...input }) {
   </div>`;
 }
 
-function EmailForm({ projectId, current, onSaved }) {
+function EmailForm({ projectId, current, onSaved }: FormProps<'email'>) {
   const [address, setAddress] = useState(current?.address ?? '');
-  const [mode, setMode] = useState(current?.mode ?? 'immediate');
+  const [mode, setMode] = useState<string>(current?.mode ?? 'immediate');
   // What the server holds, once it is loaded or saved (an edit in progress is kept otherwise).
   useEffect(() => {
     setAddress(current?.address ?? '');
@@ -147,13 +194,13 @@ function EmailForm({ projectId, current, onSaved }) {
     projectId=${projectId}
     current=${current}
     onSaved=${onSaved}
-    summary=${(c) => t('settings.channels.email.state', { address: c.address, mode: t(`settings.channels.email.modes.${c.mode}`) })}
+    summary=${(c: NonNullable<Channels['email']>) => t('settings.channels.email.state', { address: c.address, mode: t(`settings.channels.email.modes.${c.mode}`) })}
     value=${() =>
       address.trim()
         ? { channel: { address: address.trim(), mode } }
         : { refused: missing('email.address', 'settings.channels.errors.emailMissing') }}
   >
-    ${({ invalid, errorId }) => html`<${Field}
+    ${({ invalid, errorId }: FieldState) => html`<${Field}
         field="email.address"
         label=${t('settings.channels.email.address')}
         invalid=${invalid}
@@ -162,18 +209,18 @@ function EmailForm({ projectId, current, onSaved }) {
         autocomplete="email"
         maxlength="254"
         value=${address}
-        onInput=${(e) => setAddress(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setAddress(e.currentTarget.value)}
       />
       <div class="channel-field">
         <label for="channel-email-mode">${t('settings.channels.email.mode')}</label>
-        <select id="channel-email-mode" value=${mode} onChange=${(e) => setMode(e.currentTarget.value)}>
+        <select id="channel-email-mode" value=${mode} onChange=${(e: EventOn<HTMLSelectElement>) => setMode(e.currentTarget.value)}>
           ${EMAIL_MODES.map((m) => html`<option value=${m}>${t(`settings.channels.email.modes.${m}`)}</option>`)}
         </select>
       </div>`}
   <//>`;
 }
 
-function SlackForm({ projectId, current, onSaved }) {
+function SlackForm({ projectId, current, onSaved }: FormProps<'slack'>) {
   const [url, setUrl] = useState('');
   return html`<${ChannelForm}
     kind="slack"
@@ -181,13 +228,13 @@ function SlackForm({ projectId, current, onSaved }) {
     current=${current}
     onSaved=${onSaved}
     after=${() => setUrl('')}
-    summary=${(c) => t('settings.channels.slack.state', { url: c.webhookUrl })}
+    summary=${(c: NonNullable<Channels['slack']>) => t('settings.channels.slack.state', { url: c.webhookUrl })}
     value=${() =>
       url.trim()
         ? { channel: { webhookUrl: url.trim() } }
         : { refused: missing('slack.webhookUrl', 'settings.channels.errors.slackMissing') }}
   >
-    ${({ invalid, errorId }) => html`<${Field}
+    ${({ invalid, errorId }: FieldState) => html`<${Field}
       field="slack.webhookUrl"
       label=${current ? t('settings.channels.slack.replaceUrl') : t('settings.channels.slack.url')}
       hint=${t('settings.channels.slack.hint')}
@@ -199,12 +246,12 @@ function SlackForm({ projectId, current, onSaved }) {
       maxlength="2000"
       placeholder="https://hooks.slack.com/services/…"
       value=${url}
-      onInput=${(e) => setUrl(e.currentTarget.value)}
+      onInput=${(e: EventOn) => setUrl(e.currentTarget.value)}
     />`}
   <//>`;
 }
 
-function WebhookForm({ projectId, current, onSaved }) {
+function WebhookForm({ projectId, current, onSaved }: FormProps<'webhook'>) {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   return html`<${ChannelForm}
@@ -216,7 +263,7 @@ function WebhookForm({ projectId, current, onSaved }) {
       setUrl('');
       setSecret('');
     }}
-    summary=${(c) => t('settings.channels.webhook.state', { url: c.url })}
+    summary=${(c: NonNullable<Channels['webhook']>) => t('settings.channels.webhook.state', { url: c.url })}
     value=${() => {
       if (!url.trim())
         return { refused: missing('webhook.url', 'settings.channels.errors.webhookUrlMissing') };
@@ -225,7 +272,7 @@ function WebhookForm({ projectId, current, onSaved }) {
       return { channel: { url: url.trim(), secret } };
     }}
   >
-    ${({ invalid, errorId }) => html`<${Field}
+    ${({ invalid, errorId }: FieldState) => html`<${Field}
         field="webhook.url"
         label=${current ? t('settings.channels.webhook.replaceUrl') : t('settings.channels.webhook.url')}
         invalid=${invalid}
@@ -236,7 +283,7 @@ function WebhookForm({ projectId, current, onSaved }) {
         maxlength="2000"
         placeholder="https://"
         value=${url}
-        onInput=${(e) => setUrl(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setUrl(e.currentTarget.value)}
       />
       <${Field}
         field="webhook.secret"
@@ -249,13 +296,13 @@ function WebhookForm({ projectId, current, onSaved }) {
         maxlength="256"
         placeholder=${current ? '••••••••••••••••' : ''}
         value=${secret}
-        onInput=${(e) => setSecret(e.currentTarget.value)}
+        onInput=${(e: EventOn) => setSecret(e.currentTarget.value)}
       />`}
   <//>`;
 }
 
 /** The section: the three channels of the person on the project. */
-export function ChannelsSection({ id, projectId }) {
+export function ChannelsSection({ id, projectId }: { id: string; projectId: string }) {
   const channels = useResource(() => api(projectPath(projectId, '/notification-channels')), projectId);
   const data = channels.data;
   const forms = { onSaved: channels.set, projectId };

@@ -6,14 +6,16 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type ApiOptions, type PageError } from './api';
 import { CLOCK_REASONS } from '@openq/contracts/browser';
-import { policySentences, refusedFieldOf } from './clock';
-import { useNow, useResource } from './hooks';
+import { policySentences, refusedFieldOf, type ClockPolicy, type Duration } from './clock';
+import { useNow, useResource, type Me } from './hooks';
 import { t } from './i18n';
 import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine, useSave } from './ui';
 import { hasRole, isOneOf } from './vocabulary';
+import type { EventOn, SubmitEvent } from './dom';
+import type { ClockPolicyView } from '@openq/contracts/browser';
 
 const html = htm.bind(h);
 
@@ -21,26 +23,26 @@ const html = htm.bind(h);
 export const canSetClock = (role: string | null | undefined): boolean => hasRole(role, 'maintainer');
 
 /** `{ hours: 1, minutes: 30 }` → "1.5" (the form's hours field). */
-function hoursOf(d) {
+function hoursOf(d: Duration | null | undefined): string {
   if (!d) return '';
   const minutes = (d.hours ?? 0) * 60 + (d.minutes ?? 0);
   return String(Math.round((minutes / 60) * 100) / 100);
 }
 
 /** "1.5" → `{ hours: 1, minutes: 30 }`; "0.25" → `{ minutes: 15 }`; null when not a positive number. */
-export function durationOf(text) {
+export function durationOf(text: string): Duration | null {
   const n = Number(String(text).trim().replace(',', '.'));
   if (!String(text).trim() || !Number.isFinite(n) || n <= 0) return null;
   const minutes = Math.round(n * 60);
   if (minutes <= 0) return null;
-  const d: { hours?: number; minutes?: number } = {};
+  const d: Duration = {};
   if (Math.floor(minutes / 60)) d.hours = Math.floor(minutes / 60);
   if (minutes % 60) d.minutes = minutes % 60;
   return d;
 }
 
 /** A refused field → the input that shows it: `reminders[1].hours` → `clock-reminder-1`. */
-function inputOf(field) {
+function inputOf(field: string | null | undefined): string | null {
   if (!field) return null;
   if (field.startsWith('dueAfter')) return 'clock-due';
   const reminder = /^reminders\[(\d+)\]/.exec(field);
@@ -51,39 +53,49 @@ function inputOf(field) {
   return null;
 }
 
-export function clockRefusal(error) {
-  if (error?.local) return { sentence: error.message, input: inputOf(error.field) };
+export function clockRefusal(error: PageError): { sentence: string; input: string | null } {
+  if (error?.local) return { sentence: error.message ?? '', input: inputOf(error.field) };
   if (!isOneOf(CLOCK_REASONS, error?.reason)) return { sentence: sentenceFor(error), input: null };
   return { sentence: t(`clock.reasons.${error.reason}`), input: inputOf(refusedFieldOf(error)) };
 }
 
-const fromPolicy = (p) => ({
+const fromPolicy = (p: ClockPolicy | null) => ({
   due: p ? hoursOf(p.dueAfter) : '8',
-  reminders: p ? p.reminders.map(hoursOf) : [],
+  reminders: p ? (p.reminders ?? []).map(hoursOf) : [],
   escalate: Boolean(p?.escalateAfter),
   escalateAfter: p?.escalateAfter ? hoursOf(p.escalateAfter) : '',
   to: !p || p.escalateTo === 'maintainers' ? 'maintainers' : 'users',
-  users: p && p.escalateTo !== 'maintainers' ? p.escalateTo.users.join(', ') : '',
+  users: p && p.escalateTo && p.escalateTo !== 'maintainers' ? p.escalateTo.users.join(', ') : '',
 });
 
-function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
+function PolicyForm({
+  projectId,
+  policy,
+  updatedAt,
+  onSaved,
+}: {
+  projectId: string;
+  policy: ClockPolicy | null;
+  updatedAt: string | null;
+  onSaved: (view: ClockPolicyView) => void;
+}) {
   const [form, setForm] = useState(() => fromPolicy(policy));
   // What the server holds, once loaded, saved or removed.
   useEffect(() => setForm(fromPolicy(policy)), [updatedAt]);
   const { busy, error, said, setError, save } = useSave();
   const refusal = error ? clockRefusal(error) : null;
   const errorId = 'clock-policy-error';
-  const set = (patch) => setForm((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<ReturnType<typeof fromPolicy>>) => setForm((f) => ({ ...f, ...patch }));
 
   useEffect(() => {
     if (refusal?.input) document.getElementById(refusal.input)?.focus();
   }, [error]);
 
-  const send = (method, body, sentence) =>
+  const send = (method: ApiOptions['method'], body: unknown, sentence: () => string) =>
     save(async () => onSaved(await api(projectPath(projectId, '/clock-policy'), { method, body })), sentence);
 
-  const local = (field, key) => setError({ local: true, field, message: t(key) });
-  const onSubmit = (event) => {
+  const local = (field: string, key: string) => setError({ local: true, field, message: t(key) });
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     const dueAfter = durationOf(form.due);
@@ -111,8 +123,8 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
     void send('PUT', body, () => t('settings.clock.saved'));
   };
 
-  const invalid = (inputId) => (refusal?.input === inputId ? 'true' : undefined);
-  const describedBy = (inputId) => (refusal?.input === inputId ? errorId : undefined);
+  const invalid = (inputId: string) => (refusal?.input === inputId ? 'true' : undefined);
+  const describedBy = (inputId: string) => (refusal?.input === inputId ? errorId : undefined);
   const hoursInput = (inputId: string, value: string, onValue: (v: string) => void, label?: string) =>
     html`<input
       id=${inputId}
@@ -125,7 +137,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
       aria-label=${label}
       aria-invalid=${invalid(inputId)}
       aria-describedby=${describedBy(inputId)}
-      onInput=${(e) => onValue(e.currentTarget.value)}
+      onInput=${(e: EventOn) => onValue(e.currentTarget.value)}
     />`;
 
   return html`<form class="channel clock-form" noValidate onSubmit=${onSubmit} aria-label=${t('settings.clock.edit')}>
@@ -179,7 +191,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
           type="checkbox"
           id="clock-escalate"
           checked=${form.escalate}
-          onChange=${(e) => set({ escalate: e.currentTarget.checked })}
+          onChange=${(e: EventOn) => set({ escalate: e.currentTarget.checked })}
         />
         ${t('settings.clock.escalate')}
       </label>
@@ -227,7 +239,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
                 value=${form.users}
                 aria-invalid=${invalid('clock-escalate-users')}
                 aria-describedby=${['clock-users-hint', describedBy('clock-escalate-users')].filter(Boolean).join(' ')}
-                onInput=${(e) => set({ users: e.currentTarget.value })}
+                onInput=${(e: EventOn) => set({ users: e.currentTarget.value })}
               />
               <p class="hint" id="clock-users-hint">${t('settings.clock.usersHint')}</p>
             </div>`
@@ -256,7 +268,7 @@ function PolicyForm({ projectId, policy, updatedAt, onSaved }) {
 }
 
 /** The section: the policy in words for everyone, the form for maintainers and owners. */
-export function ClockPolicySection({ id, projectId, me }) {
+export function ClockPolicySection({ id, projectId, me }: { id: string; projectId: string; me: Me }) {
   const current = useResource(() => api(projectPath(projectId, '/clock-policy')), projectId);
   const now = useNow();
   const role = me?.roles?.[projectId];

@@ -14,6 +14,7 @@ import {
   NOTIFICATION_CHANNELS,
   NOTIFICATION_KINDS,
   type DeliveryListFilter,
+  type DeliveryListReply,
   type DeliveryView,
 } from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
@@ -124,14 +125,17 @@ export function DeliveriesSection({ id, projectId }: { id: string; projectId: st
   const [filter, setFilter] = useState('all');
   const now = useNow();
   const list = useResource(
-    () => api(projectPath(projectId, `/notifications/deliveries?status=${filter}&limit=${LIMIT}`)),
+    () =>
+      api<DeliveryListReply>(
+        projectPath(projectId, `/notifications/deliveries?status=${filter}&limit=${LIMIT}`),
+      ),
     `${projectId}|${filter}`,
   );
   // Rows redelivered from here stay on screen under any filter (a dead letter sent again is no
   // longer "dead"), their state followed in the full list until the filter changes.
-  const [kept, setKept] = useState(new Map());
-  const [busy, setBusy] = useState(new Set());
-  const [errors, setErrors] = useState(new Map());
+  const [kept, setKept] = useState(new Map<string, DeliveryView>());
+  const [busy, setBusy] = useState(new Set<string>());
+  const [errors, setErrors] = useState(new Map<string, PageError>());
   const [said, setSaid] = useState<(() => string) | null>(null);
 
   useEffect(() => {
@@ -144,7 +148,8 @@ export function DeliveriesSection({ id, projectId }: { id: string; projectId: st
   const rows = [...items, ...[...kept.values()].filter((d) => !shownIds.has(d.deliveryId))].sort((a, b) =>
     b.createdAt.localeCompare(a.createdAt),
   );
-  const overlay = (d) => (kept.has(d.deliveryId) && !shownIds.has(d.deliveryId) ? kept.get(d.deliveryId) : d);
+  const overlay = (d: DeliveryView): DeliveryView =>
+    kept.has(d.deliveryId) && !shownIds.has(d.deliveryId) ? kept.get(d.deliveryId)! : d;
   const pending = rows.some((d) => overlay(d).status === 'pending');
 
   // Look again: soon while something is pending, now and then otherwise, never while hidden.
@@ -153,7 +158,9 @@ export function DeliveriesSection({ id, projectId }: { id: string; projectId: st
     const outside = [...kept.values()].filter((d) => filter !== 'all' && d.status !== filter);
     if (outside.length === 0) return;
     try {
-      const all = await api(projectPath(projectId, `/notifications/deliveries?status=all&limit=100`));
+      const all = await api<DeliveryListReply>(
+        projectPath(projectId, `/notifications/deliveries?status=all&limit=100`),
+      );
       const byId = new Map(all.items.map((d) => [d.deliveryId, d]));
       setKept((m) => new Map([...m].map(([k, v]) => [k, byId.get(k) ?? v])));
     } catch {
@@ -194,7 +201,7 @@ export function DeliveriesSection({ id, projectId }: { id: string; projectId: st
         });
       setSaid(() => () => t('settings.deliveries.redelivered', { kind: kindName(d.kind) }));
     } catch (e) {
-      setErrors((m) => new Map(m).set(d.deliveryId, e));
+      setErrors((m) => new Map(m).set(d.deliveryId, e as PageError));
     } finally {
       setBusy((s) => {
         const next = new Set(s);

@@ -5,7 +5,8 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api } from './api';
+import type { WorkingTimeView } from '@openq/contracts/browser';
+import { api, type ApiOptions, type PageError } from './api';
 import { CLOCK_REASONS } from '@openq/contracts/browser';
 import { browserZone, refusedFieldOf, useTimeZones } from './clock';
 import { useResource } from './hooks';
@@ -13,6 +14,7 @@ import { language, t } from './i18n';
 import { sentenceFor } from './messages';
 import { ErrorLine, useSave } from './ui';
 import { isOneOf } from './vocabulary';
+import type { EventOn, SubmitEvent } from './dom';
 
 const html = htm.bind(h);
 
@@ -27,7 +29,7 @@ function dayName(day: number, width: 'long' | 'short' | 'narrow' = 'long'): stri
 }
 
 /** A refused field → the id of the input that shows it (`quietHours.start` → `wt-quiet-start`). */
-function inputOf(field) {
+function inputOf(field: string | null | undefined): string | null {
   if (!field) return null;
   if (field.startsWith('timeZone')) return 'wt-zone';
   if (field.startsWith('days')) return 'wt-day-1';
@@ -39,14 +41,23 @@ function inputOf(field) {
 }
 
 /** A refusal in words, and the input it marks. */
-export function workingTimeRefusal(error) {
-  if (error?.local) return { sentence: error.message, input: inputOf(error.field) };
+export function workingTimeRefusal(error: PageError): { sentence: string; input: string | null } {
+  if (error?.local) return { sentence: error.message ?? '', input: inputOf(error.field) };
   if (!isOneOf(CLOCK_REASONS, error?.reason)) return { sentence: sentenceFor(error), input: null };
   const field = refusedFieldOf(error);
   return { sentence: t(`clock.reasons.${error.reason}`), input: inputOf(field) ?? 'wt-start' };
 }
 
-const fromServer = (wt) => ({
+/** A person's working time as the page reads it (`GET /me/working-time`'s `workingTime`). */
+interface WorkingTime {
+  timeZone: string;
+  days: number[];
+  start: string;
+  end: string;
+  quietHours?: { start: string; end: string } | null;
+}
+
+const fromServer = (wt: WorkingTime | null | undefined) => ({
   timeZone: wt?.timeZone ?? browserZone(),
   days: wt?.days ?? [1, 2, 3, 4, 5],
   start: wt?.start ?? '09:00',
@@ -56,8 +67,11 @@ const fromServer = (wt) => ({
   quietEnd: wt?.quietHours?.end ?? '',
 });
 
-export function WorkingHoursSection({ id }) {
-  const current = useResource(() => api('/me/working-time'), 'me');
+export function WorkingHoursSection({ id }: { id: string }) {
+  const current = useResource(
+    () => api<WorkingTimeView & { workingTime: WorkingTime }>('/me/working-time'),
+    'me',
+  );
   const data = current.data;
   const [form, setForm] = useState(() => fromServer(null));
   const { busy, error, said, setError, save } = useSave();
@@ -77,14 +91,14 @@ export function WorkingHoursSection({ id }) {
     if (refusal?.input) document.getElementById(refusal.input)?.focus();
   }, [error]);
 
-  const set = (patch) => setForm((f) => ({ ...f, ...patch }));
-  const toggleDay = (day, on) =>
+  const set = (patch: Partial<ReturnType<typeof fromServer>>) => setForm((f) => ({ ...f, ...patch }));
+  const toggleDay = (day: number, on: boolean) =>
     set({ days: on ? [...new Set([...form.days, day])].sort() : form.days.filter((d) => d !== day) });
 
-  const send = (method, body, sentence) =>
+  const send = (method: ApiOptions['method'], body: unknown, sentence: () => string) =>
     save(async () => current.set(await api('/me/working-time', { method, body })), sentence);
 
-  const onSubmit = (event) => {
+  const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     if (busy) return;
     if (form.days.length === 0)
@@ -105,7 +119,7 @@ export function WorkingHoursSection({ id }) {
     void send('PUT', body, () => t('settings.workingHours.saved'));
   };
 
-  const invalid = (inputId) => (refusal?.input === inputId ? 'true' : undefined);
+  const invalid = (inputId: string) => (refusal?.input === inputId ? 'true' : undefined);
   const describedBy = (inputId: string, hint?: string) =>
     [hint, refusal?.input === inputId ? errorId : null].filter(Boolean).join(' ') || undefined;
 
@@ -143,7 +157,7 @@ export function WorkingHoursSection({ id }) {
                 value=${form.timeZone}
                 aria-invalid=${invalid('wt-zone')}
                 aria-describedby=${describedBy('wt-zone', 'wt-zone-hint')}
-                onInput=${(e) => set({ timeZone: e.currentTarget.value.trim() })}
+                onInput=${(e: EventOn) => set({ timeZone: e.currentTarget.value.trim() })}
               />
               <datalist id="wt-zones">${zones.map((z) => html`<option value=${z} />`)}</datalist>
               <p class="hint" id="wt-zone-hint">${t('settings.workingHours.zoneHint', { zone: browserZone() })}</p>
@@ -156,7 +170,7 @@ export function WorkingHoursSection({ id }) {
                     type="checkbox"
                     id=${`wt-day-${d}`}
                     checked=${form.days.includes(d)}
-                    onChange=${(e) => toggleDay(d, e.currentTarget.checked)}
+                    onChange=${(e: EventOn) => toggleDay(d, e.currentTarget.checked)}
                   />
                   ${dayName(d)}
                 </label>`,
@@ -175,7 +189,7 @@ export function WorkingHoursSection({ id }) {
                   value=${form.start}
                   aria-invalid=${invalid('wt-start')}
                   aria-describedby=${describedBy('wt-start')}
-                  onInput=${(e) => set({ start: e.currentTarget.value })}
+                  onInput=${(e: EventOn) => set({ start: e.currentTarget.value })}
                 />
               </div>
               <div class="channel-field">
@@ -190,7 +204,7 @@ export function WorkingHoursSection({ id }) {
                   value=${form.end}
                   aria-invalid=${invalid('wt-end')}
                   aria-describedby=${describedBy('wt-end')}
-                  onInput=${(e) => set({ end: e.currentTarget.value })}
+                  onInput=${(e: EventOn) => set({ end: e.currentTarget.value })}
                 />
               </div>
             </div>
@@ -199,7 +213,7 @@ export function WorkingHoursSection({ id }) {
                 type="checkbox"
                 id="wt-quiet"
                 checked=${form.quiet}
-                onChange=${(e) => set({ quiet: e.currentTarget.checked })}
+                onChange=${(e: EventOn) => set({ quiet: e.currentTarget.checked })}
               />
               ${t('settings.workingHours.quiet')}
             </label>
@@ -218,7 +232,7 @@ export function WorkingHoursSection({ id }) {
                     value=${form.quietStart}
                     aria-invalid=${invalid('wt-quiet-start')}
                     aria-describedby=${describedBy('wt-quiet-start')}
-                    onInput=${(e) => set({ quietStart: e.currentTarget.value })}
+                    onInput=${(e: EventOn) => set({ quietStart: e.currentTarget.value })}
                   />
                 </div>
                 <div class="channel-field">
@@ -233,7 +247,7 @@ export function WorkingHoursSection({ id }) {
                     value=${form.quietEnd}
                     aria-invalid=${invalid('wt-quiet-end')}
                     aria-describedby=${describedBy('wt-quiet-end')}
-                    onInput=${(e) => set({ quietEnd: e.currentTarget.value })}
+                    onInput=${(e: EventOn) => set({ quietEnd: e.currentTarget.value })}
                   />
                 </div>
               </div>`

@@ -76,7 +76,7 @@ function ViewLink({
     class="settings-link"
     href=${viewHref(projectId, target)}
     aria-current=${view === target ? 'page' : undefined}
-    onClick=${(e) => {
+    onClick=${(e: MouseEvent) => {
       if (!inPlace(e)) return;
       e.preventDefault();
       onView(target);
@@ -130,7 +130,7 @@ export function SettingsPage({
       <nav class="settings-index" aria-label=${t('settings.index')}>
         <a
           href=${viewHref(projectId, 'inbox')}
-          onClick=${(e) => {
+          onClick=${(e: MouseEvent) => {
             if (!inPlace(e)) return;
             e.preventDefault();
             onView('inbox');
@@ -138,7 +138,8 @@ export function SettingsPage({
           >${t('settings.backToInbox')}</a
         >
         ${SETTINGS_SECTIONS.map(
-          (s) => html`<a key=${s.id} href=${`#${s.id}`} onClick=${(e) => goTo(e, s.id)}>${s.title()}</a>`,
+          (s) =>
+            html`<a key=${s.id} href=${`#${s.id}`} onClick=${(e: MouseEvent) => goTo(e, s.id)}>${s.title()}</a>`,
         )}
       </nav>
     </div>
