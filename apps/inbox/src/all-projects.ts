@@ -7,7 +7,7 @@ import htm from 'htm';
 import { api } from './api';
 import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from './filters';
 import { useNow, usePagedList } from './hooks';
-import { t } from './i18n';
+import { say, t, type Words } from './i18n';
 import { useLiveStream } from './live';
 import { sentenceFor } from './messages';
 import { BulkAccept } from './hands';
@@ -38,7 +38,7 @@ export function AllProjectsInbox({
   onSignedOut: () => void;
 }) {
   const [filters, setFilters] = useUrlFilters();
-  const [announcement, setAnnouncement] = useState('');
+  const [announcement, setAnnouncement] = useState<Words>('');
   const [note, setNote] = useState<string | null>(null);
   const now = useNow();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -86,8 +86,8 @@ export function AllProjectsInbox({
         <${BulkAccept}
           projectId=${null}
           items=${queue.items}
-          onDone=${(summary: string) => {
-            setAnnouncement(summary);
+          onDone=${(summary: () => string) => {
+            setAnnouncement(() => summary);
             void queue.reload();
           }}
         />
@@ -115,5 +115,5 @@ export function AllProjectsInbox({
         />
       </div>
     </main>
-    <p class="visually-hidden" aria-live="polite" role="status">${announcement}</p>`;
+    <p class="visually-hidden" aria-live="polite" role="status">${say(announcement)}</p>`;
 }

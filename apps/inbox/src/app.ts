@@ -241,7 +241,7 @@ function Inbox({
   );
   // Without a project the page says so (below) and these answers go unused.
   const inProject = (rest: string) => projectPath(String(projectId), rest);
-  const count = useResource(() => api(inProject('/open-questions/count')), projectId);
+  const count = useResource(() => api<{ open: number }>(inProject('/open-questions/count')), projectId);
   const readiness = useResource(() => api(inProject('/readiness/im_ready')), projectId);
   const waiting = useResource(() => api(inProject('/waiting')), projectId);
   const gateHistory = useResource(() => api(inProject('/gate-history?limit=10')), projectId);
@@ -447,6 +447,7 @@ function Inbox({
     role=${role}
     projectId=${projectId}
     questionsById=${questionsById}
+    filtered=${isFiltered(filters)}
     now=${now}
     onGoToQuestion=${goToQuestion}
     onResumed=${onResumed}
@@ -458,13 +459,18 @@ function Inbox({
       <h1 class="visually-hidden">${t('app.inboxOf', { projectId })}</h1>
       <div class="column primary">
         ${narrow && waitingPanel}
-        <${ReadinessBar} readiness=${readiness} projectId=${projectId} onGoToQueue=${goToQueue} />
+        <${ReadinessBar}
+          readiness=${readiness}
+          projectId=${projectId}
+          openNow=${count.data?.open}
+          onGoToQueue=${goToQueue}
+        />
         <${Shortcuts} />
         <${BulkAccept}
           projectId=${projectId}
           items=${queue.items}
-          onDone=${(summary: string) => {
-            setAnnouncement(summary);
+          onDone=${(summary: () => string) => {
+            setAnnouncement(() => summary);
             refresh(['queue', 'history', 'readiness', 'count', 'waiting']);
           }}
         />

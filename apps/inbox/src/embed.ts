@@ -109,8 +109,8 @@ function Pending({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
       <${BulkAccept}
         projectId=${PROJECT}
         items=${queue.items}
-        onDone=${(summary: string) => {
-          setAnnouncement(() => () => summary);
+        onDone=${(summary: () => string) => {
+          setAnnouncement(() => summary);
           refresh(['queue', 'count', 'waiting']);
         }}
       />

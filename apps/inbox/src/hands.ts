@@ -74,12 +74,13 @@ export function BulkAccept({
 }: {
   projectId: string | null;
   items: readonly OpenQuestionView[];
-  onDone: (summary: string) => void;
+  /** `summary` says the outcome in the language of the moment (it is said again after a switch). */
+  onDone: (summary: () => string) => void;
 }) {
   const ids = useSelection();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PageError | null>(null);
-  const [outcome, setOutcome] = useState<{ summary: string; results: BulkResult[] } | null>(null);
+  const [outcome, setOutcome] = useState<{ summary: () => string; results: BulkResult[] } | null>(null);
   const attempt = useRef<{ json: string; keys: Map<string, string> } | null>(null);
   const chosen = items.filter((q: OpenQuestionView) => ids.has(q.questionId) && selectable(q));
   const texts = useRef(new Map());
@@ -125,7 +126,8 @@ export function BulkAccept({
     setError(failure);
     if (results.length > 0) {
       const answered = results.filter((r) => r.status === 'answered').length;
-      const summary = t('hands.summary', { count: results.length, answered });
+      // Said when shown, not now: a switch of language says it again in the new one.
+      const summary = () => t('hands.summary', { count: results.length, answered });
       setOutcome({ results, summary });
       onDone?.(summary);
     }
@@ -147,7 +149,7 @@ export function BulkAccept({
     ${
       outcome &&
       html`<section class="bulk-results" aria-labelledby="bulk-results-title">
-        <h2 id="bulk-results-title" tabindex="-1" ref=${heading}>${outcome.summary}</h2>
+        <h2 id="bulk-results-title" tabindex="-1" ref=${heading}>${outcome.summary()}</h2>
         <ul>
           ${outcome.results.map(
             (r) =>

@@ -267,6 +267,7 @@ export default {
       empty: 'No task is waiting on a decision.',
       decides: '{{author}} decides',
       furtherDown: 'A question further down the queue',
+      hiddenByFilters: 'A question your filters hide',
       resume: 'Resume gate',
       resuming: 'Resuming…',
       resumesWhen_one: 'Resumes by itself once this question is answered:',

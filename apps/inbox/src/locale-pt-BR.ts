@@ -268,6 +268,7 @@ export default {
       empty: 'Nenhuma tarefa está esperando uma decisão.',
       decides: '{{author}} decide',
       furtherDown: 'Uma pergunta mais abaixo na fila',
+      hiddenByFilters: 'Uma pergunta que seus filtros escondem',
       resume: 'Retomar gate',
       resuming: 'Retomando…',
       resumesWhen_one: 'É retomado sozinho quando esta pergunta for respondida:',

@@ -20,10 +20,9 @@ import { hasRole } from './vocabulary';
 import type { PagedList, Resource } from './hooks';
 import type { CardOutcome } from './types';
 
-/** `GET /projects/:p/readiness/:action`: the open questions and the server's English notice. */
+/** `GET /projects/:p/readiness/:action`: the open questions (its `notice` is English: the page says its own). */
 interface Readiness {
   openQuestions: number;
-  notice?: string | null;
 }
 
 const html = htm.bind(h);
@@ -45,15 +44,19 @@ function Notice({ open, onGoToQueue }: { open: number; onGoToQueue: (event: Even
  * The two readiness buttons with the open-question notice next to them (ADR 0214 §5). The
  * buttons never wait on the notice: a click checks readiness for that action, says so, and
  * tells an embedding page through an `openq:readiness` DOM event (openq itself records no
- * readiness — the engine owns those gestures).
+ * readiness — the engine owns those gestures). `openNow`: the project's open count as the page
+ * knows it now (the live `open_count`, the queue's heading), which the notice says rather than a
+ * readiness answer that may have been read before the last answers were counted (issue #30).
  */
 export function ReadinessBar({
   readiness,
   projectId,
+  openNow,
   onGoToQueue,
 }: {
   readiness: Resource<Readiness>;
   projectId: string;
+  openNow?: number | null;
   onGoToQueue: (event: Event) => void;
 }) {
   const [checked, setChecked] = useState<(() => string) | null>(null);
@@ -68,7 +71,7 @@ export function ReadinessBar({
       setChecked(() => () => sentenceFor(error as PageError));
     }
   };
-  const notice = readiness.data?.notice;
+  const open = openNow ?? readiness.data?.openQuestions ?? 0;
   return html`<section class="readiness" aria-label=${t('panels.readiness.label')}>
     <div class="readiness-buttons">
       ${ACTIONS.map(
@@ -80,8 +83,8 @@ export function ReadinessBar({
     </div>
     <div class="readiness-state" aria-live="polite">
       ${
-        notice
-          ? html`<${Notice} open=${readiness.data!.openQuestions} onGoToQueue=${onGoToQueue} />`
+        readiness.data && open > 0
+          ? html`<${Notice} open=${open} onGoToQueue=${onGoToQueue} />`
           : readiness.data
             ? html`<p class="notice ok"><span class="icon" aria-hidden="true">✓</span>${t('panels.readiness.none')}</p>`
             : readiness.error
@@ -97,10 +100,13 @@ export function ReadinessBar({
 function WaitingQuestions({
   ids,
   questionsById,
+  filtered,
   onGoToQuestion,
 }: {
   ids: readonly string[];
   questionsById: ReadonlyMap<string, OpenQuestionView>;
+  /** The queue is narrowed by filters: a question not on it may be hidden, not further down. */
+  filtered: boolean;
   onGoToQuestion: (event: Event, id: string) => void;
 }) {
   return html`<ul class="task-questions">
@@ -111,7 +117,7 @@ function WaitingQuestions({
           q
             ? html`<a href=${`#q-${id}`} onClick=${(e: Event) => onGoToQuestion(e, id)}>${q.pergunta}</a>
                 <span class="muted"> — ${t('panels.waiting.decides', { author: q.sessionAuthorId })}</span>`
-            : html`<span class="muted">${t('panels.waiting.furtherDown')}</span>`
+            : html`<span class="muted">${t(filtered ? 'panels.waiting.hiddenByFilters' : 'panels.waiting.furtherDown')}</span>`
         }
       </li>`;
     })}
@@ -182,6 +188,7 @@ export function WaitingPanel({
   onGoToQuestion,
   onResumed,
   overrides = true,
+  filtered = false,
 }: {
   waiting: Resource<GatesWaitingReply>;
   policies?: ProjectPoliciesReply | null;
@@ -192,6 +199,8 @@ export function WaitingPanel({
   onGoToQuestion: (event: Event, id: string) => void;
   onResumed: (cycle: WaitingGateView, how?: { override: boolean }) => void;
   overrides?: boolean;
+  /** The queue beside it is narrowed by filters (issue #30: its questions may be hidden there). */
+  filtered?: boolean;
 }) {
   const items = waiting.data?.items ?? [];
   const decisions = items.filter((c) => c.parkedReason === 'user_decision');
@@ -233,6 +242,7 @@ export function WaitingPanel({
                     <p class="task-sub">${resumesWhen(c.questionIds.length)}</p>
                     ${!c.waitingForYou && html`<p class="muted not-yours" data-testid="waits-for-author">${t('panels.waiting.notYours')}</p>`}
                     <${WaitingQuestions}
+                      filtered=${filtered}
                       ids=${c.questionIds}
                       questionsById=${questionsById}
                       onGoToQuestion=${onGoToQuestion}
