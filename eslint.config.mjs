@@ -28,6 +28,8 @@ export default tseslint.config(
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra'] },
+            // The web inbox (apps/inbox, issue #30) runs in a browser: the contract and nothing else.
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts'] },
           ],
         },
       ],
@@ -43,6 +45,35 @@ export default tseslint.config(
         { patterns: ['@nestjs/*', 'typeorm', 'nats', 'pg', '@openq/messaging', '@openq/persistence'] },
       ],
       'no-restricted-globals': ['error', 'Date', 'process'],
+    },
+  },
+  {
+    // The web inbox: browser code with its own tsconfig (DOM, bundler resolution). It takes the
+    // contract's values from its browser-safe entry only (the barrel brings class-validator and
+    // Node); types may come from anywhere in it (they are erased).
+    files: ['apps/inbox/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './apps/inbox/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@openq/contracts',
+              message: 'Import from @openq/contracts/browser (the barrel brings Node code and validators).',
+            },
+          ],
+          patterns: [
+            {
+              group: ['@openq/*', '!@openq/contracts', '!@openq/contracts/browser'],
+              message: 'The inbox depends on the contract only.',
+            },
+            { group: ['node:*'], message: 'The inbox runs in a browser.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -15,7 +15,7 @@ const swc = [
 const moduleNameMapper = {
   '^@openq/contracts/testing$': '<rootDir>/libs/contracts/src/testing.ts',
   // Browser-safe modules of the contracts, imported by path (the inbox bundles them).
-  '^@openq/contracts/(refusals|vocabulary)$': '<rootDir>/libs/contracts/src/$1.ts',
+  '^@openq/contracts/(refusals|vocabulary|browser)$': '<rootDir>/libs/contracts/src/$1.ts',
   // Test kit modules that load heavy packages (Chromium's driver, an SMTP server) are imported by path.
   '^@openq/testing/(.+)$': '<rootDir>/libs/testing/src/$1',
   '^@openq/(contracts|messaging|persistence|platform|testing|agent-sdk)$': '<rootDir>/libs/$1/src',

@@ -168,8 +168,10 @@ describe('deploy/Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(stages[0]).toMatch(/RUN npm ci\b/);
     expect(stages[0]).toMatch(/tsc -p deploy\/tsconfig\.image\.json/);
+    // Issue #30: the web inbox is type-checked and bundled into dist/inbox/ (the gateway serves it).
+    expect(stages[0]).toMatch(/tsc -p apps\/inbox\/tsconfig\.json \\\n && node dist\/tools\/build-inbox\.js/);
     expect(stages[0]).toMatch(/npm prune --omit=dev/);
-    // Assets read at run time from next to the code (the inbox page's public/) are not emitted by tsc.
+    // Files read at run time from next to the code are not emitted by tsc.
     expect(stages[0]).toMatch(
       /find services libs -type f ! -name '\*\.ts' .* -exec cp --parents \{\} dist\//,
     );
@@ -190,7 +192,9 @@ describe('deploy/Dockerfile', () => {
     const ignore = readFileSync(join(DEPLOY_DIR, 'Dockerfile.dockerignore'), 'utf8');
     expect(ignore.split('\n')[1]).toBe('**');
     const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(' '));
-    expect(copies).toEqual(expect.arrayContaining(['package-lock.json', 'libs', 'services', 'tools']));
+    expect(copies).toEqual(
+      expect.arrayContaining(['package-lock.json', 'libs', 'services', 'tools', 'apps']),
+    );
     for (const copied of copies) {
       const path = copied.replace(/\/$/, '');
       expect(ignore).toMatch(new RegExp(`^!${path.replace(/\./g, '\\.')}(/\\*\\*)?$`, 'm'));

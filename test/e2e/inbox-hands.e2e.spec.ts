@@ -211,11 +211,22 @@ describe('accepting several suggestions at once', () => {
       'Not answered: Send the digest on Mondays? This question was withdrawn: it no longer needs an answer.',
     );
     expect(await page.locator('.bulk-bar').count()).toBe(0);
+    // Issue #30: the headline follows a switch of language, like every line under it.
+    await page.getByLabel('Language').selectOption('pt-BR');
+    await results.getByRole('heading', { name: '2 de 4 sugestões aceitas' }).waitFor();
+    expect(await results.getByRole('heading').innerText()).toBe('2 de 4 sugestões aceitas');
+    await page.getByLabel('Idioma').selectOption('en');
+    await results.getByRole('heading', { name: '2 of 4 suggestions accepted' }).waitFor();
     holding = false;
     for (const route of held.splice(0)) await route.continue();
     // The queue then keeps only what still waits: the question without a suggestion and bruno's.
     for (const id of [a, b, c, d]) await card(page, id).waitFor({ state: 'detached' });
     await card(page, bare).waitFor();
+    // Issue #30: right after the bulk accept, the readiness notice says the count the queue's heading says.
+    await page.locator('#open-questions .count', { hasText: /^\D*2$/ }).waitFor();
+    expect((await page.locator('.readiness .notice').innerText()).replace(/\s+/g, ' ')).toBe(
+      '! 2 questions are still open — answer',
+    );
     await ana.screenshot('inbox-hands-results-1280', { fullPage: false });
 
     const answered = await harness.stack.http('GET', `/projects/${P}/open-questions?status=answered`, {

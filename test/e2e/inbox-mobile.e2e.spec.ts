@@ -3,9 +3,9 @@ import { useInboxStack } from '../support/inbox-harness';
 
 /**
  * Issue #18 the inbox on a phone (390 × 844), in real headless Chromium against the whole stack:
- * "Waiting for you" and the blocking questions come first in the page order, and every tap
+ * "Waiting for you" and the blocking questions come first in the page order, every tap
  * target (buttons, links, fields, checkboxes with their label, tabs, disclosures) is at least
- * 44 × 44 px.
+ * 44 × 44 px, and the header is at most 120 px high and scrolls away (issue #30).
  */
 const harness = useInboxStack();
 const P = 'hands-mobile';
@@ -145,6 +145,21 @@ it('puts what waits on the person first and keeps every tap target at 44 × 44 p
   });
   expect(small.measured).toBeGreaterThan(10);
   expect(small.out).toEqual([]);
+
+  // Issue #30: the header takes at most 120 px of the phone and scrolls away with the page,
+  // never pinned over the questions.
+  const header = await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const bar = document.querySelector('.topbar')!;
+    const height = bar.getBoundingClientRect().height;
+    const position = getComputedStyle(bar).position;
+    window.scrollTo(0, 300);
+    return { height, position, scrolled: window.scrollY, bottom: bar.getBoundingClientRect().bottom };
+  });
+  expect(header.height).toBeLessThanOrEqual(120);
+  expect(header.position).toBe('static');
+  expect(header.scrolled).toBe(300);
+  expect(header.bottom).toBeLessThan(0);
   await page.evaluate(() => window.scrollTo(0, 0));
   await ana.screenshot('inbox-mobile-390x844', { fullPage: false });
   await ana.screenshot('inbox-mobile-390x844-full');

@@ -1,19 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { loadInboxModule } from '../../tools/build-inbox';
 
 /*
  * The English words of the inbox's dictionaries that Portuguese never uses, and those a page
  * shows: the measure of test/e2e/inbox-language.e2e.spec.ts and of the settings pages' pt-BR checks.
  */
-const PUBLIC = join(__dirname, '..', '..', 'services', 'gateway', 'src', 'inbox', 'public');
-
 type Dictionary = { [key: string]: string | Dictionary };
-function values(file: string): string[] {
-  const source = readFileSync(join(PUBLIC, file), 'utf8').replace(/^\s*export default\s*/m, 'return ');
+/** Every sentence of an inbox dictionary (apps/inbox/src/<name>.ts). */
+function values(name: string): string[] {
   const walk = (d: Dictionary): string[] =>
     Object.values(d).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
-  return walk(new Function(source)() as Dictionary);
+  return walk(loadInboxModule(name).default as Dictionary);
 }
 const wordsOf = (texts: string[]): Set<string> =>
   new Set(
@@ -22,10 +19,10 @@ const wordsOf = (texts: string[]): Set<string> =>
     ),
   );
 
-const portuguese = wordsOf(values('locale-pt-BR.js'));
+const portuguese = wordsOf(values('locale-pt-BR'));
 /** The en dictionary's words less the pt-BR one's, plus what Intl would say in English. */
 export const ENGLISH_ONLY = new Set([
-  ...[...wordsOf(values('locale-en.js'))].filter((w) => w.length >= 3 && !portuguese.has(w)),
+  ...[...wordsOf(values('locale-en'))].filter((w) => w.length >= 3 && !portuguese.has(w)),
   ...['ago', 'yesterday', 'today', 'minute', 'minutes', 'hour', 'hours', 'days', 'am', 'pm'],
 ]);
 

@@ -1,6 +1,7 @@
 import {
   AGENT_EVENT_TABLE,
   Commands,
+  LIVE_FAMILIES,
   OPENQ_EVENT_TABLE,
   type AgentEventType,
   type ConsumingService,
@@ -59,7 +60,7 @@ export const DURABLE_CONSUMERS: Record<ConsumingService, readonly EventType[]> =
 };
 
 /** The OPENQ_EVENTS families the gateway streams to browsers (SSE; `story.*` is not sent). */
-export const GATEWAY_SSE_FAMILIES: readonly string[] = ['question', 'decision', 'gate', 'pipeline'];
+export const GATEWAY_SSE_FAMILIES: readonly string[] = LIVE_FAMILIES;
 
 /**
  * The openq events addressed to the engine (outside this repository): only where SPEC names

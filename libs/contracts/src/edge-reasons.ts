@@ -11,6 +11,16 @@ export const EDGE_REASONS = pickRefusals(
   'origem_nao_confiavel',
   'muitas_requisicoes',
 );
+
+/** A table's words in one language, by code (the inbox's dictionaries are built from these). */
+export function wordsIn<Code extends string>(
+  table: Readonly<Record<Code, ReasonWords>>,
+  language: keyof ReasonWords,
+): Record<Code, string> {
+  return Object.fromEntries(
+    Object.entries<ReasonWords>(table).map(([code, words]) => [code, words[language]]),
+  ) as Record<Code, string>;
+}
 export type EdgeReason = keyof typeof EDGE_REASONS;
 
 /** The code of each refusal, by name (no string literals in the services). */

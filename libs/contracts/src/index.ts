@@ -21,3 +21,5 @@ export * from './analytics';
 
 export * from './signature';
 export * from './integration-reasons';
+export * from './live';
+export * from './notifications';

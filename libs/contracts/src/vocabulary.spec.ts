@@ -1,10 +1,10 @@
 import { LANGUAGES } from './refusals';
+import { NOTIFICATION_CHANNELS } from './notifications';
 import {
   GATES,
   GATE_NAMES,
   GATE_NEXT_ACTIONS,
   GATE_TABLE,
-  NOTIFICATION_CHANNEL_KINDS,
   NOTIFICATION_CHANNEL_NAMES,
   PROJECT_ROLES,
   PROJECT_ROLE_NAMES,
@@ -36,7 +36,7 @@ describe('the words of the lists people read (issue #30)', () => {
   const words = {
     gates: [GATES, GATE_NAMES],
     authors: [QUESTION_AUTHORS, QUESTION_AUTHOR_NAMES],
-    channels: [NOTIFICATION_CHANNEL_KINDS, NOTIFICATION_CHANNEL_NAMES],
+    channels: [NOTIFICATION_CHANNELS, NOTIFICATION_CHANNEL_NAMES],
     roles: [PROJECT_ROLES, Object.fromEntries(PROJECT_ROLES.map((r) => [r, PROJECT_ROLE_NAMES[r].name]))],
     rolesWithArticle: [
       PROJECT_ROLES,

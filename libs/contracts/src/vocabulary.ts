@@ -1,3 +1,4 @@
+import type { NotificationChannel } from './notifications';
 /**
  * The closed word lists of the contract. Each is a tuple (for validation) and a union type; the
  * ones people read have their words in every language next to them (issue #30: the inbox, the
@@ -41,12 +42,8 @@ export const PROJECT_ROLE_NAMES: Readonly<Record<ProjectRole, { name: Words; wit
   owner: { name: { en: 'owner', 'pt-BR': 'dono' }, withArticle: { en: 'an owner', 'pt-BR': 'dono' } },
 };
 
-/** [openq] issue #17 the kinds of a person's notification channels. */
-export const NOTIFICATION_CHANNEL_KINDS = ['email', 'slack', 'webhook'] as const;
-export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
-
-/** A channel kind's name in a sentence ("sent by e-mail"), in every language. */
-export const NOTIFICATION_CHANNEL_NAMES: Readonly<Record<NotificationChannelKind, Words>> = {
+/** A channel's name in a sentence ("sent by e-mail"), in every language (the channels: notifications.ts). */
+export const NOTIFICATION_CHANNEL_NAMES: Readonly<Record<NotificationChannel, Words>> = {
   email: { en: 'e-mail', 'pt-BR': 'e-mail' },
   slack: { en: 'Slack', 'pt-BR': 'Slack' },
   webhook: { en: 'webhook', 'pt-BR': 'webhook' },
@@ -201,3 +198,16 @@ export type BlockingReason = (typeof BLOCKING_REASONS)[number];
 /** §3.1 / §6.4 who acts: a person or an agent (`agent/po` corrects stories). */
 export const ACTOR_KINDS = ['user', 'agent'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+/** viewer < developer < maintainer < owner. */
+export function roleAtLeast(role: ProjectRole, minimum: ProjectRole): boolean {
+  return PROJECT_ROLES.indexOf(role) >= PROJECT_ROLES.indexOf(minimum);
+}
+
+/** [openq] SPEC §11.6 the project's policies a maintainer turns on or off. */
+export const PROJECT_POLICIES = ['delegacao', 'overrideDeMantenedor'] as const;
+export type ProjectPolicy = (typeof PROJECT_POLICIES)[number];
+
+/** §3.1 the groups of ids a question affects (`afeta`). */
+export const AFFECTS_KEYS = ['regras', 'historias', 'tarefas'] as const;
+export type AffectsKey = (typeof AFFECTS_KEYS)[number];

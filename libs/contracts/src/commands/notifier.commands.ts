@@ -1,11 +1,8 @@
 import { IsObject, IsOptional, Matches } from 'class-validator';
 import { IsUuidString, IsEntityId, IntRange, IsOneOf, Nested, Nullable } from '../validators';
-import {
-  DELIVERY_LIST_FILTERS,
-  DELIVERY_LIST_LIMIT_MAX,
-  NotificationChannelsBody,
-  type DeliveryListFilter,
-} from '../http/notification-channels.dto';
+import { DELIVERY_LIST_LIMIT_MAX, NotificationChannelsBody } from '../http/notification-channels.dto';
+import { DELIVERY_LIST_FILTERS, type DeliveryListFilter } from '../notifications';
+import { PROJECT_ROLES, type ProjectRole } from '../vocabulary';
 import { EngineSubscriptionBody } from '../http/engine-subscription.dto';
 import { SLACK_USER_ID_PATTERN, SlackLinkBody } from '../http/slack-link.dto';
 import { defineCommand } from './command';
@@ -24,7 +21,6 @@ import type {
 } from './notifier.views';
 import { ProjectScoped } from './project-scoped.dto';
 import { Verb } from './verbs';
-import { PROJECT_ROLES, type ProjectRole } from '../vocabulary';
 import { LANGUAGES, type Language } from '../refusals';
 
 /** [openq] issue #17 a person's own notification settings and deliveries on one project. */

@@ -1,5 +1,5 @@
 import type { Language } from '../refusals';
-import type { DeliveryStatus, EmailMode } from '../http/notification-channels.dto';
+import type { DeliveryStatus, EmailMode } from '../notifications';
 
 /**
  * [openq] issue #17 the caller's channels as the API shows them: secrets never in full (a Slack

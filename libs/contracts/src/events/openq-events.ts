@@ -34,6 +34,7 @@ import {
 } from './openq-question.dto';
 import { QuestionJoinedDto, QuestionPrecedentOfferedDto, QuestionSplitDto } from './openq-ask-once.dto';
 import type * as P from './openq-payloads';
+import type { OpenqEventName } from './openq-event-types';
 
 export * from './openq-gate.dto';
 export * from './openq-payloads';
@@ -255,3 +256,8 @@ export type OpenqEventData<T extends OpenqEventType> = OpenqEventDataMap[T];
 export const OpenqEventDefinitions = definitionsOf(OPENQ_EVENT_TABLE);
 
 export const openqEventRegistry = new MessageRegistry(Object.values(OpenqEventDefinitions));
+
+/** The browser's list (openq-event-types.ts) names exactly the table's types: a drift fails to compile. */
+type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const eventNamesMatchTable: SameUnion<OpenqEventName, OpenqEventType> = true;
+void eventNamesMatchTable;

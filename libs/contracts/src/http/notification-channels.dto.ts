@@ -2,19 +2,14 @@ import { IsBoolean, IsEmail, IsOptional, IsString, IsUrl, Length, MaxLength } fr
 import { FieldReasons } from '../validation';
 import { IntFromString, IntRange, IsOneOf, Nested, Nullable } from '../validators';
 
-/** [openq] issue #17 how e-mails go out: one per notification, or a digest per hour / day. */
-export const EMAIL_MODES = ['immediate', 'hourly', 'daily'] as const;
-export type EmailMode = (typeof EMAIL_MODES)[number];
+import {
+  DELIVERY_LIST_FILTERS,
+  EMAIL_MODES,
+  type DeliveryListFilter,
+  type EmailMode,
+} from '../notifications';
 
-/**
- * [openq] issue #17 the states of a delivery (one row per event, channel and recipient).
- * `skipped`: a reminder, due notice or escalation whose question was answered or withdrawn before
- * it went out (its `lastError` says which: `pergunta_respondida`, `pergunta_retirada`).
- */
-export const DELIVERY_STATUSES = ['pending', 'sent', 'dead', 'skipped'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export const DELIVERY_LIST_FILTERS = [...DELIVERY_STATUSES, 'all'] as const;
-export type DeliveryListFilter = (typeof DELIVERY_LIST_FILTERS)[number];
+// The channels' words (e-mail modes, delivery states) are plain data in ../notifications.ts.
 export const DELIVERY_LIST_LIMIT_MAX = 100;
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };

@@ -1,15 +1,14 @@
-/** SPEC §2 project roles, weakest first. */
-export const ROLES = ['viewer', 'developer', 'maintainer', 'owner'] as const;
-export type Role = (typeof ROLES)[number];
+import { PROJECT_ROLES, type ProjectRole } from '@openq/contracts';
+
+/** SPEC §2 project roles, weakest first (libs/contracts: the inbox shows them too). */
+export const ROLES = PROJECT_ROLES;
+export type Role = ProjectRole;
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** viewer < developer < maintainer < owner. */
-export function roleAtLeast(role: Role, minimum: Role): boolean {
-  return ROLES.indexOf(role) >= ROLES.indexOf(minimum);
-}
+export { roleAtLeast } from '@openq/contracts';
 
 /** Who is calling a user route, once the token is verified. */
 export interface UserIdentity {

@@ -51,7 +51,7 @@ export class EmbedController {
     if (!who.ok) {
       await reply
         .status(who.problem === 'keys_unavailable' ? 503 : 401)
-        .headers(pageHeaders([], frameAncestors))
+        .headers(pageHeaders(false, frameAncestors))
         .send(embedRefusalPage(this.assets, lang, { problem: who.problem }));
       return;
     }
@@ -60,7 +60,7 @@ export class EmbedController {
     if (!role) {
       await reply
         .status(403)
-        .headers(pageHeaders([], frameAncestors))
+        .headers(pageHeaders(false, frameAncestors))
         .send(
           embedRefusalPage(this.assets, lang, {
             noRoleOn: ID_PATTERN.test(projectId) ? projectId : '?',
@@ -69,6 +69,6 @@ export class EmbedController {
       return;
     }
     const page = this.pages.get(lang)!;
-    await reply.headers(pageHeaders(page.scriptHashes, frameAncestors)).send(page.html);
+    await reply.headers(pageHeaders(true, frameAncestors)).send(page.html);
   }
 }

@@ -28,7 +28,7 @@ export interface InboxOptions {
 @ApiTags('inbox')
 @Controller()
 export class InboxController {
-  /** The app's shell in each language (its import map and hashes are the same). */
+  /** The app's shell in each language. */
   private readonly pages: ReadonlyMap<PageLanguage, AppPage>;
   private verifier: JwtVerifier | null = null;
 
@@ -49,7 +49,7 @@ export class InboxController {
     void reply.header('vary', 'accept-language, cookie');
     if (who.ok) {
       const page = this.pages.get(lang)!;
-      await reply.headers(pageHeaders(page.scriptHashes)).send(page.html);
+      await reply.headers(pageHeaders(true)).send(page.html);
       return;
     }
     await reply.headers(pageHeaders()).send(signInPage(this.assets, who.problem, this.options, lang));
@@ -80,16 +80,6 @@ export class InboxController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     return this.send(file, request, reply);
-  }
-
-  @Get('inbox/vendor/:file')
-  @ApiExcludeEndpoint()
-  vendor(
-    @Param('file') file: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    return this.send(`vendor/${file}`, request, reply);
   }
 
   private async send(name: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InboxAssets } from './inbox-assets';
 import { fromAcceptLanguage, pageLanguage } from './page-language';
 import { appPage, signInPage } from './pages';
@@ -24,7 +27,12 @@ describe('the language of the server-rendered pages', () => {
     expect(pageLanguage({})).toBe('en');
   });
 
-  const assets = new InboxAssets();
+  // The pages only name the files: a stand-in of dist/inbox/ (no build needed for this spec).
+  const dir = mkdtempSync(join(tmpdir(), 'openq-inbox-'));
+  for (const name of ['app.js', 'embed.js', 'inbox.css', 'hands.css', 'favicon.svg'])
+    writeFileSync(join(dir, name), `/* ${name} */`);
+  const assets = new InboxAssets(dir);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('says the app shell and its boot line in that language, with <html lang>', () => {
     const pt = appPage(assets, { devLogin: false }, 'pt-BR').html;

@@ -5,12 +5,12 @@ import { cookieValue } from '../auth/credentials';
  * The server-rendered pages (the app's shell, the sign-in page) in the person's language (issue
  * #18): the language they chose in the inbox (the `openq_lang` cookie the page sets), else the
  * first of `Accept-Language` that openq speaks, else English. The app itself translates in the
- * browser (public/i18n.js); these are its few words before it runs.
+ * browser (apps/inbox/src/i18n.ts); these are its few words before it runs.
  */
 export const PAGE_LANGUAGES = ['en', 'pt-BR'] as const;
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
-/** The cookie public/i18n.js writes when the person switches language. */
+/** The cookie apps/inbox/src/i18n.ts writes when the person switches language. */
 export const LANGUAGE_COOKIE = 'openq_lang';
 
 /** `pt`, `pt-PT`, `pt-BR;q=0.9` → `pt-BR`; `en-GB` → `en`; unknown → null. */
@@ -66,7 +66,7 @@ export interface PageWords {
   embed: { title: string; loading: string; signInThere: string; noRole: string; openInbox: string };
 }
 
-/** The pages' own words; everything else is in public/locale-*.js. */
+/** The pages' own words; everything else is in apps/inbox/src/locale-*.ts. */
 export const PAGE_WORDS: Readonly<Record<PageLanguage, PageWords>> = {
   en: {
     appTitle: 'openq — Inbox',

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ROLES, type Role } from '../auth/roles';
 import type { InboxAssets } from './inbox-assets';
 import { PAGE_WORDS, type PageLanguage } from './page-language';
@@ -9,21 +8,17 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * Headers every page answers with; `scriptHashes` are the inline scripts allowed (the import map).
- * `frameAncestors`: the origins that may frame the page — none but for the embeddable pending
+ * Headers every page answers with; `scripts`: the page runs the inbox's own modules (never an
+ * inline script). `frameAncestors`: the origins that may frame the page — none but for the embeddable pending
  * block (SPEC §12.1, `OPENQ_EMBED_ANCESTORS`); every other page refuses to be framed.
  */
-export function pageHeaders(
-  scriptHashes: string[] = [],
-  frameAncestors: readonly string[] = [],
-): Record<string, string> {
-  const scripts = scriptHashes.length ? `'self' ${scriptHashes.map((h) => `'${h}'`).join(' ')}` : `'none'`;
+export function pageHeaders(scripts = false, frameAncestors: readonly string[] = []): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'content-security-policy': [
       `default-src 'self'`,
-      `script-src ${scripts}`,
+      `script-src ${scripts ? `'self'` : `'none'`}`,
       `style-src 'self'`,
       `img-src 'self' data:`,
       `connect-src 'self'`,
@@ -56,7 +51,6 @@ ${body}
 
 export interface AppPage {
   html: string;
-  scriptHashes: string[];
 }
 
 /** What a shell page of the app differs in: its entry module and its few words before it runs. */
@@ -70,32 +64,22 @@ interface ShellOptions {
 }
 
 /**
- * A shell the Preact app fills in; modules preloaded so they load in parallel. Every page module
- * is mapped to its hashed URL, so that relative imports between them are cached for good too;
- * the HTML itself is never cached.
+ * A shell the Preact app fills in: its one bundled module (tools/build-inbox.ts) under its hash,
+ * cached for good; the HTML itself is never cached.
  */
 function shellPage(assets: InboxAssets, lang: PageLanguage, shell: ShellOptions): AppPage {
-  const imports: Record<string, string> = { ...assets.importMap };
-  for (const name of assets.modules()) imports[`/inbox/${name}`] = assets.url(name);
-  const importMap = JSON.stringify({ imports });
-  const hash = `sha256-${createHash('sha256').update(importMap).digest('base64')}`;
-  const preload = [...Object.values(assets.importMap), ...assets.modules().map((n) => assets.url(n))]
-    .map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`)
-    .join('\n');
   const head = `<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('inbox.css')}">
 <link rel="stylesheet" href="${assets.url('hands.css')}">
-<script type="importmap">${importMap}</script>
-${preload}
 <script type="module" src="${assets.url(shell.entry)}"></script>`;
   const body = `<div id="app"${shell.body}><p class="boot" role="status">${escapeHtml(shell.loading)}</p></div>
 <noscript><p class="boot">${escapeHtml(shell.noscript)}</p></noscript>`;
-  return { html: layout(lang, shell.title, head, body, shell.bodyClass), scriptHashes: [hash] };
+  return { html: layout(lang, shell.title, head, body, shell.bodyClass) };
 }
 
 /**
  * The inbox: a shell the Preact app fills in. Its boot and noscript lines are in `lang` (the app
- * then speaks the language public/i18n.js picks).
+ * then speaks the language apps/inbox/src/i18n.ts picks).
  */
 export function appPage(
   assets: InboxAssets,
@@ -113,7 +97,7 @@ export function appPage(
 }
 
 /**
- * SPEC §12.1 the embeddable pending block (public/embed.js): the caller's waiting block and the
+ * SPEC §12.1 the embeddable pending block (apps/inbox/src/embed.ts): the caller's waiting block and the
  * project's open questions, drawn by the inbox's own panels. The project comes from the URL.
  */
 export function embedPage(assets: InboxAssets, lang: PageLanguage = 'en'): AppPage {

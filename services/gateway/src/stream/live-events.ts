@@ -1,10 +1,9 @@
-import { isId } from '@openq/contracts';
+import { isId, LIVE_FAMILIES, type LiveFamily } from '@openq/contracts';
 import { decodeJson } from '@openq/messaging';
 import { sseMessage } from './sse';
 
-/** The OPENQ_EVENTS families the inbox follows live (SPEC §4); `story.*` is not the inbox's. */
-export const LIVE_FAMILIES = ['question', 'decision', 'gate', 'pipeline'] as const;
-export type LiveFamily = (typeof LIVE_FAMILIES)[number];
+// The families, and the stream's own events, are libs/contracts' (live.ts): the inbox listens for them.
+export { LIVE_FAMILIES, OPEN_COUNT_EVENT, READY_EVENT, type LiveFamily } from '@openq/contracts';
 
 /** After these, the stream also says how many questions are open (`open_count`). */
 export const COUNT_TRIGGERS: ReadonlySet<string> = new Set([
@@ -12,11 +11,6 @@ export const COUNT_TRIGGERS: ReadonlySet<string> = new Set([
   'question.answered',
   'question.withdrawn',
 ]);
-
-/** The synthetic event carrying `{ open }` from `questions.count`. */
-export const OPEN_COUNT_EVENT = 'open_count';
-/** Sent once per connection, after any catch-up: `{ resumed, reset }`, `id:` = the resume point. */
-export const READY_EVENT = 'ready';
 
 /**
  * One family's events of one project: `question.*.<projectId>`. nats-server 2.9 takes a single

@@ -3,18 +3,11 @@
 // it does no lookups of its own. The sender loop (../delivery) decides when to call send, retries
 // a TransientSendError with backoff and dead-letters a PermanentSendError at once.
 
-import type { Language, NotificationChannelKind } from '@openq/contracts';
+import type { Language, NotificationChannel, NotificationKind } from '@openq/contracts';
 
-export type ChannelKind = NotificationChannelKind;
-export type NotificationKind =
-  | 'question_declared'
-  | 'gate_parked'
-  | 'question_answered'
-  | 'gate_resumed'
-  // The clock of a question (a project's policy): told by the notifier's own tick, never by an event.
-  | 'question_reminder'
-  | 'question_due'
-  | 'question_escalated';
+// The channels and kinds are libs/contracts' words (notifications.ts): the inbox names them too.
+export type ChannelKind = NotificationChannel;
+export type { NotificationKind };
 
 export interface NotificationQuestion {
   questionId: string;
