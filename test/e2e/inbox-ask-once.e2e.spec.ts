@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { OpenqEvent } from '@openq/contracts';
 import type { UserBrowser } from '@openq/testing/browser';
 import { TestEngine } from '../support/engine';
 import { useInboxStack } from '../support/inbox-harness';
+import en from '../../apps/inbox/src/locale-en';
+import pt from '../../apps/inbox/src/locale-pt-BR';
 
 /**
  * SPEC §12.3 "Ask once" in the web inbox, in real headless Chromium against the whole stack: two
@@ -16,12 +16,12 @@ const harness = useInboxStack();
 const P = 'inbox-ask-once';
 
 type Dictionary = { [key: string]: string | Dictionary };
-/** One of the inbox's dictionaries, as the page loads it. */
-function dictionary(file: string): Dictionary {
-  const path = join(__dirname, '..', '..', 'services', 'gateway', 'src', 'inbox', 'public', file);
-  const source = readFileSync(path, 'utf8').replace(/^\s*export default\s*/m, 'return ');
-  return new Function(source)() as Dictionary;
-}
+/** One of the inbox's dictionaries, as the page bundles it. */
+const DICTIONARIES: Record<string, Dictionary> = {
+  'locale-en.js': en as unknown as Dictionary,
+  'locale-pt-BR.js': pt as unknown as Dictionary,
+};
+const dictionary = (file: string): Dictionary => DICTIONARIES[file]!;
 const word = (d: Dictionary, key: string): string =>
   key.split('.').reduce<Dictionary | string>((node, part) => (node as Dictionary)[part]!, d) as string;
 const fill = (text: string, values: Record<string, string>): string =>

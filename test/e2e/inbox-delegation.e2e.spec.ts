@@ -1,3 +1,4 @@
+import { refusalSentence } from '@openq/contracts';
 import { useInboxStack } from '../support/inbox-harness';
 import { setPolicies } from '../support/policies';
 import { TestEngine } from '../support/engine';
@@ -74,10 +75,8 @@ describe('delegating answers in the inbox', () => {
     await panel.getByText('No active delegation.').waitFor();
     await card(second).getByLabel('Your answer').fill('One more sprint');
     await card(second).getByRole('button', { name: 'Answer' }).click();
-    await dani.page
-      .getByText('The session author revoked your delegation to answer for them.')
-      .first()
-      .waitFor();
+    // Said in the refusal catalog's words (issue #30), not the server's English message.
+    await dani.page.getByText(refusalSentence('delegacao_revogada', 'en')).first().waitFor();
     await card(second).getByTestId('answering-as').waitFor({ state: 'detached' });
     expect(await card(second).getByLabel('Your answer').isDisabled()).toBe(true);
     await dani.page.locator('section.delegation .grants.received').waitFor({ state: 'detached' });
