@@ -1,6 +1,19 @@
 import { headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
 import { AgentEvent, eventSubject, type AgentEventDataMap, type AgentEventType } from '@openq/contracts';
 import { buildAgentEvent, type PublishOptions } from './envelope';
+import type {
+  AnalysisFinishedEvent,
+  AnswerOpenQuestionEvent,
+  DeclareOpenQuestionEvent,
+  GateActivityEvent,
+  GateStartedEvent,
+  QaVerdictEvent,
+  RepoFreezeEvent,
+  StoryUpsertedEvent,
+  TaskCreatedEvent,
+  TaskStatusEvent,
+  WithdrawOpenQuestionEvent,
+} from './agent-event-data';
 import type { OpenqHttpClient } from './http-client';
 
 /**
@@ -10,19 +23,7 @@ import type { OpenqHttpClient } from './http-client';
  */
 export * from './envelope';
 export * from './http-client';
-
-/** The `data` of each agent event, as the engine fills it (the contract's DTO shapes). */
-export type DeclareOpenQuestionEvent = AgentEventDataMap['agent.question.declare'];
-export type AnswerOpenQuestionEvent = AgentEventDataMap['agent.question.answer'];
-export type WithdrawOpenQuestionEvent = AgentEventDataMap['agent.question.withdraw'];
-export type QaVerdictEvent = AgentEventDataMap['agent.qa.verdict'];
-export type GateStartedEvent = AgentEventDataMap['agent.gate.started'];
-export type GateActivityEvent = AgentEventDataMap['agent.gate.activity'];
-export type TaskCreatedEvent = AgentEventDataMap['agent.task.created'];
-export type TaskStatusEvent = AgentEventDataMap['agent.task.status'];
-export type StoryUpsertedEvent = AgentEventDataMap['agent.story.upserted'];
-export type AnalysisFinishedEvent = AgentEventDataMap['agent.analysis.finished'];
-export type RepoFreezeEvent = AgentEventDataMap['agent.repo.freeze'];
+export * from './agent-event-data';
 
 export interface Published {
   eventId: string;

@@ -13,7 +13,7 @@ import {
   type StoryChanges,
   type TurnContext,
 } from '@openq/contracts';
-import type { AnswerOpenQuestionEvent, DeclareOpenQuestionEvent } from './client';
+import type { AnswerOpenQuestionEvent, DeclareOpenQuestionEvent } from './agent-event-data';
 import { buildAgentEvent, type PublishOptions } from './envelope';
 
 /**

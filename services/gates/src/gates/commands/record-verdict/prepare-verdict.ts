@@ -7,7 +7,7 @@ import { GateCycleStore } from '../../store/gate-cycle.store';
 import type { QuestionDeclarer } from '../../../question-declarer';
 import { declareQaQuestions } from './qa-question-declarer';
 import { citedQuestion, type QuestionStatusSource } from './question-owner';
-import { decideRound, type VerdictContext } from './record-verdict.handler';
+import { decideRound, type VerdictContext } from './decide-round';
 
 /**
  * What the verdict's calls to the questions service found, before its transaction: what the

@@ -1,4 +1,4 @@
-import { fold, isRefusal, type AgentQaVerdictDto, type Refusal } from '@openq/contracts';
+import { isRefusal, type AgentQaVerdictDto, type Refusal } from '@openq/contracts';
 import type { Decided } from '@openq/messaging';
 import type { GateTransaction } from '../../gate-transaction';
 import {
@@ -6,22 +6,16 @@ import {
   citationsToCheck,
   citedQuestionIds,
   decide,
-  gateCycle,
   withdrawnCitations,
   type CitedQuestion,
   type GateCycle,
   type GateEvent,
-  type QuestionRequest,
 } from '../../domain/gate-cycle';
 import type { DeclaredQuestions } from './prepare-verdict';
-import { citedQuestion, type QuestionStatusSource } from './question-owner';
+import { decideRound, type VerdictContext } from './decide-round';
 
-export interface VerdictContext {
-  projectId: string;
-  correlationId: string;
-  defaultMaxCorrections: number;
-  now: Date;
-}
+export type { VerdictContext } from './decide-round';
+import { citedQuestion, type QuestionStatusSource } from './question-owner';
 
 /**
  * `agent.qa.verdict`: one QA round. The questions a parking round cites are looked up first
@@ -79,43 +73,6 @@ export async function recordVerdict(
   );
   if (isRefusal(link)) return link;
   return tx.commit(state, [...round, ...link]);
-}
-
-/**
- * The round decided on `state`, in memory: its events, the cycle after them, and the questions
- * it asks for when it parks (null otherwise, and for a round already recorded). The verdict's
- * transaction decides on the locked cycle; `prepareVerdict` on the cycle read before it, to know
- * which questions to declare.
- */
-export function decideRound(
-  state: GateCycle | null,
-  verdict: AgentQaVerdictDto,
-  citations: Readonly<Record<string, CitedQuestion>>,
-  ctx: Pick<VerdictContext, 'projectId' | 'defaultMaxCorrections' | 'now'>,
-): { round: GateEvent[]; afterRound: GateCycle | null; request: QuestionRequest | null } | Refusal {
-  const { roundId, taskId, gate, sessionAuthorId, maxCorrections, verdicts } = verdict;
-  const round = decide(
-    {
-      type: 'recordRound',
-      data: {
-        projectId: ctx.projectId,
-        taskId,
-        gate,
-        sessionAuthorId,
-        maxCorrections,
-        defaultMaxCorrections: ctx.defaultMaxCorrections,
-        roundId,
-        verdicts,
-        citations,
-      },
-    },
-    state,
-    ctx.now,
-  );
-  if (isRefusal(round)) return round;
-  const afterRound = fold(gateCycle, round, state);
-  const pending = afterRound?.pendingQuestionRequest;
-  return { round, afterRound, request: pending?.roundId === roundId ? pending : null };
 }
 
 /**
