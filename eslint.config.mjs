@@ -1,9 +1,22 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'test/artifacts/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
+  {
+    // Issue #31: no import circles inside a project (relative imports; across projects the Nx
+    // boundaries below already forbid a way back).
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver': { node: { extensions: ['.ts', '.js'] } },
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
