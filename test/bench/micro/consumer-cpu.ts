@@ -27,6 +27,7 @@ import {
   encodeJson,
   ensureStreams,
   JetStreamServer,
+  parseEventMessage,
   RethrowErrorsFilter,
   type JetStreamEventContext,
 } from '@openq/messaging';
@@ -206,6 +207,22 @@ function fullTypeorm(ds: DataSource, on: boolean): void {
   (ds.options as { maxQueryExecutionTime?: number }).maxQueryExecutionTime = on ? 3_600_000 : undefined;
 }
 
+/**
+ * µs of CPU per message of a consumer's parse alone (`parseEventMessage`: JSON, the envelope and
+ * its data validated with class-validator, as for every event from outside), in a loop.
+ */
+function parses(count: number): number {
+  const msgs = Array.from({ length: 100 }, (_, i) => {
+    const envelope = makeEnvelope(PING, `p${i % 8}`, { n: i, note: 'x' });
+    return { subject: eventSubject(PING, envelope.projectId), data: encodeJson(envelope) };
+  });
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    if (!parseEventMessage(msgs[i % msgs.length]!, registry).ok) throw new Error('refused');
+  }
+  return cpu(process.cpuUsage(before)) / count;
+}
+
 async function main(): Promise<void> {
   const events = Number(process.argv[2] ?? 2_000);
   const rounds = Number(process.argv[3] ?? 3);
@@ -223,11 +240,13 @@ async function main(): Promise<void> {
     typeorm: [] as number[],
     full: [] as number[],
     pg: [] as number[],
+    parse: [] as number[],
   };
   try {
     await lone(pub, svc, 500); // warm-up of every path
     await backlog(pub, svc, 2 * BACKLOG);
     await statements(svc.dataSource, 100);
+    parses(5_000);
     for (let r = 0; r < rounds; r++) {
       // As built, and with TypeORM's own query path, alternating which goes first.
       for (const full of r % 2 === 0 ? [false, true] : [true, false]) {
@@ -239,6 +258,7 @@ async function main(): Promise<void> {
       const perStatement = await statements(svc.dataSource, events / 4);
       runs.typeorm.push(perStatement.typeorm);
       runs.full.push(perStatement.full);
+      runs.parse.push(parses(events * 10));
       runs.pg.push(perStatement.pg);
     }
   } finally {
@@ -257,6 +277,7 @@ async function main(): Promise<void> {
   row('per message, lone, TypeORM own query path', runs.loneFull);
   row(`per message, backlog of ${BACKLOG} (batches)`, runs.backlog);
   row(`per message, backlog of ${BACKLOG}, TypeORM own query path`, runs.backlogFull);
+  row('per message, parse and validate alone (parseEventMessage)', runs.parse);
   row(`per statement, TypeORM manager.query (${STATEMENTS} per transaction)`, runs.typeorm);
   row(`per statement, TypeORM own query path (${STATEMENTS} per transaction)`, runs.full);
   row(`per statement, pg client of the pool (${STATEMENTS} per transaction)`, runs.pg);
