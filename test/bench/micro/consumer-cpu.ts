@@ -3,7 +3,7 @@
  * microservice, one `@EventPattern` handler that writes one row and one outbox event), against a
  * nats-server and a database of its own, and Node CPU per SQL statement of the transaction path
  * (TypeORM `manager.query` inside `dataSource.transaction` against the pooled pg client itself):
- * `npm run build && node dist/test/bench/micro/consumer-cpu.js [events per round] [rounds]`.
+ * `npm run build && node dist/test/bench/micro/consumer-cpu.js [events per round] [rounds] [statements]`.
  *
  * - lone: publish one event, wait until it is acked, repeat (the lone-message path, one
  *   transaction per message);
@@ -11,8 +11,7 @@
  *
  * CPU is `process.cpuUsage()` of this whole process: the publisher's `js.publish` and the
  * after-commit publish of the outbox row are in it too (the same in both builds compared).
- * Each round also runs with TypeORM's own query path (`fullTypeorm`): the lean path's A/B in
- * one process. Under `--cpu-prof` the same run gives the profile of the consumer path.
+ * Under `--cpu-prof` the same run gives the profile of the consumer path.
  */
 import '../../../tools/register-paths';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
@@ -178,33 +177,17 @@ async function pgTransaction(ds: DataSource): Promise<void> {
  * µs of Node CPU per statement, TypeORM and pg, in alternating chunks of 20 transactions, so
  * that both see the same load of the machine.
  */
-async function statements(
-  ds: DataSource,
-  transactions: number,
-): Promise<{ typeorm: number; full: number; pg: number }> {
-  const used = { typeorm: 0, full: 0, pg: 0 };
-  const sides = ['typeorm', 'full', 'pg'] as const;
+async function statements(ds: DataSource, transactions: number): Promise<{ typeorm: number; pg: number }> {
+  const used = { typeorm: 0, pg: 0 };
   for (let done = 0, turn = 0; done < transactions; done += 20, turn++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = sides[(k + turn) % sides.length]!;
-      fullTypeorm(ds, side === 'full');
+    for (const side of turn % 2 === 0 ? (['typeorm', 'pg'] as const) : (['pg', 'typeorm'] as const)) {
       const before = process.cpuUsage();
       for (let t = 0; t < 20; t++) await (side === 'pg' ? pgTransaction(ds) : typeormTransaction(ds));
       used[side] += cpu(process.cpuUsage(before));
     }
   }
-  fullTypeorm(ds, false);
   const count = Math.ceil(transactions / 20) * 20 * STATEMENTS;
-  return { typeorm: used.typeorm / count, full: used.full / count, pg: used.pg / count };
-}
-
-/**
- * A slow-query threshold nobody reaches sends every statement through TypeORM's own
- * `PostgresQueryRunner.query` (libs/persistence lean-query.ts steps aside): the same process
- * measured with and without the lean path. On a build without it, both are TypeORM's own.
- */
-function fullTypeorm(ds: DataSource, on: boolean): void {
-  (ds.options as { maxQueryExecutionTime?: number }).maxQueryExecutionTime = on ? 3_600_000 : undefined;
+  return { typeorm: used.typeorm / count, pg: used.pg / count };
 }
 
 /**
@@ -226,6 +209,8 @@ function parses(count: number): number {
 async function main(): Promise<void> {
   const events = Number(process.argv[2] ?? 2_000);
   const rounds = Number(process.argv[3] ?? 3);
+  // `statements`: the per-statement rows alone (3 × events transactions a round), no messages.
+  const statementsOnly = process.argv[4] === 'statements';
   const nats = await startNatsServer();
   const db = await createTestDatabase('openq_micro');
   const nc = await connect({ servers: nats.url, noAsyncTraces: true }); // as libs/platform connects
@@ -234,11 +219,8 @@ async function main(): Promise<void> {
   const svc = await startService(nc, db.url);
   const runs = {
     lone: [] as number[],
-    loneFull: [] as number[],
     backlog: [] as number[],
-    backlogFull: [] as number[],
     typeorm: [] as number[],
-    full: [] as number[],
     pg: [] as number[],
     parse: [] as number[],
   };
@@ -248,16 +230,12 @@ async function main(): Promise<void> {
     await statements(svc.dataSource, 100);
     parses(5_000);
     for (let r = 0; r < rounds; r++) {
-      // As built, and with TypeORM's own query path, alternating which goes first.
-      for (const full of r % 2 === 0 ? [false, true] : [true, false]) {
-        fullTypeorm(svc.dataSource, full);
-        (full ? runs.loneFull : runs.lone).push(await lone(pub, svc, events));
-        (full ? runs.backlogFull : runs.backlog).push(await backlog(pub, svc, events * 2));
+      if (!statementsOnly) {
+        runs.lone.push(await lone(pub, svc, events));
+        runs.backlog.push(await backlog(pub, svc, events * 2));
       }
-      fullTypeorm(svc.dataSource, false);
-      const perStatement = await statements(svc.dataSource, events / 4);
+      const perStatement = await statements(svc.dataSource, statementsOnly ? events : events / 4);
       runs.typeorm.push(perStatement.typeorm);
-      runs.full.push(perStatement.full);
       runs.parse.push(parses(events * 10));
       runs.pg.push(perStatement.pg);
     }
@@ -269,17 +247,16 @@ async function main(): Promise<void> {
     await nats.stop();
     await db.drop();
   }
-  const row = (what: string, xs: number[]) =>
-    console.log(`| ${what} | ${median(xs).toFixed(1)} | ${xs.map((x) => x.toFixed(1)).join(', ')} |`);
+  const row = (what: string, xs: number[]) => {
+    if (xs.length > 0)
+      console.log(`| ${what} | ${median(xs).toFixed(1)} | ${xs.map((x) => x.toFixed(1)).join(', ')} |`);
+  };
   console.log(`| path | Node CPU (µs, median of ${rounds}) | rounds |`);
   console.log('| --- | ---: | --- |');
   row('per message, lone (publish, wait, repeat)', runs.lone);
-  row('per message, lone, TypeORM own query path', runs.loneFull);
   row(`per message, backlog of ${BACKLOG} (batches)`, runs.backlog);
-  row(`per message, backlog of ${BACKLOG}, TypeORM own query path`, runs.backlogFull);
   row('per message, parse and validate alone (parseEventMessage)', runs.parse);
   row(`per statement, TypeORM manager.query (${STATEMENTS} per transaction)`, runs.typeorm);
-  row(`per statement, TypeORM own query path (${STATEMENTS} per transaction)`, runs.full);
   row(`per statement, pg client of the pool (${STATEMENTS} per transaction)`, runs.pg);
   console.log(`TypeORM over pg: ${(median(runs.typeorm) - median(runs.pg)).toFixed(1)} µs per statement`);
 }
