@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { RefusalReason } from './refusals';
+import { memoizeValidationMetadata } from './validation-metadata';
+
+memoizeValidationMetadata();
 
 export type Validated<T> =
   { ok: true; value: T } | { ok: false; reason: RefusalReason; field: string; message: string };
