@@ -94,6 +94,8 @@ describe('the language of what openq sends, from the inbox', () => {
       .getByText('Sua escolha, em todos os projetos: Português (Brasil).')
       .waitFor();
     expect((await englishLeft(page)).filter((w) => w !== 'example')).toEqual([]);
+    await page.locator('#settings-language').scrollIntoViewIfNeeded();
+    await ana.screenshot('settings-language-pt-BR', { fullPage: false });
 
     const pergunta = 'Arquivar ou apagar os códigos antigos?';
     await declare(harness.stack, P, pergunta, {}, 'Arquivar', { author: 'ana', autor: 'arquiteto' });
@@ -169,6 +171,8 @@ describe('the language of what openq sends, from the inbox', () => {
       'Only the project’s maintainers and owners change this.',
     );
 
+    await page.locator('#settings-language').scrollIntoViewIfNeeded();
+    await dev.screenshot('settings-language-developer', { fullPage: false });
     // Forced: the controls enabled by hand, the server refuses and the page says why.
     await page.evaluate(() => {
       document.getElementById('language-project')?.removeAttribute('disabled');
@@ -188,5 +192,26 @@ describe('the language of what openq sends, from the inbox', () => {
     // The refused PUT's 403 is on purpose; nothing else may have gone wrong.
     expect(dev.problems).toEqual([expect.stringContaining('403 (Forbidden)')]);
     dev.problems.length = 0;
+  });
+
+  it('says under the switch when openq could not keep the choice; the page switches anyway', async () => {
+    const P = 'idioma-rede';
+    const rui = await harness.person('rui', P, 'viewer');
+    const page = rui.page;
+    await page.route('**/me/language', (route) => route.abort());
+    await page.getByLabel('Language', { exact: true }).selectOption('pt-BR');
+    const said = page.locator('.picker.language [role="alert"]');
+    await said.waitFor();
+    expect(await said.innerText()).toBe(
+      'A página está no novo idioma, mas o openq não conseguiu guardá-lo para o que envia a você: Não foi possível falar com o openq — verifique sua conexão.',
+    );
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
+    expect(
+      await harness.stack.http('GET', '/me/language', { token: harness.stack.token('rui', P, 'viewer') }),
+    ).toMatchObject({ status: 200, body: { language: null } });
+    await rui.screenshot('language-switch-not-kept', { fullPage: false });
+    // The aborted PUT is on purpose; nothing else may have gone wrong.
+    expect(rui.problems).toEqual([expect.stringContaining('net::ERR_FAILED')]);
+    rui.problems.length = 0;
   });
 });
