@@ -26,14 +26,17 @@ export interface InboxHarness {
 /**
  * The inbox suites' lifecycle: the stack (questions, gates, context, the notifier and the
  * gateway, or what `options` name) for the file, and browsers closed after each test, which must
- * have logged no error and thrown nothing. The notifier is in by default since the queue asks it
+ * have logged no error and thrown nothing (`options` may be a function, called in `beforeAll`:
+ * what it needs may start in an earlier `beforeAll` of the suite). The notifier is in by default since the queue asks it
  * where each open question stands on the clock (issue #17): without it that look is a 503.
  */
-export function useInboxStack(options: StackOptions = {}): InboxHarness {
+export function useInboxStack(options: StackOptions | (() => StackOptions) = {}): InboxHarness {
   let stack: Stack | undefined;
   const browsers: UserBrowser[] = [];
   beforeAll(async () => {
-    stack = await Stack.start({ services: ['questions', 'gates', 'context', 'notifier'], ...options });
+    // A function is read here, once the suite's own `beforeAll`s ran (an SMTP sink's port).
+    const chosen = typeof options === 'function' ? options() : options;
+    stack = await Stack.start({ services: ['questions', 'gates', 'context', 'notifier'], ...chosen });
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();

@@ -2,7 +2,7 @@
 import { h, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { api, projectPath } from './api';
+import { api, projectPath, type PageError } from './api';
 import { useNow, usePagedList, useResource, useSignedIn } from './hooks';
 import { useLiveStream } from './live';
 import { agentName, roleName, sentenceFor } from './messages';
@@ -20,7 +20,9 @@ import { ALL_PROJECTS, FilterBar, filtersQuery, isFiltered, useUrlFilters } from
 import { DelegationPanel } from './delegation';
 import { AnalyticsLink, SettingsLink, SettingsPage, pickView, viewHref } from './settings';
 import { AnalyticsPage } from './analytics';
+import { keepMyLanguage } from './my-language';
 import { useQuestionClock } from './clock';
+import { isLanguage } from '@openq/contracts/browser';
 import type { GateResumed, LiveEventType, WaitingGateView } from '@openq/contracts/browser';
 import type { EventOn } from './dom';
 import type { Me } from './hooks';
@@ -75,13 +77,24 @@ function pickProject(roles: Record<string, string>): string | null {
   return ids[0] ?? null;
 }
 
-/** The languages in their own names; the choice re-renders the page in place and is remembered. */
-function LanguageSwitch({ compact = false }) {
+/**
+ * The languages in their own names; the choice re-renders the page in place and is remembered.
+ * Signed in (`keep`), it is also the person's language for what openq sends them (issue #30:
+ * `PUT /me/language`); a failure to keep it is said under the switch.
+ */
+function LanguageSwitch({ compact = false, keep = false }) {
+  const [error, setError] = useState<PageError | null>(null);
+  const choose = (code: string) => {
+    setError(null);
+    void setLanguage(code);
+    if (keep && isLanguage(code)) keepMyLanguage(code).catch((e: PageError) => setError(e));
+  };
   return html`<div class="picker language">
     <label for="language-picker" class=${compact ? 'visually-hidden' : undefined}>${t('language.label')}</label>
-    <select id="language-picker" value=${language()} onChange=${(e: EventOn<HTMLSelectElement>) => setLanguage(e.currentTarget.value)}>
+    <select id="language-picker" value=${language()} onChange=${(e: EventOn<HTMLSelectElement>) => choose(e.currentTarget.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
     </select>
+    ${error && html`<p class="error language-error" role="alert">${t('language.notKept', { why: sentenceFor(error) })}</p>`}
   </div>`;
 }
 
@@ -122,7 +135,7 @@ function Topbar({
       ${onView && projectId && projectId !== ALL_PROJECTS && html`<${SettingsLink} projectId=${projectId} view=${view} onView=${onView} />`}
       <${NotifyToggle} />
       ${live && html`<span class=${`live live-${live}`}><span class="dot" aria-hidden="true"></span>${t(`app.live.${live}`)}</span>`}
-      <${LanguageSwitch} compact=${true} />
+      <${LanguageSwitch} compact=${true} keep=${true} />
       <span class="who">${t('app.signedInAs')} <strong>${me.sub}</strong></span>
       ${DEV_LOGIN && html`<a class="quiet" href="/dev/login">${t('app.switchUser')}</a><a class="quiet" href="/dev/logout">${t('app.signOut')}</a>`}
     </div>

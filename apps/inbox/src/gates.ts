@@ -9,12 +9,7 @@ import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine, MAX_REASON } from './ui';
 import { GATES, VEREDITOS } from '@openq/contracts/browser';
 import { isOneOf } from './vocabulary';
-import type {
-  GateHistoryEntry,
-  GateHistoryReply,
-  GateVerdictRejected,
-  WaitingGateView,
-} from '@openq/contracts/browser';
+import type { GateHistoryEntry, GateHistoryReply, WaitingGateView } from '@openq/contracts/browser';
 import type { EventOn, SubmitEvent } from './dom';
 import type { Resource } from './hooks';
 
@@ -120,21 +115,7 @@ export function OverrideResume({
 const verdictName = (v: string): string => (isOneOf(VEREDITOS, v) ? t(`gates.verdicts.${v}`) : v);
 
 /** One history entry in words; htm trims text at line breaks, so each sentence is built whole. */
-/**
- * A history entry as the page reads it: the contract's, and a verdict the gates refused (which the
- * history lists too, though GateHistoryEventType does not name it).
- */
-type HistoryEntry =
-  | GateHistoryEntry
-  | {
-      type: 'gate.verdict_rejected';
-      taskId: string;
-      gate: string;
-      occurredAt: string;
-      data: GateVerdictRejected;
-    };
-
-function describe(entry: HistoryEntry): { what: string; why?: string; kind: string } {
+function describe(entry: GateHistoryEntry): { what: string; why?: string; kind: string } {
   switch (entry.type) {
     case 'gate.resumed':
       if (entry.data.trigger === 'override')
@@ -197,7 +178,7 @@ export function GateHistoryPanel({ history, now }: { history: Resource<GateHisto
         : items.length === 0
           ? history.data && html`<p class="empty">${t('gates.history.empty')}</p>`
           : html`<ol class="events">
-              ${items.map((e: HistoryEntry, i: number) => {
+              ${items.map((e: GateHistoryEntry, i: number) => {
                 const { what, why, kind } = describe(e);
                 return html`<li class=${`event ${kind}`} key=${`${e.occurredAt}-${i}`} data-task-id=${e.taskId}>
                   <p class="task-title">

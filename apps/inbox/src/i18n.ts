@@ -1,15 +1,16 @@
 // The inbox's words in the person's language (issue #18): i18next with one dictionary per
 // language (`locale-<lng>.js`), chosen from the browser, kept when the person switches.
 import i18next from 'i18next';
+import { LANGUAGE_NAMES, LANGUAGES as CONTRACT_LANGUAGES, type Language } from '@openq/contracts/browser';
 import en from './locale-en';
 import ptBR from './locale-pt-BR';
 
-/** The languages the inbox speaks, with their names in themselves (for the switch). */
-export const LANGUAGES = Object.freeze([
-  { code: 'en', name: 'English' },
-  { code: 'pt-BR', name: 'Português (Brasil)' },
-] as const);
-export type Language = (typeof LANGUAGES)[number]['code'];
+export type { Language };
+
+/** The languages the inbox speaks (openq's, libs/contracts), with their names in themselves (for the switch). */
+export const LANGUAGES: readonly { code: Language; name: string }[] = Object.freeze(
+  CONTRACT_LANGUAGES.map((code) => ({ code, name: LANGUAGE_NAMES[code][code] })),
+);
 const STORED_LANGUAGE = 'openq.language';
 
 /**

@@ -1,10 +1,13 @@
 // English words of the inbox, by key. Every key here is in locale-pt-BR.ts too (a unit test checks).
 // Plurals use i18next's suffixes: `_one`, `_other`.
-import { DELIVERY_FAILURE_WORDS, wordsIn } from '@openq/contracts/browser';
+import { DELIVERY_FAILURE_WORDS, LANGUAGE_NAMES, wordsIn } from '@openq/contracts/browser';
 
 export default {
   language: {
     label: 'Language',
+    // Each language's name in English (the switch names each in itself: libs/contracts).
+    names: wordsIn(LANGUAGE_NAMES, 'en'),
+    notKept: 'The page is in the new language, but openq could not keep it for what it sends you: {{why}}',
   },
   hands: {
     select: 'Select',
@@ -665,6 +668,30 @@ export default {
       errors: {
         hours: 'Write a number of hours greater than zero (1.5 is an hour and a half).',
         noUsers: 'Name at least one person to tell, or choose the maintainers.',
+      },
+    },
+    language: {
+      title: 'Language of e-mails and Slack',
+      sub: 'What openq sends you — e-mails, Slack messages, digests, one-tap pages — is in your language, on every project; when you choose none, in the project’s; else in English. The language switch at the top of the page sets yours too.',
+      mine: {
+        title: 'Your language',
+        own: 'Your choice, on every project: {{language}}.',
+        project: 'You chose none, so the project’s: {{language}}.',
+        default: 'Neither you nor this project chose one: openq’s default — {{language}}.',
+        label: 'Language of what openq sends you',
+        none: 'None: the project’s',
+        save: 'Save my language',
+        saved: 'Your language is saved.',
+      },
+      project: {
+        title: 'This project’s language',
+        set: 'People on {{projectId}} who chose no language get: {{language}}.',
+        none: '{{projectId}} has none: people who chose no language get openq’s default — {{language}}.',
+        label: 'Project language',
+        noneOption: 'None (openq’s default: {{language}})',
+        save: 'Save the project’s language',
+        saved: 'Project language saved.',
+        onlyMaintainers: 'Only the project’s maintainers and owners change this.',
       },
     },
     policies: {

@@ -1,10 +1,14 @@
 // Palavras da caixa de entrada em português do Brasil, por chave (as mesmas de locale-en.js).
 // Plurais com os sufixos do i18next: `_one`, `_other`.
-import { DELIVERY_FAILURE_WORDS, wordsIn } from '@openq/contracts/browser';
+import { DELIVERY_FAILURE_WORDS, LANGUAGE_NAMES, wordsIn } from '@openq/contracts/browser';
 
 export default {
   language: {
     label: 'Idioma',
+    // O nome de cada idioma em português (o seletor diz cada um em si mesmo: libs/contracts).
+    names: wordsIn(LANGUAGE_NAMES, 'pt-BR'),
+    notKept:
+      'A página está no novo idioma, mas o openq não conseguiu guardá-lo para o que envia a você: {{why}}',
   },
   hands: {
     select: 'Selecionar',
@@ -668,6 +672,30 @@ export default {
       errors: {
         hours: 'Escreva um número de horas maior que zero (1,5 é uma hora e meia).',
         noUsers: 'Indique pelo menos uma pessoa a avisar, ou escolha os mantenedores.',
+      },
+    },
+    language: {
+      title: 'Idioma dos e-mails e do Slack',
+      sub: 'O que o openq envia a você — e-mails, mensagens do Slack, resumos, páginas de um toque — vem no seu idioma, em todos os projetos; se você não escolher nenhum, no do projeto; senão, em inglês. O seletor de idioma no topo da página também define o seu.',
+      mine: {
+        title: 'Seu idioma',
+        own: 'Sua escolha, em todos os projetos: {{language}}.',
+        project: 'Você não escolheu nenhum, então o do projeto: {{language}}.',
+        default: 'Nem você nem este projeto escolheram um: o padrão do openq — {{language}}.',
+        label: 'Idioma do que o openq envia a você',
+        none: 'Nenhum: o do projeto',
+        save: 'Salvar meu idioma',
+        saved: 'Seu idioma foi salvo.',
+      },
+      project: {
+        title: 'Idioma deste projeto',
+        set: 'Quem não escolheu idioma em {{projectId}} recebe: {{language}}.',
+        none: '{{projectId}} não tem idioma: quem não escolheu nenhum recebe o padrão do openq — {{language}}.',
+        label: 'Idioma do projeto',
+        noneOption: 'Nenhum (padrão do openq: {{language}})',
+        save: 'Salvar idioma do projeto',
+        saved: 'Idioma do projeto salvo.',
+        onlyMaintainers: 'Só mantenedores e donos do projeto mudam isto.',
       },
     },
     policies: {

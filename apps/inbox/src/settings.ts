@@ -8,6 +8,7 @@ import htm from 'htm';
 import { t } from './i18n';
 import { ChannelsSection } from './settings-channels';
 import { DeliveriesSection } from './settings-deliveries';
+import { LanguageSection } from './settings-language';
 import { WorkingHoursSection } from './settings-working-hours';
 import { ClockPolicySection } from './settings-clock';
 import { PoliciesSection } from './settings-policies';
@@ -21,6 +22,7 @@ const html = htm.bind(h);
 /** The page's sections, in page order: `id` is the section's anchor, `title` its name in the page's index. */
 export const SETTINGS_SECTIONS = [
   { id: 'settings-channels', title: () => t('settings.channels.title'), Section: ChannelsSection },
+  { id: 'settings-language', title: () => t('settings.language.title'), Section: LanguageSection },
   { id: 'settings-deliveries', title: () => t('settings.deliveries.title'), Section: DeliveriesSection },
   {
     id: 'settings-working-hours',

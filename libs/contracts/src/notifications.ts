@@ -3,6 +3,7 @@
  * e-mail modes, what a delivery told, its states, and the clock's refusals. Plain data, no
  * validators: a browser imports this module (issue #30).
  */
+import type { RefusalReason } from './refusals';
 
 /** The channels a person may be notified on. */
 export const NOTIFICATION_CHANNELS = ['email', 'slack', 'webhook'] as const;
@@ -39,7 +40,7 @@ export type DeliveryListFilter = (typeof DELIVERY_LIST_FILTERS)[number];
 
 /**
  * Issue #17 the refusals (400, with `details.field`) of a project's question clock and of a
- * person's working hours.
+ * person's working hours. Each is a code of the refusal catalog (refusals.ts).
  */
 export const CLOCK_REASONS = [
   'politica_invalida',
@@ -50,5 +51,27 @@ export const CLOCK_REASONS = [
   'horario_invalido',
   'fuso_horario_desconhecido',
   'silencio_cobre_o_expediente',
-] as const;
+] as const satisfies readonly RefusalReason[];
 export type ClockReason = (typeof CLOCK_REASONS)[number];
+
+/**
+ * Issue #30 the clock's refusal codes by name, as the notifier writes them (no string literals
+ * there): a name whose code is not one of CLOCK_REASONS — and so of the catalog — does not compile.
+ */
+export const ClockReason = {
+  invalidPolicy: 'politica_invalida',
+  remindersOutOfOrder: 'lembretes_fora_de_ordem',
+  reminderAtDue: 'lembrete_no_prazo',
+  escalationBeforeDue: 'escalonamento_antes_do_prazo',
+  escalationBeforeReminder: 'escalonamento_antes_de_lembrete',
+  invalidHours: 'horario_invalido',
+  unknownTimeZone: 'fuso_horario_desconhecido',
+  quietCoversWorkingHours: 'silencio_cobre_o_expediente',
+} as const satisfies Record<string, ClockReason>;
+
+/** Fails to compile when a code of CLOCK_REASONS has no name in ClockReason. */
+const everyClockReasonNamed: Record<
+  Exclude<ClockReason, (typeof ClockReason)[keyof typeof ClockReason]>,
+  never
+> = {};
+void everyClockReasonNamed;

@@ -17,6 +17,15 @@ export type Language = (typeof LANGUAGES)[number];
 /** The words of one reason, in every language. */
 export type ReasonWords = Readonly<Record<Language, string>>;
 
+/**
+ * [openq] issue #30 each language's name, in every language: `LANGUAGE_NAMES['pt-BR'].en` is
+ * "Portuguese (Brazil)"; in itself (`LANGUAGE_NAMES[code][code]`) for a switch of languages.
+ */
+export const LANGUAGE_NAMES: Readonly<Record<Language, ReasonWords>> = {
+  en: { en: 'English', 'pt-BR': 'Inglês' },
+  'pt-BR': { en: 'Portuguese (Brazil)', 'pt-BR': 'Português (Brasil)' },
+};
+
 /** A reason's status and words. `status: 0`: the page's own, never on the wire (no HTTP answer). */
 export interface RefusalEntry extends ReasonWords {
   readonly status: number;

@@ -82,8 +82,16 @@ export type GateHistoryEntry = {
   };
 }[GateHistoryEventType];
 
+/**
+ * The events a gate's history lists: every event of a cycle the gates service publishes, a round
+ * it refused (`gate.verdict_rejected`, §11.1) included.
+ */
 export type GateHistoryEventType =
-  'gate.verdict_recorded' | 'gate.rescue_parked' | 'gate.resumed' | 'gate.redispatch_requested';
+  | 'gate.verdict_recorded'
+  | 'gate.rescue_parked'
+  | 'gate.resumed'
+  | 'gate.redispatch_requested'
+  | 'gate.verdict_rejected';
 
 /** [openq] A gate's history, newest first: `total` counts every entry, `items` is the slice. */
 export interface GateHistoryReply {

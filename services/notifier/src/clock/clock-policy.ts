@@ -1,4 +1,4 @@
-import { isId, isRefusal, refusal, type Refusal } from '@openq/contracts';
+import { ClockReason, isId, isRefusal, refusal, type Refusal } from '@openq/contracts';
 
 /**
  * A span of BUSINESS time of the person the clock runs for: `{ hours: 8 }` is "8 business hours",
@@ -33,7 +33,7 @@ export function durationMinutes(duration: Duration): number {
 }
 
 function invalid(field: string, message: string): Refusal {
-  return refusal(400, 'politica_invalida', message, { field });
+  return refusal(400, ClockReason.invalidPolicy, message, { field });
 }
 
 function parseDuration(value: unknown, field: string): Duration | Refusal {
@@ -92,14 +92,24 @@ export function parseClockPolicy(input: unknown): ClockPolicy | Refusal {
     if (isRefusal(reminder)) return reminder;
     const previous = reminders[index - 1];
     if (previous !== undefined && durationMinutes(reminder) <= durationMinutes(previous)) {
-      return refusal(400, 'lembretes_fora_de_ordem', `${field} must come after reminders[${index - 1}]`, {
-        field,
-      });
+      return refusal(
+        400,
+        ClockReason.remindersOutOfOrder,
+        `${field} must come after reminders[${index - 1}]`,
+        {
+          field,
+        },
+      );
     }
     if (durationMinutes(reminder) === due) {
-      return refusal(400, 'lembrete_no_prazo', `${field} falls at the due time, which is notified anyway`, {
-        field,
-      });
+      return refusal(
+        400,
+        ClockReason.reminderAtDue,
+        `${field} falls at the due time, which is notified anyway`,
+        {
+          field,
+        },
+      );
     }
     reminders.push(reminder);
   }
@@ -110,7 +120,7 @@ export function parseClockPolicy(input: unknown): ClockPolicy | Refusal {
     if (isRefusal(escalateAfter)) return escalateAfter;
     const escalation = durationMinutes(escalateAfter);
     if (escalation < due) {
-      return refusal(400, 'escalonamento_antes_do_prazo', 'escalateAfter must not come before dueAfter', {
+      return refusal(400, ClockReason.escalationBeforeDue, 'escalateAfter must not come before dueAfter', {
         field: 'escalateAfter',
       });
     }
@@ -118,7 +128,7 @@ export function parseClockPolicy(input: unknown): ClockPolicy | Refusal {
     if (laterReminder >= 0) {
       return refusal(
         400,
-        'escalonamento_antes_de_lembrete',
+        ClockReason.escalationBeforeReminder,
         `escalateAfter must come after every reminder (reminders[${laterReminder}] is not before it)`,
         { field: 'escalateAfter' },
       );

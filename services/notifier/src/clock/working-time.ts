@@ -1,4 +1,4 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { ClockReason, refusal, type Refusal } from '@openq/contracts';
 import { deliverableWindows, isKnownTimeZone, minutesOf } from './business-time';
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
@@ -32,7 +32,7 @@ const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const KEYS = new Set(['timeZone', 'days', 'start', 'end', 'quietHours']);
 
 function invalid(field: string, message: string): Refusal {
-  return refusal(400, 'horario_invalido', message, { field });
+  return refusal(400, ClockReason.invalidHours, message, { field });
 }
 
 /**
@@ -53,7 +53,7 @@ export function parseWorkingTime(input: unknown): WorkingTime | Refusal {
     return invalid('timeZone', 'timeZone must be an IANA time zone name');
   }
   if (!isKnownTimeZone(timeZone)) {
-    return refusal(400, 'fuso_horario_desconhecido', `unknown time zone ${timeZone}`, { field: 'timeZone' });
+    return refusal(400, ClockReason.unknownTimeZone, `unknown time zone ${timeZone}`, { field: 'timeZone' });
   }
 
   const days = raw['days'] ?? DEFAULT_WORKING_TIME.days;
@@ -105,7 +105,7 @@ export function parseWorkingTime(input: unknown): WorkingTime | Refusal {
     if (deliverableWindows(workingTime).length === 0) {
       return refusal(
         400,
-        'silencio_cobre_o_expediente',
+        ClockReason.quietCoversWorkingHours,
         'the quiet hours cover the whole working window: nobody could ever be told anything',
         { field: 'quietHours' },
       );
