@@ -1,5 +1,4 @@
-import type { AfterQueryEvent, EntitySubscriberInterface } from 'typeorm';
-import { deferWrite } from '@openq/persistence';
+import { deferWrite, StatementRecorder } from '@openq/persistence';
 import { createTestDatabase, type TestDatabase } from '@openq/testing';
 import { SubjectOrder } from './subject-order';
 import { openPingDatabase } from './__fixtures__/ping-service.fixture';
@@ -8,13 +7,6 @@ import { openPingDatabase } from './__fixtures__/ping-service.fixture';
  * Issue #29: a batch whose handlers only write (deferWrite) and publish nothing — the notifier's
  * plan of engine deliveries — sends its writes with the consumer's position, in one statement.
  */
-
-class Statements implements EntitySubscriberInterface {
-  sent: string[] = [];
-  afterQuery(event: AfterQueryEvent): void {
-    this.sent.push(event.query);
-  }
-}
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -26,7 +18,7 @@ afterAll(async () => {
 
 it("advanceBatch takes the handlers' deferred writes along: one statement for writes and positions", async () => {
   const ds = await openPingDatabase(db.url);
-  const statements = new Statements();
+  const statements = new StatementRecorder();
   ds.subscribers.push(statements);
   // advanceBatch reads nothing of the stream: no JetStream needed here.
   const order = new SubjectOrder('testsvc__agent_test_ping', {

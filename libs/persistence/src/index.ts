@@ -9,3 +9,4 @@ export * from './records/consumer-position.record';
 export * from './returned-rows';
 export * from './write-behind';
 export * from './read-once';
+export * from './statement-recorder';

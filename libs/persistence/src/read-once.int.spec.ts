@@ -1,18 +1,13 @@
-import type { AfterQueryEvent, DataSource, EntitySubscriberInterface } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
+import { StatementRecorder } from './statement-recorder';
 import { readOncePerTransaction } from './read-once';
 
 const url = ownTestDatabaseUrl('ro');
 let ds: DataSource;
 
-class Statements implements EntitySubscriberInterface {
-  sent: string[] = [];
-  afterQuery(event: AfterQueryEvent): void {
-    this.sent.push(event.query);
-  }
-}
-const statements = new Statements();
+const statements = new StatementRecorder();
 
 beforeAll(async () => {
   ds = await openDatabase({ url, schema: 'ro', poolSize: 4 });

@@ -1,19 +1,13 @@
-import type { AfterQueryEvent, DataSource, EntitySubscriberInterface } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
+import { StatementRecorder } from './statement-recorder';
 import { deferRows, deferWrite, queryAfterWrites } from './write-behind';
 
 const url = ownTestDatabaseUrl('wb');
 let ds: DataSource;
 
-/** Every statement the data source sends, as PostgreSQL gets it. */
-class Statements implements EntitySubscriberInterface {
-  sent: string[] = [];
-  afterQuery(event: AfterQueryEvent): void {
-    this.sent.push(event.query);
-  }
-}
-const statements = new Statements();
+const statements = new StatementRecorder();
 
 beforeAll(async () => {
   ds = await openDatabase({ url, schema: 'wb', poolSize: 4 });
