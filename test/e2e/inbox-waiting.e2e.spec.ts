@@ -230,7 +230,8 @@ describe('the embeddable pending block (SPEC §12.1)', () => {
     await b.page.goto(origins[0]!);
     const frame = b.page.frameLocator('#pending');
     const mine = frame.locator('.waiting .task[data-task-id="T-90"]');
-    await mine.waitFor();
+    // Its question is named once the block's queue has loaded (until then it says nothing of it).
+    await mine.getByRole('link', { name: 'Round the total per line or per invoice?' }).waitFor();
     // Only what waits on ana: bob's parked gate is not in her block, nor the inbox's other panels.
     expect(await frame.locator('.waiting .task').count()).toBe(1);
     expect((await mine.innerText()).replace(/\s+/g, ' ')).toContain(

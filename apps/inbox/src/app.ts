@@ -461,6 +461,7 @@ function Inbox({
     projectId=${projectId}
     questionsById=${questionsById}
     filtered=${isFiltered(filters)}
+    queueLoading=${queue.loading}
     now=${now}
     onGoToQuestion=${goToQuestion}
     onResumed=${onResumed}

@@ -101,6 +101,7 @@ function Pending({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
         role=${role}
         projectId=${PROJECT}
         questionsById=${questionsById}
+        queueLoading=${queue.loading}
         now=${now}
         onGoToQuestion=${goToQuestion}
         onResumed=${() => refresh(['waiting'])}

@@ -101,12 +101,15 @@ function WaitingQuestions({
   ids,
   questionsById,
   filtered,
+  queueLoading,
   onGoToQuestion,
 }: {
   ids: readonly string[];
   questionsById: ReadonlyMap<string, OpenQuestionView>;
   /** The queue is narrowed by filters: a question not on it may be hidden, not further down. */
   filtered: boolean;
+  /** The queue is still loading: a question not on it yet may be on its first page. */
+  queueLoading: boolean;
   onGoToQuestion: (event: Event, id: string) => void;
 }) {
   return html`<ul class="task-questions">
@@ -117,7 +120,9 @@ function WaitingQuestions({
           q
             ? html`<a href=${`#q-${id}`} onClick=${(e: Event) => onGoToQuestion(e, id)}>${q.pergunta}</a>
                 <span class="muted"> — ${t('panels.waiting.decides', { author: q.sessionAuthorId })}</span>`
-            : html`<span class="muted">${t(filtered ? 'panels.waiting.hiddenByFilters' : 'panels.waiting.furtherDown')}</span>`
+            : queueLoading
+              ? html`<span class="muted" aria-busy="true">…</span>`
+              : html`<span class="muted">${t(filtered ? 'panels.waiting.hiddenByFilters' : 'panels.waiting.furtherDown')}</span>`
         }
       </li>`;
     })}
@@ -189,6 +194,7 @@ export function WaitingPanel({
   onResumed,
   overrides = true,
   filtered = false,
+  queueLoading = false,
 }: {
   waiting: Resource<GatesWaitingReply>;
   policies?: ProjectPoliciesReply | null;
@@ -201,6 +207,8 @@ export function WaitingPanel({
   overrides?: boolean;
   /** The queue beside it is narrowed by filters (issue #30: its questions may be hidden there). */
   filtered?: boolean;
+  /** The queue beside it has not loaded yet: no question is "further down" before it has. */
+  queueLoading?: boolean;
 }) {
   const items = waiting.data?.items ?? [];
   const decisions = items.filter((c) => c.parkedReason === 'user_decision');
@@ -243,6 +251,7 @@ export function WaitingPanel({
                     ${!c.waitingForYou && html`<p class="muted not-yours" data-testid="waits-for-author">${t('panels.waiting.notYours')}</p>`}
                     <${WaitingQuestions}
                       filtered=${filtered}
+                      queueLoading=${queueLoading}
                       ids=${c.questionIds}
                       questionsById=${questionsById}
                       onGoToQuestion=${onGoToQuestion}
