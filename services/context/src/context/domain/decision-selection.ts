@@ -1,4 +1,4 @@
-import type { AskerRole } from '@openq/agent-sdk';
+import type { AskerRole, DecisionView } from '@openq/contracts';
 import { compareInstantsDesc } from './instants';
 
 /** What a question affects (SPEC §3.1 `afeta`). */
@@ -23,18 +23,8 @@ export interface CandidateDecision {
   affects: Affects;
 }
 
-/** A decision as the agents receive it (SPEC §6.1 `decisoes[]`). */
-export interface DecisionView {
-  decisionEventId: string;
-  questionId: string;
-  pergunta: string;
-  resposta: string;
-  respondidaPor: string;
-  /** §11.6 present only when someone else answered for `respondidaPor` (their delegate). */
-  answeredBy?: string;
-  viaAgente: AskerRole | null;
-  decidedAt: string;
-}
+/** A decision as the agents receive it (SPEC §6.1 `decisoes[]`): the contract's view. */
+export type { DecisionView };
 
 export interface TaskRef {
   taskId: string;
