@@ -14,6 +14,11 @@ export class OneTapConfirmForm {
   confirm!: string;
 }
 
+/** How many projects one development sign-in may grant a role on. */
+export const DEV_LOGIN_MAX_PROJECTS = 10;
+/** Their ids (64 characters at most) and the commas and spaces between them. */
+export const DEV_LOGIN_PROJECTS_MAX_LENGTH = DEV_LOGIN_MAX_PROJECTS * 66;
+
 /** `POST /dev/login` (development only): who to sign in as. */
 export class DevLoginFormBody {
   @IsEntityId()
@@ -21,7 +26,7 @@ export class DevLoginFormBody {
 
   /** One project id, or several separated by commas: the role holds on each; the inbox opens on the first. */
   @IsString()
-  @MaxLength(660)
+  @MaxLength(DEV_LOGIN_PROJECTS_MAX_LENGTH)
   project!: string;
 
   /** Default `developer`. */

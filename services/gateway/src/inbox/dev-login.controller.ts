@@ -5,7 +5,7 @@ import { isId } from '@openq/contracts';
 // The same minting as `openq token`: one way to make a dev token.
 import { mintDevToken, PublicRoute } from '@openq/platform';
 import { AUTH_COOKIE } from '../auth/credentials';
-import { DevLoginFormBody } from '../http/form-bodies.dto';
+import { DEV_LOGIN_MAX_PROJECTS, DevLoginFormBody } from '../http/form-bodies.dto';
 import { isRole, type Role } from '../auth/roles';
 import { InboxAssets } from './inbox-assets';
 import { devLoginPage, pageHeaders, type DevLoginForm } from './pages';
@@ -16,9 +16,6 @@ export interface DevLoginKeys {
   issuer: string | null;
   audience: string | null;
 }
-
-/** How many projects one development sign-in may grant a role on. */
-const DEV_LOGIN_MAX_PROJECTS = 10;
 
 /** The token's lifetime and the cookie's. */
 const TTL_S = 8 * 3600;

@@ -1,4 +1,5 @@
 import { ROLES, type Role } from '../auth/roles';
+import { DEV_LOGIN_PROJECTS_MAX_LENGTH } from '../http/form-bodies.dto';
 import type { InboxAssets } from './inbox-assets';
 import { PAGE_WORDS, type PageLanguage } from './page-language';
 
@@ -168,9 +169,6 @@ export interface DevLoginForm {
   role: Role;
   error: string | null;
 }
-
-/** Up to 10 projects of 64 characters, and their commas and spaces. */
-export const DEV_LOGIN_PROJECTS_MAX_LENGTH = 10 * 66;
 
 /** `GET /dev/login`: who to be, on which project, with which role (English: a developer's page, never production). */
 export function devLoginPage(assets: InboxAssets, form: DevLoginForm): string {
