@@ -1,0 +1,117 @@
+/**
+ * Where one answer's time goes (issue #29): the whole stack in this process (as the bench runs it),
+ * cycles parked by agent events, then answered one at a time over HTTP; a core NATS subscriber on
+ * `>` stamps every message the cycle puts on the wire (requests, replies, JetStream publishes and
+ * their PubAcks, pulls, acks). Prints, per hop, the median offset from the HTTP request:
+ * `npm run build && node dist/test/bench/micro/solo-timeline.js [cycles]`.
+ */
+import '../../../tools/register-paths';
+import { connect } from 'nats';
+import { AgentEvent, eventSubject, makeEnvelope } from '@openq/contracts';
+import { encodeJson } from '@openq/messaging';
+import { Stack } from '../../support/stack';
+import { BENCH_GATEWAY_ENV } from '../phases/common';
+import { http } from '../support/http';
+import { BENCH_USER, gateStartedData, verdictData } from '../support/payloads';
+import { until } from '../support/load';
+import { now } from '../support/stats';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A subject without its ids: the hop's name. */
+function hop(subject: string, data: Uint8Array): string {
+  if (subject.startsWith('_INBOX.')) return `reply (${data.length} B)`;
+  if (subject.startsWith('$JS.ACK.')) return `ack ${subject.split('.')[3]}`;
+  if (subject.startsWith('$JS.API.CONSUMER.MSG.NEXT.')) return `pull ${subject.split('.')[6]}`;
+  return subject
+    .split('.')
+    .filter((part) => !/^p\d+$|^T-|^[0-9a-f-]{20,}$/.test(part))
+    .join('.');
+}
+
+async function main(): Promise<void> {
+  const cycles = Number(process.argv[2] ?? 40);
+  const stack = await Stack.start({
+    services: ['questions', 'gates', 'context', 'notifier'],
+    env: BENCH_GATEWAY_ENV,
+  });
+  stack.events.stop();
+  stack.agentEvents.stop();
+  const spy = await connect({ servers: stack.nats.url });
+  let current = null as { t0: number; seen: Map<string, number> } | null;
+  const parked = new Map<string, string>();
+  const resumed = new Set<string>();
+  const sub = spy.subscribe('>');
+  void (async () => {
+    for await (const m of sub) {
+      const t = now();
+      if (m.subject.startsWith('gate.rescue_parked.')) {
+        const data = (
+          JSON.parse(new TextDecoder().decode(m.data)) as { data: { taskId: string; questionIds: string[] } }
+        ).data;
+        parked.set(data.taskId, data.questionIds[0]!);
+      }
+      if (m.subject.startsWith('gate.resumed.'))
+        resumed.add(
+          (JSON.parse(new TextDecoder().decode(m.data)) as { data: { taskId: string } }).data.taskId,
+        );
+      if (!current) continue;
+      const name = hop(m.subject, m.data);
+      if (!current.seen.has(name)) current.seen.set(name, t - current.t0);
+    }
+  })();
+  try {
+    const js = stack.nc.jetstream();
+    const taskIds = Array.from({ length: cycles }, (_, i) => `T-solo-${i}`);
+    for (const [i, taskId] of taskIds.entries()) {
+      const started = makeEnvelope(AgentEvent.GateStarted, 'p0', gateStartedData(taskId));
+      await js.publish(eventSubject(AgentEvent.GateStarted, 'p0'), encodeJson(started), {
+        msgID: started.eventId,
+      });
+      const verdict = makeEnvelope(AgentEvent.QaVerdict, 'p0', verdictData(taskId, `R-solo-${i}`));
+      await js.publish(eventSubject(AgentEvent.QaVerdict, 'p0'), encodeJson(verdict), {
+        msgID: verdict.eventId,
+      });
+    }
+    await until(() => parked.size >= cycles, 'parked', 60_000, 5);
+    await new Promise((r) => setTimeout(r, 2000)); // let the parks' side effects (notifier, context) finish
+    const token = stack.token(BENCH_USER, 'p0', 'viewer');
+    const offsets = new Map<string, number[]>();
+    const totals: number[] = [];
+    for (const taskId of taskIds) {
+      current = { t0: now(), seen: new Map() };
+      const res = await http(
+        'POST',
+        `${stack.baseUrl}/projects/p0/open-questions/${parked.get(taskId)!}/answer`,
+        { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        '{"aceitarSugestao":true}',
+      );
+      current.seen.set('HTTP 200', now() - current.t0);
+      if (res.status !== 200) throw new Error(`answer → ${res.status} ${res.body}`);
+      await until(() => resumed.has(taskId), 'resumed', 10_000, 0.2);
+      totals.push(now() - current.t0);
+      await new Promise((r) => setTimeout(r, 150)); // the tail (notifier, context) before the next cycle
+      for (const [name, t] of current.seen) offsets.set(name, [...(offsets.get(name) ?? []), t]);
+      current = null;
+    }
+    const rows = [...offsets]
+      .filter(([, ts]) => ts.length >= cycles / 2)
+      .map(([name, ts]) => ({ name, p50: median(ts), n: ts.length }))
+      .sort((a, b) => a.p50 - b.p50);
+    console.log(
+      `one answer at a time, ${cycles} cycles; request → gate.resumed p50 ${median(totals).toFixed(2)} ms`,
+    );
+    console.log('| hop | p50 offset ms | seen in |');
+    console.log('|---|---:|---:|');
+    for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.n} |`);
+  } finally {
+    sub.unsubscribe();
+    await spy.close();
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
