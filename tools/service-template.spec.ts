@@ -26,6 +26,9 @@ function walk(dir: string): string[] {
   });
 }
 
+/** The gateway's folders that are not an HTTP area of their own. */
+const GATEWAY_SHARED = new Set(['auth', 'http', 'messaging', 'testing']);
+
 const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
 const isSpec = (path: string) => /\.spec\.ts$/.test(path);
 const tsFiles = (dir: string) => walk(dir).filter((f) => f.endsWith('.ts'));
@@ -180,9 +183,23 @@ describe('the service template (docs/conventions.md)', () => {
     }
   });
 
-  it('the gateway is a stateless edge: no database library, no test helper in its source', () => {
-    const files = tsFiles(serviceSrc('gateway')).filter((f) => !isSpec(f));
+  it('the gateway is a stateless edge: HTTP areas, no database library, no message controller', () => {
+    const src = serviceSrc('gateway');
+    const files = tsFiles(src);
     expect(files.filter((f) => /@openq\/persistence|from 'typeorm'/.test(read(f))).map(rel)).toEqual([]);
-    expect(files.filter((f) => f.includes(`${sep}testing${sep}`)).map(rel)).toEqual([]);
+    expect(files.filter((f) => /@(EventPattern|MessagePattern)\(/.test(read(f))).map(rel)).toEqual([]);
+    const areas = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory());
+    const strays = areas.filter(
+      (name) => !GATEWAY_SHARED.has(name) && !walk(join(src, name)).some((f) => f.endsWith('.controller.ts')),
+    );
+    expect(strays).toEqual([]);
+    const testHelpers = files
+      .filter((f) => !isSpec(f) && !f.includes(`${sep}testing${sep}`))
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => target.includes(`${sep}testing${sep}`) || target.endsWith(`${sep}testing`))
+          .map((target) => `${rel(file)} imports ${rel(target)}`),
+      );
+    expect(testHelpers).toEqual([]);
   });
 });
