@@ -1,32 +1,25 @@
 import type { EntityManager } from 'typeorm';
 import {
-  OpenqEvent,
   isRefusal,
   refusal,
   type CorrectStoryCommand,
   type CorrectStoryReply,
   type Refusal,
-  type StoryCorrected,
 } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import {
-  decideStoryCorrection,
-  type CitedQuestion,
-  type CorrectionActor,
-  type TaskStatus,
-} from '../../domain';
-import { versionOf } from '../../projections/fact-version';
+import { ContextTransaction } from '../../context-transaction';
+import type { CitedQuestion, CorrectionActor, TaskStatus } from '../../domain';
 import type { QuestionStatusSource } from '../../question-owner';
-import { writeStoryContent } from '../../projections/story.projector';
 import { findCitedQuestion } from '../../queries/open-questions.query';
 import { findStory } from '../../queries/story-row';
 
 /**
- * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, let the
- * domain decide, then persist the corrected content and queue `story.corrected` in the same
- * transaction. The content's version becomes the correction's own (`now`, its event id), so an
- * older `agent.story.upserted` delivered afterwards leaves it alone. The cited question comes
- * from `citedQuestionBefore`, looked up before the transaction (no call while the story is locked).
+ * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, then
+ * the story decider decides through the decider kit (`ContextTransaction`), which writes the
+ * corrected content and queues `story.corrected` in the same transaction. The content's version
+ * becomes the correction's own (`now`, its event id), so an older `agent.story.upserted` delivered
+ * afterwards leaves it alone. The cited question comes from `citedQuestionBefore`, looked up
+ * before the transaction (no call while the story is locked).
  */
 export async function correctStory(
   manager: EntityManager,
@@ -37,24 +30,23 @@ export async function correctStory(
 ): Promise<CorrectStoryReply | Refusal> {
   const actor = correctionActor(cmd.actor);
   if (isRefusal(actor)) return actor;
+  const tx = new ContextTransaction(manager, outbox, cmd.projectId, now);
   const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
   const questionId = cmd.questionId ?? null;
-  const decision = decideStoryCorrection(
-    { storyId: cmd.storyId, questionId, changes: cmd.changes, actor },
+  const decided = await tx.stories.decide(
     {
-      story,
+      type: 'correct',
+      storyId: cmd.storyId,
+      questionId,
+      changes: cmd.changes,
+      actor,
       taskStatuses: story ? await taskStatuses(manager, cmd.projectId, story.storyId, story.taskIds) : [],
       citedQuestion: questionId ? cited : null,
     },
+    story,
+    now,
   );
-  if (isRefusal(decision)) return decision;
-  if (decision.event) {
-    const envelope = outbox.event<StoryCorrected>(OpenqEvent.StoryCorrected, cmd.projectId, decision.event, {
-      occurredAt: now,
-    });
-    // The same version a replay gives this `story.corrected` (`projectStoryCorrected`).
-    await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, versionOf(envelope));
-  }
+  if (isRefusal(decided)) return decided;
   return { applied: true, storyId: cmd.storyId };
 }
 
