@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { OpenqEvent, newId, type StoryArchived, type StoryCorrected } from '@openq/contracts';
 import { DeciderTransaction, type OutboxWriter, type WireEvent } from '@openq/messaging';
 import { storyDecider, type Story, type StoryCommand, type StoryEvent } from './domain';
-import type { FactVersion } from './projections/fact-version';
-import { writeStoryArchived, writeStoryContent } from './projections/story.projector';
+import type { FactVersion } from './store/fact-version';
+import { writeStoryArchived, writeStoryContent } from './store/story.store';
 
 /** A story's events on the wire, each with its own id: the version the command writes with it. */
 export type WireStoryEvent =

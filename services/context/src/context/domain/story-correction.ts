@@ -1,4 +1,4 @@
-import { refusal, type DomainEvent, type Refusal } from '@openq/contracts';
+import { refusal, type Actor, type DomainEvent, type Refusal } from '@openq/contracts';
 import type { Story, StoryContent, StoryStatus, TaskStatus } from './story';
 import { STORY_CONTENT_FIELDS } from './story';
 
@@ -6,6 +6,13 @@ export type StoryChanges = Partial<StoryContent>;
 
 /** The two doors of ADR 0214 §8: a user (developer role, checked at the edge) and the PO agent. */
 export type CorrectionActor = { kind: 'user'; id: string } | { kind: 'agent'; id: 'po' };
+
+/** Only two doors exist: a user, or the PO agent (the internal route); archives too (§11.3). */
+export function correctionActor(actor: Actor): CorrectionActor | Refusal {
+  if (actor.kind === 'user') return { kind: 'user', id: actor.id };
+  if (actor.id === 'po') return { kind: 'agent', id: 'po' };
+  return refusal(400, 'corpo_invalido', 'actor: only agent/po corrects a story on behalf of an agent');
+}
 
 /** A cited question as the project's question index knows it. */
 export interface CitedQuestion {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AskerRole } from '@openq/contracts';
 import type { CandidateDecision, StoryFacts, TaskRef } from '../domain';
-import { findStory, findStoryListingTask } from './story-row';
+import { findStory, findStoryListingTask } from '../store/story.store';
 
 /** What a task-scoped context (dev kickoff, QA cut) is built from. */
 export interface TaskFacts {
