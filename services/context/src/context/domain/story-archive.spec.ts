@@ -12,7 +12,7 @@ function story(overrides: Partial<Story> = {}): Story {
     storyId: 'S1',
     status: 'draft',
     archived: false,
-    regras: [],
+    rules: [],
     title: 'Look up an order by code',
     rf: [],
     rnf: [],

@@ -18,7 +18,7 @@ function story(overrides: Partial<Story> = {}): Story {
     storyId: 'S1',
     status: 'ready',
     archived: false,
-    regras: ['RN-858'],
+    rules: ['RN-858'],
     title: 'Look up an order by code',
     rf: ['GET /:codigo returns the order'],
     rnf: [],

@@ -60,7 +60,7 @@ function toStory(row: StoryRow): StoredStory {
     storyId: row.story_id,
     status: row.status,
     archived: row.archived,
-    regras: row.regras,
+    rules: row.regras,
     taskIds: row.task_ids,
     title: row.title,
     rf: row.rf,
