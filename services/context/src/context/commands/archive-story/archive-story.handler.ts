@@ -19,12 +19,11 @@ export function archiveStory(
   now?: Date,
 ): Promise<ArchiveStoryReply | Refusal> {
   return withOutbox(dataSource, {}, async (manager, outbox) => {
-    const at = now ?? new Date();
     const actor = correctionActor(cmd.actor);
     if (isRefusal(actor)) return actor;
-    const tx = new ContextTransaction(manager, outbox, cmd.projectId, at);
+    const tx = new ContextTransaction(manager, outbox, cmd.projectId, now ?? new Date());
     const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
-    const decided = await tx.stories.decide({ type: 'archive', storyId: cmd.storyId, actor }, story, at);
+    const decided = await tx.stories.decide({ type: 'archive', storyId: cmd.storyId, actor }, story, tx.now);
     if (isRefusal(decided)) return decided;
     return { archived: true, storyId: cmd.storyId };
   });

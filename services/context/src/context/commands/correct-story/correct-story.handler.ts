@@ -53,7 +53,7 @@ async function correctUnderLock(
       citedQuestion: questionId ? cited : null,
     },
     story,
-    now,
+    tx.now,
   );
   if (isRefusal(decided)) return decided;
   return { applied: true, storyId: cmd.storyId };
