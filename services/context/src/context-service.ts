@@ -1,6 +1,6 @@
 import { commandRegistry, eventRegistry } from '@openq/contracts';
 import { loadConfig, startDomainService, type DomainService, type OpenqConfig } from '@openq/platform';
-import { analyticsGauges } from './context/analytics/analytics.gauges';
+import { analyticsGauges } from './context/analytics.gauges';
 import { ContextModule } from './context/context.module';
 import { CONTEXT_MIGRATIONS } from './context/migrations';
 

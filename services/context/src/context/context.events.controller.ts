@@ -14,7 +14,7 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
-import type { AskOnceFact } from './analytics/analytics.projector';
+import type { AskOnceFact } from './projections/analytics.projector';
 import { projectFact } from './projections/context-facts';
 
 /**

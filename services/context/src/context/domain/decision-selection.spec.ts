@@ -18,46 +18,46 @@ function decision(overrides: Overrides = {}): CandidateDecision {
     viaAgente: null,
     decidedAt: `2026-11-05T10:00:${String(seq % 60).padStart(2, '0')}.000Z`,
     ...overrides,
-    affects: { regras: [], historias: [], tarefas: [], ...overrides.affects },
+    affects: { rules: [], stories: [], tasks: [], ...overrides.affects },
   };
 }
 
 const task = { taskId: 'T1', storyId: 'S1' };
-const story = { storyId: 'S1', regras: ['RN-858', 'RN-860'] };
+const story = { storyId: 'S1', rules: ['RN-858', 'RN-860'] };
 const ids = (views: { decisionEventId: string }[]): string[] => views.map((v) => v.decisionEventId);
 
 describe('selectDecisions: linking (SPEC §6)', () => {
   it('links a decision whose afeta.tarefas holds the task', () => {
-    const d = decision({ affects: { tarefas: ['T9', 'T1'] } });
+    const d = decision({ affects: { tasks: ['T9', 'T1'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('links a decision whose afeta.historias holds the task’s story', () => {
-    const d = decision({ affects: { historias: ['S1'] } });
+    const d = decision({ affects: { stories: ['S1'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('links a decision whose afeta.regras meets the story’s rules', () => {
-    const d = decision({ affects: { regras: ['RN-001', 'RN-860'] } });
+    const d = decision({ affects: { rules: ['RN-001', 'RN-860'] } });
     expect(ids(selectDecisions(task, story, [d]))).toEqual([d.decisionEventId]);
   });
 
   it('leaves out decisions about other tasks, stories and rules', () => {
-    const other = decision({ affects: { tarefas: ['T2'], historias: ['S2'], regras: ['RN-001'] } });
+    const other = decision({ affects: { tasks: ['T2'], stories: ['S2'], rules: ['RN-001'] } });
     const none = decision();
     expect(selectDecisions(task, story, [other, none])).toEqual([]);
   });
 
   it('a task without a story is linked only through afeta.tarefas', () => {
-    const byTask = decision({ affects: { tarefas: ['T1'] } });
-    const byRule = decision({ affects: { regras: ['RN-858'] } });
+    const byTask = decision({ affects: { tasks: ['T1'] } });
+    const byRule = decision({ affects: { rules: ['RN-858'] } });
     expect(ids(selectDecisions({ taskId: 'T1', storyId: null }, null, [byTask, byRule]))).toEqual([
       byTask.decisionEventId,
     ]);
   });
 
   it('returns the wire view (no afeta)', () => {
-    const d = decision({ affects: { tarefas: ['T1'] }, viaAgente: 'po' });
+    const d = decision({ affects: { tasks: ['T1'] }, viaAgente: 'po' });
     expect(selectDecisions(task, story, [d])).toEqual([
       {
         decisionEventId: d.decisionEventId,
@@ -74,9 +74,9 @@ describe('selectDecisions: linking (SPEC §6)', () => {
 
 describe('selectDecisions: order and one per question', () => {
   it('is newest first, comparing instants (offsets and fraction digits included), not strings', () => {
-    const older = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T12:00:00Z' });
-    const newer = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T10:00:00-03:00' });
-    const newest = decision({ affects: { tarefas: ['T1'] }, decidedAt: '2026-11-05T13:00:00.5Z' });
+    const older = decision({ affects: { tasks: ['T1'] }, decidedAt: '2026-11-05T12:00:00Z' });
+    const newer = decision({ affects: { tasks: ['T1'] }, decidedAt: '2026-11-05T10:00:00-03:00' });
+    const newest = decision({ affects: { tasks: ['T1'] }, decidedAt: '2026-11-05T13:00:00.5Z' });
     expect(ids(selectDecisions(task, story, [older, newest, newer]))).toEqual(
       [newest, newer, older].map((d) => d.decisionEventId),
     );
@@ -85,12 +85,12 @@ describe('selectDecisions: order and one per question', () => {
   it('breaks a tie on the instant by decisionEventId, descending', () => {
     const at = '2026-11-05T10:00:00.000Z';
     const a = decision({
-      affects: { tarefas: ['T1'] },
+      affects: { tasks: ['T1'] },
       decidedAt: at,
       decisionEventId: '0190a000-0000-7000-8000-00000000000a',
     });
     const b = decision({
-      affects: { tarefas: ['T1'] },
+      affects: { tasks: ['T1'] },
       decidedAt: '2026-11-05T10:00:00Z',
       decisionEventId: '0190a000-0000-7000-8000-00000000000b',
     });
@@ -98,7 +98,7 @@ describe('selectDecisions: order and one per question', () => {
   });
 
   it('keeps one decision per question, the newest; the superseded one never appears', () => {
-    const first = decision({ affects: { historias: ['S1'] }, decidedAt: '2026-11-05T09:00:00Z' });
+    const first = decision({ affects: { stories: ['S1'] }, decidedAt: '2026-11-05T09:00:00Z' });
     const second = decision({
       ...first,
       decisionEventId: '0190a000-0000-7000-8000-ffffffffffff',
@@ -113,7 +113,7 @@ describe('selectDecisions: order and one per question', () => {
   it('gives the same result whatever the input order', () => {
     const pool = Array.from({ length: 8 }, (_, i) =>
       decision({
-        affects: { tarefas: ['T1'] },
+        affects: { tasks: ['T1'] },
         questionId: `q-${i % 5}`,
         decidedAt: `2026-11-05T10:00:0${i % 3}Z`,
       }),

@@ -1,25 +1,21 @@
-import type { AskerRole, DecisionView } from '@openq/contracts';
+import type { DecisionView } from '@openq/contracts';
 import { compareInstantsDesc } from './instants';
 
-/** What a question affects (SPEC §3.1 `afeta`). */
+/** What a question affects (the wire's `afeta`, SPEC §3.1: `regras`, `historias`, `tarefas`). */
 export interface Affects {
-  regras: readonly string[];
-  historias: readonly string[];
-  tarefas: readonly string[];
+  rules: readonly string[];
+  stories: readonly string[];
+  tasks: readonly string[];
 }
 
-/** A decision of the project's decision index (from `decision.recorded` + its question's `afeta`). */
-export interface CandidateDecision {
-  decisionEventId: string;
-  questionId: string;
-  pergunta: string;
-  resposta: string;
-  respondidaPor: string;
+/**
+ * A decision of the project's decision index (from `decision.recorded` + its question's `afeta`):
+ * the view the agents receive (the contract's `DecisionView`, whose fields are the wire's), who
+ * clicked it, and what it affects.
+ */
+export interface CandidateDecision extends Omit<DecisionView, 'answeredBy'> {
   /** §11.6 who clicked the answer (the author or their delegate); null for an agent's, or unknown. */
   answeredBy?: string | null;
-  viaAgente: AskerRole | null;
-  /** ISO-8601 instant. */
-  decidedAt: string;
   affects: Affects;
 }
 
@@ -34,12 +30,12 @@ export interface TaskRef {
 /** The task's story, as far as linking needs it. */
 export interface StoryRules {
   storyId: string;
-  regras: readonly string[];
+  rules: readonly string[];
 }
 
 /**
- * The decisions linked to a task (SPEC §6): `afeta.tarefas` holds the task, or `afeta.historias`
- * holds its story, or `afeta.regras` meets the story's rules. One per question (a newer decision on
+ * The decisions linked to a task (SPEC §6): what it affects holds the task (`afeta.tarefas`), or
+ * its story (`afeta.historias`), or meets the story's rules (`afeta.regras`). One per question (a newer decision on
  * the same question supersedes the older), newest first; equal instants order by decisionEventId
  * descending (UUID v7, so that is still time order).
  */
@@ -57,10 +53,10 @@ export function selectDecisions(
 /** The linking rule of SPEC §6, shared by every task-scoped context. */
 export function isLinked(affects: Affects, task: TaskRef, story: StoryRules | null): boolean {
   const storyId = task.storyId ?? story?.storyId ?? null;
-  if (affects.tarefas.includes(task.taskId)) return true;
-  if (storyId !== null && affects.historias.includes(storyId)) return true;
-  const rules = new Set(story?.regras ?? []);
-  return affects.regras.some((rule) => rules.has(rule));
+  if (affects.tasks.includes(task.taskId)) return true;
+  if (storyId !== null && affects.stories.includes(storyId)) return true;
+  const rules = new Set(story?.rules ?? []);
+  return affects.rules.some((rule) => rules.has(rule));
 }
 
 export function newestFirst(

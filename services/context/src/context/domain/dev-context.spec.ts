@@ -6,7 +6,7 @@ import { buildQaCut } from './qa-cut';
 
 const story: StoryFacts = {
   storyId: 'S1',
-  regras: ['RN-858'],
+  rules: ['RN-858'],
   title: 'Look up an order by code',
   rf: ['GET /:codigo returns the order'],
   rnf: ['p95 under 200 ms'],
@@ -25,15 +25,15 @@ function decision(i: number, affects: Partial<CandidateDecision['affects']>): Ca
     respondidaPor: 'u1',
     viaAgente: i % 2 === 0 ? 'po' : null,
     decidedAt: `2026-11-05T10:00:${String(i).padStart(2, '0')}Z`,
-    affects: { regras: [], historias: [], tarefas: [], ...affects },
+    affects: { rules: [], stories: [], tasks: [], ...affects },
   };
 }
 
 const candidates = [
-  decision(1, { tarefas: ['T1'] }),
-  decision(2, { regras: ['RN-858'] }),
-  decision(3, { historias: ['S2'] }),
-  ...Array.from({ length: 10 }, (_, i) => decision(10 + i, { historias: ['S1'] })),
+  decision(1, { tasks: ['T1'] }),
+  decision(2, { rules: ['RN-858'] }),
+  decision(3, { stories: ['S2'] }),
+  ...Array.from({ length: 10 }, (_, i) => decision(10 + i, { stories: ['S1'] })),
 ];
 
 describe('buildDevContext (SPEC §6.1)', () => {

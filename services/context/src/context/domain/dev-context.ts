@@ -1,21 +1,15 @@
-import type { CandidateDecision, DecisionView, TaskRef } from './decision-selection';
+import type { DevContext } from '@openq/contracts';
+import type { CandidateDecision, TaskRef } from './decision-selection';
 import { selectDecisions } from './decision-selection';
 import { renderDecisionsBlock } from './decisions-block';
 import type { Story, StoryContent } from './story';
 import { renderTaskAndStory, storyContent } from './story';
 
 /** What a task-scoped context needs of the story: content and rules (status is not looked at). */
-export type StoryFacts = Pick<Story, 'storyId' | 'regras'> & StoryContent;
+export type StoryFacts = Pick<Story, 'storyId' | 'rules'> & StoryContent;
 
-/** SPEC §6.1. */
-export interface DevContext {
-  taskId: string;
-  storyId: string | null;
-  story: StoryContent | null;
-  decisoes: DecisionView[];
-  decisoesTotal: number;
-  text: string;
-}
+/** SPEC §6.1: the contract's reply (its fields are the wire's). */
+export type { DevContext };
 
 /**
  * Dev kickoff: `text` opens with the decisions block (they win over FR/DoR, so they come first),

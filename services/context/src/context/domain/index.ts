@@ -6,3 +6,4 @@ export * from './story';
 export * from './story-correction';
 export * from './turn-context';
 export * from './story-archive';
+export * from './story-decider';

@@ -1,12 +1,11 @@
 import { QA_CUT_RULE } from '@openq/agent-sdk';
+import type { QaCut } from '@openq/contracts';
 import type { CandidateDecision, TaskRef } from './decision-selection';
-import type { DevContext, StoryFacts } from './dev-context';
+import type { StoryFacts } from './dev-context';
 import { buildDevContext } from './dev-context';
 
-/** SPEC §6.2: the dev kickoff's fields plus QA's cut rule. */
-export interface QaCut extends DevContext {
-  cutRule: string;
-}
+/** SPEC §6.2: the dev kickoff's fields plus QA's cut rule (the contract's reply). */
+export type { QaCut };
 
 /**
  * QA cut: the same decisions block (same heading, same ceilings) and the task with its story, then

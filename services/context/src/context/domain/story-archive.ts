@@ -1,32 +1,32 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { refusal, type DomainEvent, type Refusal } from '@openq/contracts';
 import type { Story } from './story';
 import { canArchive, type CorrectionActor } from './story-correction';
 
-/** Payload of `story.archived` (SPEC §11.3); the time is the envelope's `occurredAt`. */
-export interface StoryArchivedPayload {
+/** Archive a story (SPEC §11.3), by either door of §6.4. */
+export interface ArchiveStory {
+  type: 'archive';
   storyId: string;
   actor: CorrectionActor;
 }
 
-export interface StoryArchive {
-  /** null: the story was already archived (a retry, or both doors at once): nothing to publish. */
-  event: StoryArchivedPayload | null;
-}
+/** `story.archived` (SPEC §11.3); the time is the event's `occurredAt`. */
+export type StoryArchived = DomainEvent<'story.archived', { storyId: string; actor: CorrectionActor }>;
 
 /**
  * ADR 0214 §8: archiving stays draft-only, for both doors of §6.4 (a user, and `agent/po`).
- * 404 `historia_nao_encontrada`; an archived story is archived already → no event [openq: the
- * door answers 200 again, whatever its status now]; otherwise a story that is not a draft →
- * 409 `historia_nao_draft`.
+ * 404 `historia_nao_encontrada`; an archived story is archived already → no event (a retry, or
+ * both doors at once) [openq: the door answers 200 again, whatever its status now]; otherwise a
+ * story that is not a draft → 409 `historia_nao_draft`.
  */
-export function decideStoryArchive(
-  request: { storyId: string; actor: CorrectionActor },
+export function decideArchive(
+  command: ArchiveStory,
   story: Story | null,
-): StoryArchive | Refusal {
-  if (story === null || story.storyId !== request.storyId) {
-    return refusal(404, 'historia_nao_encontrada', `story ${request.storyId} not found`);
+  now: Date,
+): StoryArchived[] | Refusal {
+  if (story === null || story.storyId !== command.storyId) {
+    return refusal(404, 'historia_nao_encontrada', `story ${command.storyId} not found`);
   }
-  if (story.archived) return { event: null };
+  if (story.archived) return [];
   if (!canArchive(story)) {
     return refusal(
       409,
@@ -34,5 +34,7 @@ export function decideStoryArchive(
       `only a draft story may be archived; this one is ${story.status}`,
     );
   }
-  return { event: { storyId: story.storyId, actor: request.actor } };
+  return [
+    { type: 'story.archived', data: { storyId: story.storyId, actor: command.actor }, occurredAt: now },
+  ];
 }

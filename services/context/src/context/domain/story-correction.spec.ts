@@ -1,21 +1,24 @@
-import { isRefusal } from '@openq/contracts';
+import { deciderSpec } from '@openq/testing/decider';
 import type { Story, TaskStatus } from './story';
 import {
   canArchive,
-  decideStoryCorrection,
   type CitedQuestion,
   type CorrectionActor,
-  type StoryCorrectionRequest,
+  type CorrectStory,
+  type StoryCorrected,
 } from './story-correction';
+import { storyDecider, type StoryEvent } from './story-decider';
 
 const QID = '0190b000-0000-7000-8000-000000000001';
+const at = (step: number) => new Date(Date.UTC(2026, 10, 5, 10, 0, 0) + step * 1000);
+const { given } = deciderSpec(storyDecider, at);
 
 function story(overrides: Partial<Story> = {}): Story {
   return {
     storyId: 'S1',
     status: 'ready',
     archived: false,
-    regras: ['RN-858'],
+    rules: ['RN-858'],
     title: 'Look up an order by code',
     rf: ['GET /:codigo returns the order'],
     rnf: [],
@@ -28,157 +31,155 @@ function story(overrides: Partial<Story> = {}): Story {
 const user: CorrectionActor = { kind: 'user', id: 'u1' };
 const po: CorrectionActor = { kind: 'agent', id: 'po' };
 
-function request(overrides: Partial<StoryCorrectionRequest> = {}): StoryCorrectionRequest {
+/**
+ * A correction of S1 (a dor change, cited by the answered QID, by agent/po), decided with the
+ * facts the handler loads: the story's tasks `todo` and `done`, the cited question answered.
+ */
+function correct(
+  overrides: Partial<Omit<CorrectStory, 'type' | 'taskStatuses' | 'citedQuestion'>> = {},
+  facts: { taskStatuses?: TaskStatus[]; citedQuestion?: CitedQuestion | null } = {},
+): CorrectStory {
   return {
+    type: 'correct',
     storyId: 'S1',
     questionId: QID,
     changes: { dor: ['codes case-insensitive (confirmed 05/11)'] },
     actor: po,
+    taskStatuses: facts.taskStatuses ?? ['todo', 'done'],
+    citedQuestion:
+      facts.citedQuestion === undefined ? { questionId: QID, answered: true } : facts.citedQuestion,
     ...overrides,
   };
 }
 
-function decide(
-  req: StoryCorrectionRequest,
-  facts: { story?: Story | null; taskStatuses?: TaskStatus[]; citedQuestion?: CitedQuestion | null } = {},
-) {
-  return decideStoryCorrection(req, {
-    story: facts.story === undefined ? story() : facts.story,
-    taskStatuses: facts.taskStatuses ?? ['todo', 'done'],
-    citedQuestion:
-      facts.citedQuestion === undefined ? { questionId: QID, answered: true } : facts.citedQuestion,
-  });
-}
+/** The story as the handler loaded it (null: none in the project). */
+const on = (current: Story | null = story()) => given([], current);
 
-const reasonOf = (result: ReturnType<typeof decide>): string =>
-  isRefusal(result) ? `${result.statusCode} ${result.reason}` : 'accepted';
+/** The fields a decided `story.corrected` names. */
+const changesOf = (events: readonly StoryEvent[]) => (events[0] as StoryCorrected | undefined)?.data.changes;
 
-describe('decideStoryCorrection (ADR 0212 revised by ADR 0214 §8): refusals in order', () => {
+const corrected = (data: StoryCorrected['data'], step = 100): StoryCorrected => ({
+  type: 'story.corrected',
+  data,
+  occurredAt: at(step),
+});
+
+describe('the story decider, correct (ADR 0212 revised by ADR 0214 §8): refusals in order', () => {
   it('1. an archived story is refused first, whatever else is wrong', () => {
-    const result = decide(request({ questionId: null }), {
-      story: story({ archived: true, status: 'in_progress' }),
-      taskStatuses: ['in_review'],
-    });
-    expect(reasonOf(result)).toBe('409 historia_arquivada');
+    on(story({ archived: true, status: 'in_progress' }))
+      .when(correct({ questionId: null }, { taskStatuses: ['in_review'] }))
+      .then({ statusCode: 409, reason: 'historia_arquivada' });
   });
 
   it.each(['in_progress', 'in_review'] as const)(
     '2. a task %s refuses next, even for a ready story citing an answered question',
     (taskStatus) => {
-      expect(reasonOf(decide(request(), { taskStatuses: ['done', taskStatus] }))).toBe(
-        '409 historia_com_tarefa_em_execucao',
-      );
-      expect(
-        reasonOf(
-          decide(request({ questionId: null }), {
-            story: story({ status: 'done' }),
-            taskStatuses: [taskStatus],
-          }),
-        ),
-      ).toBe('409 historia_com_tarefa_em_execucao');
+      on()
+        .when(correct({}, { taskStatuses: ['done', taskStatus] }))
+        .then({ statusCode: 409, reason: 'historia_com_tarefa_em_execucao' });
+      on(story({ status: 'done' }))
+        .when(correct({ questionId: null }, { taskStatuses: [taskStatus] }))
+        .then({ statusCode: 409, reason: 'historia_com_tarefa_em_execucao' });
     },
   );
 
   it('3. a ready story without a cited question is not a draft', () => {
-    expect(reasonOf(decide(request({ questionId: null }), { citedQuestion: null }))).toBe(
-      '409 historia_nao_draft',
-    );
+    on()
+      .when(correct({ questionId: null }, { citedQuestion: null }))
+      .then({ statusCode: 409, reason: 'historia_nao_draft' });
   });
 
   it.each(['in_progress', 'done'] as const)(
     '3. a %s story is not a draft, even citing an answered question',
     (status) => {
-      expect(reasonOf(decide(request(), { story: story({ status }) }))).toBe('409 historia_nao_draft');
+      on(story({ status })).when(correct()).then({ statusCode: 409, reason: 'historia_nao_draft' });
     },
   );
 
   it('4. a ready story citing an open question: pergunta_nao_respondida', () => {
-    expect(reasonOf(decide(request(), { citedQuestion: { questionId: QID, answered: false } }))).toBe(
-      '409 pergunta_nao_respondida',
-    );
+    on()
+      .when(correct({}, { citedQuestion: { questionId: QID, answered: false } }))
+      .then({ statusCode: 409, reason: 'pergunta_nao_respondida' });
   });
 
   it('5. a cited question the project does not know: 404 pergunta_nao_encontrada', () => {
-    expect(reasonOf(decide(request(), { citedQuestion: null }))).toBe('404 pergunta_nao_encontrada');
-    expect(reasonOf(decide(request(), { citedQuestion: { questionId: 'another', answered: true } }))).toBe(
-      '404 pergunta_nao_encontrada',
-    );
+    on()
+      .when(correct({}, { citedQuestion: null }))
+      .then({ statusCode: 404, reason: 'pergunta_nao_encontrada' });
+    on()
+      .when(correct({}, { citedQuestion: { questionId: 'another', answered: true } }))
+      .then({ statusCode: 404, reason: 'pergunta_nao_encontrada' });
   });
 
   it('refuses an empty change set (400) and an unknown story (404) before the story rules', () => {
-    expect(reasonOf(decide(request({ changes: {} }), { story: story({ archived: true }) }))).toBe(
-      '400 correcao_vazia',
-    );
-    expect(reasonOf(decide(request(), { story: null }))).toBe('404 historia_nao_encontrada');
+    on(story({ archived: true }))
+      .when(correct({ changes: {} }))
+      .then({ statusCode: 400, reason: 'correcao_vazia' });
+    on(null).when(correct()).then({ statusCode: 404, reason: 'historia_nao_encontrada' });
   });
 
   it('refusals are results carrying a message, never throws', () => {
-    const result = decide(request({ questionId: null }), { citedQuestion: null });
-    expect(isRefusal(result) && result.message.length > 0).toBe(true);
+    const { refusal } = on().when(correct({ questionId: null }, { citedQuestion: null }));
+    expect(refusal.message.length > 0).toBe(true);
   });
 });
 
-describe('decideStoryCorrection: accepted corrections', () => {
+describe('the story decider, correct: accepted corrections', () => {
   it('a ready story is corrected by an answered question, and story.corrected says who and why', () => {
-    const result = decide(request());
-    if (isRefusal(result)) throw new Error(result.reason);
-    expect(result.story.dor).toEqual(['codes case-insensitive (confirmed 05/11)']);
-    expect(result.story.rf).toEqual(['GET /:codigo returns the order']);
-    expect(result.event).toEqual({
-      storyId: 'S1',
-      questionId: QID,
-      actor: { kind: 'agent', id: 'po' },
-      changes: { dor: ['codes case-insensitive (confirmed 05/11)'] },
-    });
+    const result = on().when(correct());
+    expect(result.state?.dor).toEqual(['codes case-insensitive (confirmed 05/11)']);
+    expect(result.state?.rf).toEqual(['GET /:codigo returns the order']);
+    result.then([
+      corrected({
+        storyId: 'S1',
+        questionId: QID,
+        actor: { kind: 'agent', id: 'po' },
+        changes: { dor: ['codes case-insensitive (confirmed 05/11)'] },
+      }),
+    ]);
   });
 
   it('one rule for both doors: the user gets the same outcome as agent/po', () => {
     for (const actor of [user, po]) {
-      expect(reasonOf(decide(request({ actor, questionId: null }), { citedQuestion: null }))).toBe(
-        '409 historia_nao_draft',
-      );
-      const ok = decide(request({ actor }));
-      expect(isRefusal(ok) ? ok.reason : ok.event?.actor).toEqual(actor);
+      on()
+        .when(correct({ actor, questionId: null }, { citedQuestion: null }))
+        .then({ statusCode: 409, reason: 'historia_nao_draft' });
+      expect(on().when(correct({ actor })).events[0]?.data.actor).toEqual(actor);
     }
   });
 
   it('a draft story is corrected without citing a question', () => {
-    const result = decide(request({ questionId: null, changes: { title: 'New title' } }), {
-      story: story({ status: 'draft' }),
-      citedQuestion: null,
-    });
-    expect(isRefusal(result) ? result.reason : result.event?.changes).toEqual({ title: 'New title' });
+    const result = on(story({ status: 'draft' })).when(
+      correct({ questionId: null, changes: { title: 'New title' } }, { citedQuestion: null }),
+    );
+    expect(changesOf(result.events)).toEqual({ title: 'New title' });
   });
 
   it('a draft correction that cites an open question is refused: the citation would be false', () => {
-    const result = decide(request(), {
-      story: story({ status: 'draft' }),
-      citedQuestion: { questionId: QID, answered: false },
-    });
-    expect(reasonOf(result)).toBe('409 pergunta_nao_respondida');
+    on(story({ status: 'draft' }))
+      .when(correct({}, { citedQuestion: { questionId: QID, answered: false } }))
+      .then({ statusCode: 409, reason: 'pergunta_nao_respondida' });
   });
 
   it('only fields that really change are in the event; a correction already applied publishes nothing', () => {
     const current = story();
-    const same = decide(request({ changes: { title: current.title, dor: [...current.dor] } }), {
-      story: current,
-    });
-    expect(isRefusal(same) ? same.reason : same.event).toBeNull();
-    const partly = decide(request({ changes: { title: current.title, rnf: ['p95 < 200 ms'] } }), {
-      story: current,
-    });
-    expect(isRefusal(partly) ? partly.reason : partly.event?.changes).toEqual({ rnf: ['p95 < 200 ms'] });
+    on(current)
+      .when(correct({ changes: { title: current.title, dor: [...current.dor] } }))
+      .then([]);
+    const partly = on(current).when(correct({ changes: { title: current.title, rnf: ['p95 < 200 ms'] } }));
+    expect(changesOf(partly.events)).toEqual({ rnf: ['p95 < 200 ms'] });
   });
 });
 
-describe('decideStoryCorrection: fields sent as null', () => {
+describe('the story decider, correct: fields sent as null', () => {
   it('a null field is "not given" (the edge lets optional fields be null), never a value', () => {
-    const nulls = { title: null, rf: null } as unknown as StoryCorrectionRequest['changes'];
-    expect(reasonOf(decide(request({ changes: nulls })))).toBe('400 correcao_vazia');
-    const result = decide(request({ changes: { ...nulls, rnf: ['p95 < 200 ms'] } }));
-    if (isRefusal(result)) throw new Error(result.reason);
-    expect(result.story.title).toBe('Look up an order by code');
-    expect(result.event?.changes).toEqual({ rnf: ['p95 < 200 ms'] });
+    const nulls = { title: null, rf: null } as unknown as CorrectStory['changes'];
+    on()
+      .when(correct({ changes: nulls }))
+      .then({ statusCode: 400, reason: 'correcao_vazia' });
+    const result = on().when(correct({ changes: { ...nulls, rnf: ['p95 < 200 ms'] } }));
+    expect(result.state?.title).toBe('Look up an order by code');
+    expect(changesOf(result.events)).toEqual({ rnf: ['p95 < 200 ms'] });
   });
 });
 

@@ -1,18 +1,17 @@
-import { refusal, type Refusal } from '@openq/contracts';
+import { refusal, type Actor, type DomainEvent, type Refusal } from '@openq/contracts';
 import type { Story, StoryContent, StoryStatus, TaskStatus } from './story';
-import { STORY_CONTENT_FIELDS, storyContent } from './story';
+import { STORY_CONTENT_FIELDS } from './story';
 
 export type StoryChanges = Partial<StoryContent>;
 
 /** The two doors of ADR 0214 §8: a user (developer role, checked at the edge) and the PO agent. */
 export type CorrectionActor = { kind: 'user'; id: string } | { kind: 'agent'; id: 'po' };
 
-export interface StoryCorrectionRequest {
-  storyId: string;
-  /** The question whose answer motivates the correction; needed to correct a `ready` story. */
-  questionId: string | null;
-  changes: StoryChanges;
-  actor: CorrectionActor;
+/** Only two doors exist: a user, or the PO agent (the internal route); archives too (§11.3). */
+export function correctionActor(actor: Actor): CorrectionActor | Refusal {
+  if (actor.kind === 'user') return { kind: 'user', id: actor.id };
+  if (actor.id === 'po') return { kind: 'agent', id: 'po' };
+  return refusal(400, 'corpo_invalido', 'actor: only agent/po corrects a story on behalf of an agent');
 }
 
 /** A cited question as the project's question index knows it. */
@@ -21,32 +20,33 @@ export interface CitedQuestion {
   answered: boolean;
 }
 
-export interface StoryCorrectionFacts {
-  /** null: no such story in the project. */
-  story: Story | null;
+/**
+ * Correct a story's content (§6.4). The facts beyond the story itself travel with the command,
+ * loaded by the handler under the story's lock: the statuses of its tasks, and the cited
+ * question as the project knows it (null when none was cited or it is unknown).
+ */
+export interface CorrectStory {
+  type: 'correct';
+  storyId: string;
+  /** The question whose answer motivates the correction; needed to correct a `ready` story. */
+  questionId: string | null;
+  changes: StoryChanges;
+  actor: CorrectionActor;
   /** Statuses of the story's tasks. */
   taskStatuses: readonly TaskStatus[];
-  /** The cited question looked up in the project; null when none was cited or it is unknown. */
   citedQuestion: CitedQuestion | null;
 }
 
 /**
- * Payload of `story.corrected`. `changes` holds only the fields whose value really changed; the
- * time is the envelope's `occurredAt`.
+ * `story.corrected`: `changes` holds only the fields whose value really changed; the time is the
+ * event's `occurredAt`.
  */
-export interface StoryCorrectedPayload {
-  storyId: string;
-  questionId: string | null;
-  actor: CorrectionActor;
-  changes: StoryChanges;
-}
+export type StoryCorrected = DomainEvent<
+  'story.corrected',
+  { storyId: string; questionId: string | null; actor: CorrectionActor; changes: StoryChanges }
+>;
 
-export interface StoryCorrection {
-  /** The story content after the correction. */
-  story: StoryContent;
-  /** null: the story already reads like that (a retry), nothing to publish. */
-  event: StoryCorrectedPayload | null;
-}
+const LIST_FIELDS = ['rf', 'rnf', 'dod', 'dor'] as const;
 
 const TASK_IN_EXECUTION: readonly TaskStatus[] = ['in_progress', 'in_review'];
 
@@ -59,42 +59,52 @@ const TASK_IN_EXECUTION: readonly TaskStatus[] = ['in_progress', 'in_review'];
  * if it is still open, 409 `historia_nao_draft` if none is cited); any other status →
  * 409 `historia_nao_draft`. A draft correction that cites a question is held to the same truth:
  * the citation ends up on `story.corrected`, so it must name an answered question of the project.
+ * A correction that changes nothing (a retry) decides no event.
  */
-export function decideStoryCorrection(
-  request: StoryCorrectionRequest,
-  facts: StoryCorrectionFacts,
-): StoryCorrection | Refusal {
+export function decideCorrection(
+  command: CorrectStory,
+  story: Story | null,
+  now: Date,
+): StoryCorrected[] | Refusal {
   // null counts as "not given", as at the edge (`isPresent`): an optional field sent as null
-  if (!STORY_CONTENT_FIELDS.some((field) => request.changes[field] != null))
+  if (!STORY_CONTENT_FIELDS.some((field) => command.changes[field] != null))
     return refusal(400, 'correcao_vazia', 'changes must name at least one of title, rf, rnf, dod, dor');
 
-  const { story } = facts;
-  if (story === null || story.storyId !== request.storyId) {
-    return refusal(404, 'historia_nao_encontrada', `story ${request.storyId} not found`);
+  if (story === null || story.storyId !== command.storyId) {
+    return refusal(404, 'historia_nao_encontrada', `story ${command.storyId} not found`);
   }
   if (story.archived) return refusal(409, 'historia_arquivada', 'an archived story cannot be corrected');
-  if (facts.taskStatuses.some((status) => TASK_IN_EXECUTION.includes(status))) {
+  if (command.taskStatuses.some((status) => TASK_IN_EXECUTION.includes(status))) {
     return refusal(
       409,
       'historia_com_tarefa_em_execucao',
       'a task of this story is in progress or in review',
     );
   }
-  const refused = statusRefusal(story.status, request.questionId, facts.citedQuestion);
+  const refused = statusRefusal(story.status, command.questionId, command.citedQuestion);
   if (refused) return refused;
 
-  const changes = changedFields(story, request.changes);
-  const corrected = { ...storyContent(story), ...changes };
-  if (Object.keys(changes).length === 0) return { story: corrected, event: null };
-  return {
-    story: corrected,
-    event: {
-      storyId: story.storyId,
-      questionId: request.questionId,
-      actor: request.actor,
-      changes,
+  const changes = changedFields(story, command.changes);
+  if (Object.keys(changes).length === 0) return [];
+  return [
+    {
+      type: 'story.corrected',
+      data: { storyId: story.storyId, questionId: command.questionId, actor: command.actor, changes },
+      occurredAt: now,
     },
-  };
+  ];
+}
+
+/** The story with the corrected fields (`changes` names only those that changed). */
+export function applyCorrection(story: Story, event: StoryCorrected): Story {
+  const { changes } = event.data;
+  const corrected: Story = { ...story };
+  if (changes.title != null) corrected.title = changes.title;
+  for (const field of LIST_FIELDS) {
+    const next = changes[field];
+    if (next != null) corrected[field] = [...next];
+  }
+  return corrected;
 }
 
 /** Archiving stays draft-only (ADR 0212, unchanged by ADR 0214 §8). */
@@ -133,7 +143,7 @@ function notDraft(): Refusal {
 function changedFields(current: StoryContent, requested: StoryChanges): StoryChanges {
   const changes: StoryChanges = {};
   if (requested.title != null && requested.title !== current.title) changes.title = requested.title;
-  for (const field of ['rf', 'rnf', 'dod', 'dor'] as const) {
+  for (const field of LIST_FIELDS) {
     const next = requested[field];
     if (next != null && !sameList(next, current[field])) changes[field] = [...next];
   }

@@ -24,7 +24,8 @@ export interface Story extends StoryContent {
   storyId: string;
   status: StoryStatus;
   archived: boolean;
-  regras: string[];
+  /** The business rules the story follows (the wire's `regras`). */
+  rules: string[];
 }
 
 export function storyContent(story: StoryContent): StoryContent {

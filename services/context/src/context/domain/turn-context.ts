@@ -3,7 +3,7 @@ import { latestPerQuestion, newestFirst as newestDecisionFirst } from './decisio
 import { renderDecisionsBlock } from './decisions-block';
 import { compareInstantsDesc } from './instants';
 import { oneLine, showingLine } from './text';
-import type { TurnDecision } from '@openq/contracts';
+import type { TurnContext, TurnDecision, TurnOpenQuestion } from '@openq/contracts';
 
 /** How many open questions an asker's turn lists; `openQuestionsTotal` says how many there are. */
 export const MAX_TURN_OPEN_QUESTIONS = 20;
@@ -20,34 +20,14 @@ export interface RecentDecisions {
   total?: number;
 }
 
-export interface OpenQuestionFacts {
-  questionId: string;
-  pergunta: string;
-  sugestao: string | null;
+/** An open question of the project: the view a turn lists (the contract's), and when it was declared. */
+export interface OpenQuestionFacts extends TurnOpenQuestion {
   /** ISO-8601 instant. */
   declaredAt: string;
 }
 
-export interface OpenQuestionView {
-  questionId: string;
-  pergunta: string;
-  sugestao: string | null;
-}
-
-/** SPEC §6.3. */
-export interface TurnContext {
-  role: AskerRole;
-  /** The central instruction (ADR 0214 §2), exactly as the SDK defines it. */
-  instruction: string;
-  /** The ADR 0258 rule for closing a question from the chat, exactly as the SDK defines it. */
-  answerRule: string;
-  openQuestions: OpenQuestionView[];
-  openQuestionsTotal: number;
-  /** §11.2 the decisions the text shows, newest first; `decisoesTotal` counts the project's all. */
-  decisoes: TurnDecision[];
-  decisoesTotal: number;
-  text: string;
-}
+/** SPEC §6.3: the contract's reply (its fields are the wire's). */
+export type { TurnContext };
 
 /**
  * The askers' turn: the instruction, then the project's open questions with their ids (needed to
@@ -101,14 +81,14 @@ function newestFirst(a: OpenQuestionFacts, b: OpenQuestionFacts): number {
   return a.questionId < b.questionId ? 1 : -1;
 }
 
-function renderTurn(shown: readonly OpenQuestionView[], total: number): string {
+function renderTurn(shown: readonly TurnOpenQuestion[], total: number): string {
   if (total === 0) return `${TURN_INSTRUCTION}\nOpen questions: none.`;
   const lines = shown.map(questionLine);
   const cut = shown.length < total ? [showingLine(shown.length, total)] : [];
   return [TURN_INSTRUCTION, 'Open questions (newest first):', ...lines, ...cut].join('\n');
 }
 
-function questionLine(q: OpenQuestionView): string {
+function questionLine(q: TurnOpenQuestion): string {
   const suggestion = q.sugestao === null ? '' : oneLine(q.sugestao);
   return `- ${q.questionId}: ${oneLine(q.pergunta)}${suggestion === '' ? '' : ` (suggestion: ${suggestion})`}`;
 }

@@ -23,9 +23,9 @@ import {
   analyticsSuperseded,
   analyticsWithdrawn,
   type AskOnceFact,
-} from '../analytics/analytics.projector';
+} from './analytics.projector';
 import { projectDecisionRecorded } from './decision.projector';
-import { versionOf } from './fact-version';
+import { versionOf } from '../store/fact-version';
 import {
   projectQuestionAnswered,
   projectQuestionDeclared,

@@ -3,16 +3,16 @@ import { useServiceDatabase } from '@openq/testing';
 import { CONTEXT_MIGRATIONS } from '../migrations';
 import { findCitedQuestion, openQuestionsForTurn } from '../queries/open-questions.query';
 import { recentDecisionsForTurn } from '../queries/recent-decisions.query';
-import { findStory } from '../queries/story-row';
 import { loadTaskFacts } from '../queries/task-facts.query';
 import { projectDecisionRecorded } from './decision.projector';
-import type { FactVersion } from './fact-version';
+import type { FactVersion } from '../store/fact-version';
+import { findStory, writeStoryContent } from '../store/story.store';
 import {
   projectQuestionAnswered,
   projectQuestionDeclared,
   projectQuestionWithdrawn,
 } from './question.projector';
-import { projectStoryUpserted, writeStoryContent } from './story.projector';
+import { projectStoryUpserted } from './story.projector';
 import { projectTaskStatus } from './task.projector';
 
 const store = useServiceDatabase('context', CONTEXT_MIGRATIONS);

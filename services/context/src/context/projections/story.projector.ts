@@ -1,16 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import type { AgentStoryUpsertedDto, StoryArchived, StoryCorrected } from '@openq/contracts';
 import { STORY_CONTENT_FIELDS, storyContent, type StoryContent } from '../domain';
-import { findStory } from '../queries/story-row';
-import { olderThan, type FactVersion } from './fact-version';
+import type { FactVersion } from '../store/fact-version';
+import { findStory, writeStoryArchived, writeStoryContent, writeStoryUpserted } from '../store/story.store';
 
 /**
  * `agent.story.upserted`: the whole story as the engine holds it. Three column groups, each with its
- * own version: the snapshot (status, rules, tasks) follows the newest upsert; `archived` follows
- * the newest of upserts and this service's archives (`story.archived`); the content
- * (title, FR, NFR, DoD, DoR) follows the newest of upserts and this service's corrections, so an
- * older upsert delivered late never undoes a correction, and a newer one (the engine having
- * applied it, or edited further) replaces it.
+ * own version (`writeStoryUpserted`): the snapshot follows the newest upsert, `archived` the newest
+ * of upserts and archives, the content the newest of upserts and corrections.
  */
 export async function projectStoryUpserted(
   manager: EntityManager,
@@ -18,47 +15,7 @@ export async function projectStoryUpserted(
   story: AgentStoryUpsertedDto,
   version: FactVersion,
 ): Promise<void> {
-  const snapshot = [story.status, story.archived, json(story.regras), json(story.taskIds)];
-  const content = [story.title, json(story.rf), json(story.rnf), json(story.dod), json(story.dor)];
-  const inserted: unknown[] = await manager.query(
-    `INSERT INTO context_story (project_id, story_id, status, archived, regras, task_ids, snapshot_at, snapshot_event_id,
-                                title, rf, rnf, dod, dor, content_at, content_event_id, archived_at, archived_event_id)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::jsonb, $7, $8, $7, $8)
-     ON CONFLICT (project_id, story_id) DO NOTHING RETURNING 1`,
-    [projectId, story.storyId, ...snapshot, version.at, version.eventId, ...content],
-  );
-  if (inserted.length > 0) return;
-  await manager.query(
-    `UPDATE context_story SET status = $3, regras = $4::jsonb, task_ids = $5::jsonb,
-            snapshot_at = $6, snapshot_event_id = $7
-      WHERE project_id = $1 AND story_id = $2 AND ${olderThan('snapshot_at', 'snapshot_event_id', 6, 7)}`,
-    [
-      projectId,
-      story.storyId,
-      story.status,
-      json(story.regras),
-      json(story.taskIds),
-      version.at,
-      version.eventId,
-    ],
-  );
-  await writeStoryArchived(manager, projectId, story.storyId, story.archived, version);
-  await writeStoryContent(manager, projectId, story.storyId, story, version);
-}
-
-/** Sets the story's `archived` flag when `version` is newer than the flag's; the archive's write too. */
-export async function writeStoryArchived(
-  manager: EntityManager,
-  projectId: string,
-  storyId: string,
-  archived: boolean,
-  version: FactVersion,
-): Promise<void> {
-  await manager.query(
-    `UPDATE context_story SET archived = $3, archived_at = $4, archived_event_id = $5
-      WHERE project_id = $1 AND story_id = $2 AND ${olderThan('archived_at', 'archived_event_id', 4, 5)}`,
-    [projectId, storyId, archived, version.at, version.eventId],
-  );
+  await writeStoryUpserted(manager, projectId, story, version);
 }
 
 /**
@@ -73,32 +30,6 @@ export async function projectStoryArchived(
   version: FactVersion,
 ): Promise<void> {
   await writeStoryArchived(manager, projectId, archived.storyId, true, version);
-}
-
-/** Replaces the story's content when `version` is newer than the content's; the correction's write too. */
-export async function writeStoryContent(
-  manager: EntityManager,
-  projectId: string,
-  storyId: string,
-  content: StoryContent,
-  version: FactVersion,
-): Promise<void> {
-  await manager.query(
-    `UPDATE context_story SET title = $3, rf = $4::jsonb, rnf = $5::jsonb, dod = $6::jsonb, dor = $7::jsonb,
-            content_at = $8, content_event_id = $9
-      WHERE project_id = $1 AND story_id = $2 AND ${olderThan('content_at', 'content_event_id', 8, 9)}`,
-    [
-      projectId,
-      storyId,
-      content.title,
-      json(content.rf),
-      json(content.rnf),
-      json(content.dod),
-      json(content.dor),
-      version.at,
-      version.eventId,
-    ],
-  );
 }
 
 /**
@@ -126,8 +57,4 @@ export async function projectStoryCorrected(
     ...(Object.fromEntries(changed) as Partial<StoryContent>),
   };
   await writeStoryContent(manager, projectId, corrected.storyId, content, version);
-}
-
-function json(value: unknown): string {
-  return JSON.stringify(value);
 }

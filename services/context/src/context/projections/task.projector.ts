@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AgentTaskStatusDto } from '@openq/contracts';
-import { olderThan, type FactVersion } from './fact-version';
+import { olderThan, type FactVersion } from '../store/fact-version';
 
 /**
  * `agent.task.status`: the task's board status and, when the event names it, its story. Each is

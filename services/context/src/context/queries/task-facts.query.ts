@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AskerRole } from '@openq/contracts';
 import type { CandidateDecision, StoryFacts, TaskRef } from '../domain';
-import { findStory, findStoryListingTask } from './story-row';
+import { findStory, findStoryListingTask } from '../store/story.store';
 
 /** What a task-scoped context (dev kickoff, QA cut) is built from. */
 export interface TaskFacts {
@@ -32,7 +32,7 @@ export async function loadTaskFacts(
     ? await findStory(manager, projectId, taskRow.story_id)
     : await findStoryListingTask(manager, projectId, taskId);
   const storyId = taskRow?.story_id ?? story?.storyId ?? null;
-  const candidates = await linkableDecisions(manager, projectId, taskId, storyId, story?.regras ?? []);
+  const candidates = await linkableDecisions(manager, projectId, taskId, storyId, story?.rules ?? []);
   // With neither a task row nor a story, only decisions naming the task can have been found.
   if (!taskRow && !story && candidates.length === 0) return null;
   return { task: { taskId, storyId }, story, candidates };
@@ -82,6 +82,6 @@ async function linkableDecisions(
     answeredBy: row.answered_by,
     viaAgente: row.via_agente,
     decidedAt: row.decided_at,
-    affects: { tarefas: row.tarefas, historias: row.historias, regras: row.regras },
+    affects: { rules: row.regras, stories: row.historias, tasks: row.tarefas },
   }));
 }

@@ -1,42 +1,30 @@
-import type { EntityManager } from 'typeorm';
-import {
-  OpenqEvent,
-  isRefusal,
-  type ArchiveStoryCommand,
-  type ArchiveStoryReply,
-  type Refusal,
-  type StoryArchived,
-} from '@openq/contracts';
-import type { OutboxWriter } from '@openq/messaging';
-import { decideStoryArchive } from '../../domain';
-import { versionOf } from '../../projections/fact-version';
-import { writeStoryArchived } from '../../projections/story.projector';
-import { findStory } from '../../queries/story-row';
-import { correctionActor } from '../correct-story/correct-story.handler';
+import type { DataSource } from 'typeorm';
+import { isRefusal, type ArchiveStoryCommand, type ArchiveStoryReply, type Refusal } from '@openq/contracts';
+import { withOutbox } from '@openq/messaging';
+import { ContextTransaction } from '../../context-transaction';
+import { correctionActor } from '../../domain';
+import { findStory } from '../../store/story.store';
 
 /**
- * SPEC §11.3 for both doors (user and agent/po), as the correction (§6.4): load the story under
- * a lock, let the domain decide (drafts only), then set `archived` and queue `story.archived` in
- * the same transaction. The flag's version becomes the archive's own (`now`, its event id), the
- * one a replay gives it (`projectStoryArchived`), so an older upsert delivered afterwards leaves
- * it alone. Already archived: 200 again, nothing written, no second event.
+ * SPEC §11.3 for both doors (user and agent/po), as the correction (§6.4): in one transaction,
+ * load the story under a lock, then the story decider decides (drafts only) through the decider kit, which sets
+ * `archived` and queues `story.archived` in the same transaction. The flag's version becomes the
+ * archive's own (`now`, its event id), the one a replay gives it (`projectStoryArchived`), so an
+ * older upsert delivered afterwards leaves it alone. Already archived: 200 again, nothing
+ * written, no second event.
  */
-export async function archiveStory(
-  manager: EntityManager,
-  outbox: OutboxWriter,
+export function archiveStory(
+  dataSource: DataSource,
   cmd: ArchiveStoryCommand,
-  now: Date,
+  now?: Date,
 ): Promise<ArchiveStoryReply | Refusal> {
-  const actor = correctionActor(cmd.actor);
-  if (isRefusal(actor)) return actor;
-  const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
-  const decision = decideStoryArchive({ storyId: cmd.storyId, actor }, story);
-  if (isRefusal(decision)) return decision;
-  if (decision.event) {
-    const envelope = outbox.event<StoryArchived>(OpenqEvent.StoryArchived, cmd.projectId, decision.event, {
-      occurredAt: now,
-    });
-    await writeStoryArchived(manager, cmd.projectId, cmd.storyId, true, versionOf(envelope));
-  }
-  return { archived: true, storyId: cmd.storyId };
+  return withOutbox(dataSource, {}, async (manager, outbox) => {
+    const actor = correctionActor(cmd.actor);
+    if (isRefusal(actor)) return actor;
+    const tx = new ContextTransaction(manager, outbox, cmd.projectId, now ?? new Date());
+    const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
+    const decided = await tx.stories.decide({ type: 'archive', storyId: cmd.storyId, actor }, story, tx.now);
+    if (isRefusal(decided)) return decided;
+    return { archived: true, storyId: cmd.storyId };
+  });
 }

@@ -1,34 +1,34 @@
-import type { EntityManager } from 'typeorm';
-import {
-  OpenqEvent,
-  isRefusal,
-  refusal,
-  type CorrectStoryCommand,
-  type CorrectStoryReply,
-  type Refusal,
-  type StoryCorrected,
-} from '@openq/contracts';
-import type { OutboxWriter } from '@openq/messaging';
-import {
-  decideStoryCorrection,
-  type CitedQuestion,
-  type CorrectionActor,
-  type TaskStatus,
-} from '../../domain';
-import { versionOf } from '../../projections/fact-version';
+import type { DataSource, EntityManager } from 'typeorm';
+import { isRefusal, type CorrectStoryCommand, type CorrectStoryReply, type Refusal } from '@openq/contracts';
+import { withOutbox, type OutboxWriter } from '@openq/messaging';
+import { ContextTransaction } from '../../context-transaction';
+import { correctionActor, type CitedQuestion } from '../../domain';
 import type { QuestionStatusSource } from '../../question-owner';
-import { writeStoryContent } from '../../projections/story.projector';
 import { findCitedQuestion } from '../../queries/open-questions.query';
-import { findStory } from '../../queries/story-row';
+import { findStory, storyTaskStatuses } from '../../store/story.store';
 
 /**
- * SPEC §6.4 for both doors (user and agent/po): load the facts under a lock on the story, let the
- * domain decide, then persist the corrected content and queue `story.corrected` in the same
- * transaction. The content's version becomes the correction's own (`now`, its event id), so an
- * older `agent.story.upserted` delivered afterwards leaves it alone. The cited question comes
- * from `citedQuestionBefore`, looked up before the transaction (no call while the story is locked).
+ * SPEC §6.4 for both doors (user and agent/po). First, outside any transaction, the cited question
+ * (`citedQuestionBefore`: the owner may be asked, §11.2, and nothing is held while it answers);
+ * then, in one transaction, the facts are loaded under a lock on the story and the story decider
+ * decides through the decider kit (`ContextTransaction`), which writes the corrected content and
+ * queues `story.corrected` together. The content's version becomes the correction's own (`now`,
+ * its event id), so an older `agent.story.upserted` delivered afterwards leaves it alone.
  */
 export async function correctStory(
+  dataSource: DataSource,
+  owner: QuestionStatusSource,
+  cmd: CorrectStoryCommand,
+  now?: Date,
+): Promise<CorrectStoryReply | Refusal> {
+  const cited = await citedQuestionBefore(dataSource.manager, owner, cmd.projectId, cmd.questionId);
+  // The correction's instant is taken in its transaction, once the owner answered.
+  return withOutbox(dataSource, {}, (manager, outbox) =>
+    correctUnderLock(manager, outbox, cmd, now ?? new Date(), cited),
+  );
+}
+
+async function correctUnderLock(
   manager: EntityManager,
   outbox: OutboxWriter,
   cmd: CorrectStoryCommand,
@@ -37,24 +37,25 @@ export async function correctStory(
 ): Promise<CorrectStoryReply | Refusal> {
   const actor = correctionActor(cmd.actor);
   if (isRefusal(actor)) return actor;
+  const tx = new ContextTransaction(manager, outbox, cmd.projectId, now);
   const story = await findStory(manager, cmd.projectId, cmd.storyId, { forUpdate: true });
   const questionId = cmd.questionId ?? null;
-  const decision = decideStoryCorrection(
-    { storyId: cmd.storyId, questionId, changes: cmd.changes, actor },
+  const decided = await tx.stories.decide(
     {
-      story,
-      taskStatuses: story ? await taskStatuses(manager, cmd.projectId, story.storyId, story.taskIds) : [],
+      type: 'correct',
+      storyId: cmd.storyId,
+      questionId,
+      changes: cmd.changes,
+      actor,
+      taskStatuses: story
+        ? await storyTaskStatuses(manager, cmd.projectId, story.storyId, story.taskIds)
+        : [],
       citedQuestion: questionId ? cited : null,
     },
+    story,
+    tx.now,
   );
-  if (isRefusal(decision)) return decision;
-  if (decision.event) {
-    const envelope = outbox.event<StoryCorrected>(OpenqEvent.StoryCorrected, cmd.projectId, decision.event, {
-      occurredAt: now,
-    });
-    // The same version a replay gives this `story.corrected` (`projectStoryCorrected`).
-    await writeStoryContent(manager, cmd.projectId, cmd.storyId, decision.story, versionOf(envelope));
-  }
+  if (isRefusal(decided)) return decided;
   return { applied: true, storyId: cmd.storyId };
 }
 
@@ -67,7 +68,7 @@ export async function correctStory(
  * stays true under the lock: an answer is never taken back, and an answer committed after the
  * call is one the caller could not have been told of when it sent the correction.
  */
-export async function citedQuestionBefore(
+async function citedQuestionBefore(
   manager: EntityManager,
   owner: QuestionStatusSource,
   projectId: string,
@@ -77,30 +78,4 @@ export async function citedQuestionBefore(
   const local = await findCitedQuestion(manager, projectId, questionId);
   if (local?.answered) return local;
   return owner.citedQuestion(projectId, questionId);
-}
-
-/** Only two doors exist: a user, or the PO agent (the internal route); archives too (§11.3). */
-export function correctionActor(actor: CorrectStoryCommand['actor']): CorrectionActor | Refusal {
-  if (actor.kind === 'user') return { kind: 'user', id: actor.id };
-  if (actor.id === 'po') return { kind: 'agent', id: 'po' };
-  return refusal(400, 'corpo_invalido', 'actor: only agent/po corrects a story on behalf of an agent');
-}
-
-/**
- * The statuses of the story's tasks: those its `taskIds` lists and those whose `agent.task.status`
- * named it. Both count, so a task moving between stories blocks a correction of either while it
- * runs — refusing is the safe side of a doubt.
- */
-async function taskStatuses(
-  manager: EntityManager,
-  projectId: string,
-  storyId: string,
-  taskIds: readonly string[],
-): Promise<TaskStatus[]> {
-  const rows: { status: TaskStatus }[] = await manager.query(
-    `SELECT status FROM context_task
-      WHERE project_id = $1 AND status IS NOT NULL AND (story_id = $2 OR task_id = ANY($3::text[]))`,
-    [projectId, storyId, [...taskIds]],
-  );
-  return rows.map((row) => row.status);
 }

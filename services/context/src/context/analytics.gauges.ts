@@ -1,6 +1,6 @@
 import type { ServiceGauge } from '@openq/platform';
 import { ANALYTICS_ROLES, type AnalyticsRow } from '@openq/contracts';
-import { analyticsRows } from './analytics.query';
+import { analyticsRows } from './queries/analytics.query';
 
 /** The window of the question-quality gauges: the last 7 days, whatever the project. */
 export const ANALYTICS_GAUGE_WINDOW_MS = 7 * 86_400_000;

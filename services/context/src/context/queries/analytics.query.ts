@@ -1,5 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { ANALYTICS_ROLES, type AnalyticsGrouping, type AnalyticsRow } from '@openq/contracts';
+import {
+  ANALYTICS_ROLES,
+  type AnalyticsCommand,
+  type AnalyticsGrouping,
+  type AnalyticsReply,
+  type AnalyticsRow,
+} from '@openq/contracts';
 
 /** A window of instants: `from` included, `until` excluded. */
 export interface AnalyticsWindow {
@@ -85,6 +91,19 @@ interface RawRow {
   answer_p50: string | null;
   answer_p90: string | null;
   parked_p50: string | null;
+}
+
+/** `openq.context.analytics`: §12.4 question quality of a project over days `from`..`to` (UTC, both included). */
+export async function questionQuality(
+  manager: EntityManager,
+  cmd: AnalyticsCommand,
+): Promise<AnalyticsReply> {
+  const window = {
+    from: new Date(`${cmd.from}T00:00:00Z`),
+    until: new Date(Date.parse(`${cmd.to}T00:00:00Z`) + 86_400_000),
+  };
+  const rows = await analyticsRows(manager, cmd.projectId, window, cmd.by);
+  return { rows, from: cmd.from, to: cmd.to };
 }
 
 /**
