@@ -1,193 +1,39 @@
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
-import {
-  followOn,
-  STREAMS,
-  typeOfSubject,
-  validateAs,
-  type EventEnvelope,
-  type MessageRegistry,
-  type RefusalReason,
-} from '@openq/contracts';
-import { decodeJson, decodeText } from './codec';
-import { EventEnvelopeDto } from './envelope.dto';
+import { followOn, typeOfSubject, type EventEnvelope } from '@openq/contracts';
 import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
-import { natsHeaderReader, runInScope, type MessageScope, type ScopeSpan } from './trace-context';
-import { isRetryLater } from './retry-later';
-import type { Predecessor, SubjectOrder } from './subject-order';
+import { natsHeaderReader, runInScope, type MessageScope } from './trace-context';
+import { groupBySubject, inSubjectOrder, prepareBatch, type BatchItem } from './inbound/batch';
+import { Inbox } from './inbound/claim';
+import { afterHandlerFailure, DeadLetters } from './inbound/dead-letter';
+import {
+  consumerSpan,
+  defaultBackoff,
+  type EventHandlerFn,
+  type InboundOptions,
+  type Outcome,
+} from './inbound/options';
+import { enterBatchTurn, PredecessorPending } from './inbound/order';
+import { parseEventMessage } from './inbound/parse';
 
-/** What a handler of an inbound event gets: the event and the transaction its effects go in. */
-export interface EventContext {
-  envelope: EventEnvelope;
-  manager: EntityManager;
-  outbox: OutboxWriter;
-  deliveries: number;
-  /** The message's sequence in its stream (the catch-up route's `seq`). */
-  streamSeq: number;
-  /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
-  prepared?: unknown;
-}
-
-export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
-
-export interface InvalidMessage {
-  manager: EntityManager;
-  outbox: OutboxWriter;
-  /** The envelope when its shape was fine and only `data` failed. */
-  envelope: EventEnvelope | null;
-  reason: string;
-  message: string;
-}
-
-export interface InboundOptions {
-  /** The inbox and dead-letter name of this consumer (the durable name). */
-  consumer: string;
-  registry?: MessageRegistry;
-  /** Runs in the dead-letter transaction when a message is refused (e.g. `question.rejected`). */
-  onInvalid?: (invalid: InvalidMessage) => Promise<void>;
-  /** Attempts before a message whose handler keeps failing (not transiently) is dead-lettered. */
-  maxAttempts?: number;
-  backoffMs?: (deliveries: number) => number;
-  /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
-  order?: SubjectOrder;
-  /**
-   * Runs before the message's transaction, holding no connection or lock (a call to another
-   * service); its result is the handler's `prepared`. It may be run again for the same message.
-   * `applied` reads whether this consumer's inbox already has the message (a redelivery).
-   */
-  prepare?: (envelope: EventEnvelope, applied: () => Promise<boolean>) => Promise<unknown>;
-}
-
-/** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
-export type Outcome = 'ack' | 'nak' | 'term' | 'defer';
+/*
+ * The inbound path of a durable consumer, composed of its concerns (inbound/): parse.ts (decode
+ * and validate), claim.ts (the inbox claim), order.ts (stream order per subject), batch.ts
+ * (gathering a batch, its before-transaction steps), dead-letter.ts (giving up, parking).
+ */
+export {
+  defaultBackoff,
+  type EventContext,
+  type EventHandlerFn,
+  type InboundOptions,
+  type InvalidMessage,
+  type Outcome,
+} from './inbound/options';
+export { checkEventEnvelope, parseEventMessage, type ParsedEventMessage } from './inbound/parse';
 
 const DEFER_DELAY_MS = 250;
-/** Before-transaction steps of one batch run at once (each is typically a call to another service). */
-const PREPARE_CONCURRENCY = 16;
-
-export const defaultBackoff = (deliveries: number): number =>
-  Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
-
-/** What `parseEventMessage` makes of a message: its envelope, or why it is refused (dead-lettered). */
-export type ParsedEventMessage =
-  | { ok: true; envelope: EventEnvelope }
-  | { ok: false; reason: RefusalReason; message: string; envelope: EventEnvelope | null };
-
-/**
- * Parses one stream message as every consumer does: JSON, then `checkEventEnvelope` against the
- * message's subject. A refusal names the reason the dead letter records; `envelope` is kept when
- * only `data` failed. Replays of read models use it too, so they refuse exactly what consumers do.
- */
-export function parseEventMessage(
-  msg: { subject: string; data: Uint8Array },
-  registry?: MessageRegistry,
-): ParsedEventMessage {
-  const decoded = decodeJson(msg.data);
-  if (!decoded.ok)
-    return { ok: false, reason: 'json_invalido', message: `not JSON: ${decoded.error}`, envelope: null };
-  return checkEventEnvelope(decoded.value, msg.subject, registry);
-}
-
-/**
- * The one check of an event envelope (SPEC §8), for consumers and for the gateway's events route
- * (SPEC §11.4) alike: the envelope's shape, that it belongs on `subject` (`<type>.<projectId>`),
- * then `data`. What comes from outside (`agent.*`, the engine's stream; the events route takes
- * only those) is validated against the registry (its validated instance replaces `data`). openq's
- * own events (`OPENQ_EVENTS`, published only by openq services from their outbox, SPEC §8) are
- * trusted: their data was checked before it was written, so only the type is looked up and the
- * envelope's shape is checked cheaply, without class-validator. `field` names the first failing
- * field (`data.<field>` for the payload's own).
- */
-export function checkEventEnvelope(
-  value: unknown,
-  subject: string,
-  registry?: MessageRegistry,
-): ParsedEventMessage & { field?: string } {
-  const trusted = isTrustedSubject(subject);
-  const shape = trusted ? trustedShape(value) : validateAs(EventEnvelopeDto, value, 'envelope_invalido');
-  if (!shape.ok) {
-    const field = 'field' in shape ? (shape.field as string | undefined) : undefined;
-    return {
-      ok: false,
-      reason: shape.reason,
-      ...(field ? { field } : {}),
-      message: shape.message,
-      envelope: null,
-    };
-  }
-  const envelope = value as EventEnvelope;
-  if (`${envelope.type}.${envelope.projectId}` !== subject) {
-    return {
-      ok: false,
-      reason: 'envelope_invalido',
-      field: typeOfSubject(subject) === envelope.type ? 'projectId' : 'type',
-      message: `subject ${subject} does not match type ${envelope.type} and projectId`,
-      envelope: null,
-    };
-  }
-  if (registry && trusted) {
-    if (!registry.get(envelope.type))
-      return { ok: false, reason: 'tipo_desconhecido', message: `unknown type ${envelope.type}`, envelope };
-  } else if (registry) {
-    const data = registry.validate(envelope.type, envelope.data);
-    if (!data.ok) {
-      const field = data.field === 'type' ? 'type' : `data.${data.field}`;
-      return { ok: false, reason: data.reason, field, message: data.message, envelope };
-    }
-    envelope.data = data.value as Record<string, unknown>;
-  }
-  return { ok: true, envelope };
-}
-
-/** openq's own events: the subjects of `OPENQ_EVENTS`, which only openq services publish (SPEC §8). */
-function isTrustedSubject(subject: string): boolean {
-  return TRUSTED_PREFIXES.some((prefix) => subject.startsWith(prefix));
-}
-
-const TRUSTED_PREFIXES = STREAMS.openqEvents.subjects.map((s) => s.replace(/>$/, ''));
-
-/** The envelope fields a handler reads, checked without class-validator (a trusted message). */
-function trustedShape(value: unknown): { ok: true } | { ok: false; reason: RefusalReason; message: string } {
-  const e = value as Partial<Record<keyof EventEnvelope, unknown>> | null;
-  const fine =
-    typeof e === 'object' &&
-    e !== null &&
-    !Array.isArray(e) &&
-    typeof e.eventId === 'string' &&
-    typeof e.type === 'string' &&
-    typeof e.projectId === 'string' &&
-    typeof e.correlationId === 'string' &&
-    typeof e.occurredAt === 'string' &&
-    typeof e.data === 'object' &&
-    e.data !== null &&
-    !Array.isArray(e.data);
-  return fine
-    ? { ok: true }
-    : {
-        ok: false,
-        reason: 'envelope_invalido',
-        message: 'not an event envelope (eventId, type, projectId, correlationId, occurredAt, data)',
-      };
-}
-
-/** Thrown inside a transaction to roll it back: an earlier message of the subject is not settled. */
-class PredecessorPending extends Error {
-  constructor(readonly predecessor: Predecessor) {
-    super(`waiting for ${predecessor.subject} seq ${predecessor.seq}`);
-  }
-}
-
-class Refused extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-    readonly envelope: EventEnvelope | null,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Applies one JetStream message exactly once: parse and validate it, then in ONE transaction
@@ -196,6 +42,8 @@ class Refused extends Error {
  */
 export class InboundProcessor {
   private readonly logger: Logger;
+  private readonly inbox: Inbox;
+  private readonly deadLetters: DeadLetters;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -203,6 +51,8 @@ export class InboundProcessor {
     private readonly options: InboundOptions,
   ) {
     this.logger = new Logger(`inbound:${options.consumer}`);
+    this.inbox = new Inbox(dataSource, options.consumer);
+    this.deadLetters = new DeadLetters(dataSource, options, this.logger);
   }
 
   /**
@@ -214,7 +64,7 @@ export class InboundProcessor {
     const type = typeOfSubject(msg.subject);
     let outcome: Outcome = 'nak';
     try {
-      const span = this.spanOf(`${type} process`);
+      const span = consumerSpan(this.options.consumer, `${type} process`);
       outcome = await runInScope(natsHeaderReader(msg.headers), null, span, async (scope) => {
         const settled = await this.processInTurn(msg, scope);
         scope.span?.setAttribute('openq.outcome', settled);
@@ -246,14 +96,12 @@ export class InboundProcessor {
 
   private async processInScope(msg: JsMsg, scope: MessageScope): Promise<Outcome> {
     const deliveries = msg.info.deliveryCount;
-    let envelope: EventEnvelope;
-    try {
-      envelope = this.parse(msg);
-    } catch (error) {
-      if (!(error instanceof Refused)) throw error;
-      scope.correlationId = error.envelope?.correlationId ?? null;
-      return this.deadLetter(msg, error.reason, error.message, error.envelope);
+    const parsed = parseEventMessage(msg, this.options.registry);
+    if (!parsed.ok) {
+      scope.correlationId = parsed.envelope?.correlationId ?? null;
+      return this.deadLetters.park(msg, parsed.reason, parsed.message, parsed.envelope);
     }
+    const envelope = parsed.envelope;
     scope.correlationId = envelope.correlationId;
     try {
       if (!(await this.apply(msg, envelope, deliveries)))
@@ -263,23 +111,50 @@ export class InboundProcessor {
       if (error instanceof PredecessorPending) throw error;
       const text = error instanceof Error ? error.message : String(error);
       scope.span?.recordException(error instanceof Error ? error : text);
-      if (isRetryLater(error)) {
+      const verdict = afterHandlerFailure(error, deliveries, this.options.maxAttempts);
+      if (verdict === 'retry-later') {
         this.logger.warn(
           `transient failure on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`,
         );
         return 'nak';
       }
-      if (deliveries >= (this.options.maxAttempts ?? 5)) {
+      if (verdict === 'give-up') {
         this.logger.error(
           `giving up on ${envelope.type} ${envelope.eventId} after ${deliveries} deliveries: ${text}`,
         );
-        return this.deadLetter(msg, 'falha_no_tratamento', text, envelope);
+        return this.deadLetters.park(msg, 'falha_no_tratamento', text, envelope);
       }
       this.logger.warn(
         `handler failed on ${envelope.type} ${envelope.eventId} (delivery ${deliveries}): ${text}`,
       );
       return 'nak';
     }
+  }
+
+  /** False when the inbox already had the message (a redelivery: acked without effect). */
+  private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
+    const prepared = await this.options.prepare?.(envelope, () => this.inbox.has(envelope.eventId));
+    return this.inOneTransaction(async (manager) => {
+      // Seen before or not, the message takes its turn: the subject's position must pass it.
+      // Its inbox claim goes in the same statement, after the position's lock.
+      const claimed = await this.inbox.claimInTurn(manager, this.options.order, msg, envelope.eventId);
+      if (!claimed) {
+        await this.options.order?.advance(manager, msg.subject, msg.seq);
+        return false; // seen before: the effect is already committed
+      }
+      const outbox = new OutboxWriter(manager, followOn(envelope));
+      await this.handler(envelope.data, {
+        envelope,
+        manager,
+        outbox,
+        deliveries,
+        streamSeq: msg.seq,
+        prepared,
+      });
+      await outbox.flush();
+      await this.options.order?.advance(manager, msg.subject, msg.seq);
+      return true;
+    });
   }
 
   /**
@@ -306,7 +181,7 @@ export class InboundProcessor {
     let outcomes: Map<JsMsg, Outcome>;
     let duplicates: number;
     try {
-      await this.prepareBatch(items);
+      await prepareBatch(items, this.options, this.inbox.has);
       ({ outcomes, duplicates } = await this.applyBatch(items));
     } catch (error) {
       // The split runs each message's before-transaction step again, as a retry would.
@@ -359,37 +234,17 @@ export class InboundProcessor {
   private async applyBatch(
     items: BatchItem[],
   ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number }> {
-    const consumer = this.options.consumer;
     return this.inOneTransaction(async (manager) => {
       const outcomes = new Map<JsMsg, Outcome>();
       // Every unit's writer queues its rows here, with its own headers: one insert for the batch.
       const outbox = new OutboxWriter(manager);
-      const subjects = groupBySubject(items);
-      const admitted = this.options.order
-        ? await this.options.order.enterBatch(
-            manager,
-            [...subjects].map(([subject, of]) => ({ subject, seqs: of.map((i) => i.msg.seq) })),
-          )
-        : null;
-      const taken: BatchItem[] = [];
-      const moved: { subject: string; seq: number }[] = [];
-      for (const [subject, of] of subjects) {
-        const count = admitted?.get(subject) ?? of.length;
-        of.forEach((item, i) => (i < count ? taken.push(item) : outcomes.set(item.msg, 'defer')));
-        if (count > 0) moved.push({ subject, seq: of[count - 1]!.msg.seq });
-      }
-      // One inbox claim for all; an id twice in the batch (a copy republished past the broker's
-      // duplicate window) is new for its first message only.
-      const ids = [...new Set(taken.map((item) => item.envelope.eventId))];
-      const claimed = new Set<string>();
-      if (ids.length > 0) {
-        const rows: { message_id: string }[] = await manager.query(
-          `INSERT INTO inbox (consumer, message_id) SELECT $1, unnest($2::text[])
-           ON CONFLICT DO NOTHING RETURNING message_id`,
-          [consumer, ids],
-        );
-        for (const row of rows) claimed.add(row.message_id);
-      }
+      const { taken, moved } = await enterBatchTurn(
+        this.options.order,
+        manager,
+        groupBySubject(items),
+        outcomes,
+      );
+      const claimed = await this.inbox.claimBatch(manager, taken);
       let duplicates = 0;
       for (const item of taken) {
         outcomes.set(item.msg, 'ack');
@@ -406,44 +261,6 @@ export class InboundProcessor {
   }
 
   /**
-   * The before-transaction step of each message of the batch (`InboundOptions.prepare`), one after
-   * another in the batch's order, each in its message's scope (correlation id, trace); nothing is
-   * held meanwhile. A step that throws splits the batch.
-   */
-  /**
-   * The batch's before-transaction steps, up to `PREPARE_CONCURRENCY` at once. Each sees the state
-   * from before the batch's transaction whatever the order (none of them sees another's effect,
-   * as when they ran one after the other), and a batch holds one of the process's few transaction
-   * slots (`TransactionSlots`): run one by one, a batch of verdicts would wait for its calls to
-   * another service in a row while every other consumer of the process waits for the slot.
-   */
-  private async prepareBatch(items: BatchItem[]): Promise<void> {
-    const prepare = this.options.prepare;
-    if (!prepare) return;
-    let next = 0;
-    let failure: { error: unknown } | null = null;
-    const worker = async (): Promise<void> => {
-      // After a failure no new step starts; the ones running finish before the batch is split.
-      while (next < items.length && !failure) {
-        const item = items[next++]!;
-        const { msg, envelope } = item;
-        try {
-          item.prepared = await runInScope(
-            natsHeaderReader(msg.headers),
-            envelope.correlationId,
-            this.spanOf(`${envelope.type} prepare`),
-            () => prepare(envelope, () => this.inInbox(envelope)),
-          );
-        } catch (error) {
-          failure ??= { error };
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PREPARE_CONCURRENCY, items.length) }, worker));
-    if (failure) throw (failure as { error: unknown }).error;
-  }
-
-  /**
    * One message's handler inside the batch's transaction, as its own unit of work (logs, trace,
    * events): its rows are queued on the batch's writer with its correlation id and trace headers.
    */
@@ -452,7 +269,7 @@ export class InboundProcessor {
     batchOutbox: OutboxWriter,
     { msg, envelope, prepared }: BatchItem,
   ): Promise<unknown> {
-    const span = this.spanOf(`${envelope.type} process`);
+    const span = consumerSpan(this.options.consumer, `${envelope.type} process`);
     return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, () =>
       this.handler(envelope.data, {
         envelope,
@@ -465,18 +282,11 @@ export class InboundProcessor {
     );
   }
 
-  private spanOf(name: string): ScopeSpan {
-    return {
-      name,
-      kind: 'consumer',
-      attributes: { 'messaging.consumer.group.name': this.options.consumer },
-    };
-  }
-
   /**
-   * The one commit point of inbound work (a message, a batch, a dead letter): `work` runs in one
-   * transaction, and once this resolves it is committed. The outbox rows it wrote (one insert,
-   * `OutboxWriter.flush`) were handed to the process's publisher, which sends them on COMMIT.
+   * The one commit point of inbound work (a message, a batch; dead letters, `DeadLetters.park`):
+   * `work` runs in one transaction, and once this resolves it is committed. The outbox rows it
+   * wrote (one insert, `OutboxWriter.flush`) were handed to the process's publisher, which sends
+   * them on COMMIT.
    */
   private inOneTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -489,171 +299,4 @@ export class InboundProcessor {
     else if (outcome === 'defer') msg.nak(DEFER_DELAY_MS);
     else msg.nak((this.options.backoffMs ?? defaultBackoff)(msg.info.deliveryCount));
   }
-
-  /** Whether the consumer's inbox has the message (read outside any transaction). */
-  private async inInbox(envelope: EventEnvelope): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM inbox WHERE consumer = $1 AND message_id = $2`,
-      [this.options.consumer, envelope.eventId],
-    );
-    return rows.length > 0;
-  }
-
-  private parse(msg: JsMsg): EventEnvelope {
-    const parsed = parseEventMessage(msg, this.options.registry);
-    if (!parsed.ok) throw new Refused(parsed.reason, parsed.message, parsed.envelope);
-    return parsed.envelope;
-  }
-
-  /** False when the inbox already had the message (a redelivery: acked without effect). */
-  private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
-    const prepared = await this.options.prepare?.(envelope, () => this.inInbox(envelope));
-    return this.inOneTransaction(async (manager) => {
-      // Seen before or not, the message takes its turn: the subject's position must pass it.
-      // Its inbox claim goes in the same statement, after the position's lock.
-      const claimed = await this.enterAndClaim(manager, msg, envelope.eventId);
-      if (!claimed) {
-        await this.options.order?.advance(manager, msg.subject, msg.seq);
-        return false; // seen before: the effect is already committed
-      }
-      const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, {
-        envelope,
-        manager,
-        outbox,
-        deliveries,
-        streamSeq: msg.seq,
-        prepared,
-      });
-      await outbox.flush();
-      await this.options.order?.advance(manager, msg.subject, msg.seq);
-      return true;
-    });
-  }
-
-  /** `enterTurn` and the message's inbox claim; false when the inbox had it (a redelivery). */
-  private async enterAndClaim(manager: EntityManager, msg: JsMsg, messageId: string): Promise<boolean> {
-    const order = this.options.order;
-    if (!order) {
-      const rows: unknown[] = await manager.query(
-        `INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-        [this.options.consumer, messageId],
-      );
-      return rows.length > 0;
-    }
-    const { predecessor, claimed } = await order.enterAndClaim(manager, msg.subject, msg.seq, {
-      inboxConsumer: this.options.consumer,
-      messageId,
-    });
-    if (predecessor) throw new PredecessorPending(predecessor);
-    return claimed;
-  }
-
-  /** Locks the subject's position for the transaction, or rolls it back while an earlier message is pending. */
-  private async enterTurn(manager: EntityManager, msg: JsMsg): Promise<void> {
-    const predecessor = await this.options.order?.enter(manager, msg.subject, msg.seq);
-    if (predecessor) throw new PredecessorPending(predecessor);
-  }
-
-  private async deadLetter(
-    msg: JsMsg,
-    reason: string,
-    message: string,
-    envelope: EventEnvelope | null,
-  ): Promise<Outcome> {
-    try {
-      await this.inOneTransaction(async (manager) => {
-        await this.enterTurn(manager, msg);
-        await this.insertDeadLetter(manager, msg, reason, message, envelope);
-        if (this.options.onInvalid) {
-          const outbox = new OutboxWriter(manager, envelope ? followOn(envelope) : {});
-          await this.options.onInvalid({ manager, outbox, envelope, reason, message });
-          await outbox.flush();
-        }
-      });
-    } catch (error) {
-      if (error instanceof PredecessorPending) throw error;
-      if (isRetryLater(error) || !this.options.onInvalid) {
-        this.logger.warn(
-          `could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(error)}`,
-        );
-        return 'nak';
-      }
-      // The hook itself cannot be written (its event refused by the database, say): retrying
-      // would fail the same way forever, so the message is set aside without it.
-      this.logger.error(
-        `dead-lettering ${msg.subject} seq ${msg.seq} without its ${reason} notice, which failed: ${String(error)}`,
-      );
-      try {
-        await this.inOneTransaction(async (manager) => {
-          await this.enterTurn(manager, msg);
-          await this.insertDeadLetter(manager, msg, reason, message, envelope);
-        });
-      } catch (again) {
-        if (again instanceof PredecessorPending) throw again;
-        this.logger.warn(
-          `could not dead-letter ${msg.subject} seq ${msg.seq}, retrying later: ${String(again)}`,
-        );
-        return 'nak';
-      }
-    }
-    messagingMetrics.deadLetters().inc({ consumer: this.options.consumer, reason });
-    this.logger.warn(`dead-lettered ${msg.subject} seq ${msg.seq}: ${reason}: ${message}`);
-    return 'term';
-  }
-
-  private async insertDeadLetter(
-    manager: EntityManager,
-    msg: JsMsg,
-    reason: string,
-    message: string,
-    envelope: EventEnvelope | null,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO dead_letter (consumer, subject, stream_seq, message_id, reason, message, payload, deliveries)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        this.options.consumer,
-        msg.subject,
-        msg.seq,
-        storable(msg.headers?.get('Nats-Msg-Id') || envelope?.eventId || null),
-        reason,
-        storable(message.slice(0, 2000)),
-        storable(decodeText(msg.data).slice(0, 65_536)),
-        msg.info.deliveryCount,
-      ],
-    );
-    await this.options.order?.advance(manager, msg.subject, msg.seq);
-  }
-}
-
-/**
- * PostgreSQL text cannot hold NUL (0x00): a message carrying one could never be dead-lettered and
- * would be retried forever. It is kept with U+FFFD in its place.
- */
-function storable<T extends string | null>(text: T): T {
-  return (text === null ? null : text.replace(/\u0000/g, '\uFFFD')) as T;
-}
-
-interface BatchItem {
-  msg: JsMsg;
-  envelope: EventEnvelope;
-  /** What the type's before-transaction step returned for this message. */
-  prepared?: unknown;
-}
-
-/** By subject, then stream sequence: the order positions are locked and messages applied in. */
-function inSubjectOrder(a: JsMsg, b: JsMsg): number {
-  return a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.seq - b.seq;
-}
-
-/** Items already in subject order, grouped by subject. */
-function groupBySubject(items: BatchItem[]): Map<string, BatchItem[]> {
-  const subjects = new Map<string, BatchItem[]>();
-  for (const item of items) {
-    const of = subjects.get(item.msg.subject);
-    if (of) of.push(item);
-    else subjects.set(item.msg.subject, [item]);
-  }
-  return subjects;
 }

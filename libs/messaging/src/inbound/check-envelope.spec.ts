@@ -1,5 +1,5 @@
 import { agentEventRegistry, makeEnvelope } from '@openq/contracts';
-import { checkEventEnvelope, parseEventMessage } from './inbound';
+import { checkEventEnvelope, parseEventMessage } from './parse';
 
 /** The one envelope check of consumers (parseEventMessage) and of the gateway's events route. */
 const declare = {

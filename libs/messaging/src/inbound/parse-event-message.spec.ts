@@ -1,7 +1,7 @@
 import { IsInt } from 'class-validator';
 import { defineMessage, makeEnvelope, MessageRegistry } from '@openq/contracts';
-import { encodeJson } from './codec';
-import { parseEventMessage } from './inbound';
+import { encodeJson } from '../codec';
+import { parseEventMessage } from './parse';
 
 class Counted {
   @IsInt() n!: number;

@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { EventEnvelope, MessageRegistry } from '@openq/contracts';
+import type { OutboxWriter } from '../outbox';
+import type { SubjectOrder } from '../subject-order';
+import type { ScopeSpan } from '../trace-context';
+
+/** What a handler of an inbound event gets: the event and the transaction its effects go in. */
+export interface EventContext {
+  envelope: EventEnvelope;
+  manager: EntityManager;
+  outbox: OutboxWriter;
+  deliveries: number;
+  /** The message's sequence in its stream (the catch-up route's `seq`). */
+  streamSeq: number;
+  /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
+  prepared?: unknown;
+}
+
+export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
+
+export interface InvalidMessage {
+  manager: EntityManager;
+  outbox: OutboxWriter;
+  /** The envelope when its shape was fine and only `data` failed. */
+  envelope: EventEnvelope | null;
+  reason: string;
+  message: string;
+}
+
+export interface InboundOptions {
+  /** The inbox and dead-letter name of this consumer (the durable name). */
+  consumer: string;
+  registry?: MessageRegistry;
+  /** Runs in the dead-letter transaction when a message is refused (e.g. `question.rejected`). */
+  onInvalid?: (invalid: InvalidMessage) => Promise<void>;
+  /** Attempts before a message whose handler keeps failing (not transiently) is dead-lettered. */
+  maxAttempts?: number;
+  backoffMs?: (deliveries: number) => number;
+  /** Stream order per subject across the processes sharing the consumer (always set by the transport). */
+  order?: SubjectOrder;
+  /**
+   * Runs before the message's transaction, holding no connection or lock (a call to another
+   * service); its result is the handler's `prepared`. It may be run again for the same message.
+   * `applied` reads whether this consumer's inbox already has the message (a redelivery).
+   */
+  prepare?: (envelope: EventEnvelope, applied: () => Promise<boolean>) => Promise<unknown>;
+}
+
+/** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */
+export type Outcome = 'ack' | 'nak' | 'term' | 'defer';
+
+export const defaultBackoff = (deliveries: number): number =>
+  Math.min(30_000, 200 * 2 ** Math.max(0, deliveries - 1));
+
+/** The span of one unit of inbound work of `consumer` (a message's handling, its before-transaction step). */
+export function consumerSpan(consumer: string, name: string): ScopeSpan {
+  return { name, kind: 'consumer', attributes: { 'messaging.consumer.group.name': consumer } };
+}
