@@ -9,41 +9,38 @@ import {
   type UserCommand,
   type UserScopedCommand,
 } from '@openq/contracts';
-import { recordMember } from '../store/clock.store';
-import { projectLanguage, setProjectLanguage, setUserLanguage, userLanguage } from '../store/languages.store';
+import { setLanguageHandler } from './commands/set-language/set-language.handler';
+import { setProjectLanguageHandler } from './commands/set-project-language/set-project-language.handler';
+import { projectLanguageQuery } from './queries/project-language.query';
+import { userLanguageQuery } from './queries/user-language.query';
 
 /**
  * Issue #30 the language openq writes to a person in: theirs (`openq.notifier.language`,
  * `set-language`; the gateway's `/me/language`) and a project's (`project-language`,
  * `set-project-language`; `/projects/:projectId/language`, maintainers — the gateway checks the
- * role). The sender reads them at send time (store/languages.store.ts `recipientLanguage`).
+ * role). The sender reads them at send time (`recipientLanguage` of the languages store).
  */
 @Controller()
-export class LanguagesController {
+export class LanguagesRequestsController {
   constructor(private readonly dataSource: DataSource) {}
 
   @MessagePattern(Commands.notifier.language.type)
   language(@Payload() cmd: UserCommand): Promise<LanguageView> {
-    return userLanguage(this.dataSource.manager, cmd.userId);
+    return userLanguageQuery(this.dataSource, cmd);
   }
 
   @MessagePattern(Commands.notifier.setLanguage.type)
-  async setLanguage(@Payload() cmd: SetUserLanguageCommand): Promise<LanguageView> {
-    await setUserLanguage(this.dataSource.manager, cmd.userId, cmd.language);
-    return userLanguage(this.dataSource.manager, cmd.userId);
+  setLanguage(@Payload() cmd: SetUserLanguageCommand): Promise<LanguageView> {
+    return setLanguageHandler(this.dataSource, cmd);
   }
 
   @MessagePattern(Commands.notifier.projectLanguage.type)
   projectLanguage(@Payload() cmd: UserScopedCommand): Promise<LanguageView> {
-    return projectLanguage(this.dataSource.manager, cmd.projectId, cmd.userId);
+    return projectLanguageQuery(this.dataSource, cmd);
   }
 
   @MessagePattern(Commands.notifier.setProjectLanguage.type)
   setProjectLanguage(@Payload() cmd: SetProjectLanguageCommand): Promise<LanguageView> {
-    return this.dataSource.transaction(async (m) => {
-      await recordMember(m, cmd.projectId, cmd.userId, cmd.role);
-      await setProjectLanguage(m, cmd.projectId, cmd.language);
-      return projectLanguage(m, cmd.projectId, cmd.userId);
-    });
+    return setProjectLanguageHandler(this.dataSource, cmd);
   }
 }
