@@ -7,11 +7,11 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { closeChannelSenders } from '../channels/senders';
-import { ClockTicker } from './delivery/clock-ticker';
-import { DeliverySender } from './delivery/delivery-sender';
-import { EngineSender } from './engines/engine-sender';
-import { EngineSubscriptionHint } from './engines/engine-subscription-hint';
+import { closeChannelSenders } from './adapters/channels/senders';
+import { ClockTicker } from './commands/tick-clock/clock-ticker';
+import { DeliverySender } from './commands/send-delivery/delivery-sender';
+import { EngineSender } from './engines/commands/send-engine-delivery/engine-sender';
+import { EngineSubscriptionHint } from './engines/store/engine-subscription-hint';
 import { EnginesEventsController } from './engines/engines.events.controller';
 import { EnginesRequestsController } from './engines/engines.requests.controller';
 import { LanguagesRequestsController } from './language/languages.requests.controller';

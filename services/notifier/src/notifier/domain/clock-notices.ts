@@ -1,12 +1,6 @@
-import type { NotificationClock } from '../../channels/channel';
-import {
-  schedule,
-  type ClockAction,
-  type ClockPolicy,
-  type ClockQuestion,
-  type WorkingTime,
-  type WorkingTimeOf,
-} from '../../clock';
+import type { NotificationClock } from '../adapters/channels/channel';
+import { schedule, type ClockAction } from '../clock-schedule';
+import { type ClockPolicy, type ClockQuestion, type WorkingTime, type WorkingTimeOf } from './clock';
 import {
   asNotificationQuestion,
   questionBlocks,

@@ -4,7 +4,7 @@ import { EVERY_OPENQ_EVENT } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from '../notifier-runtime';
 import { planEngineDeliveriesHandler } from './commands/plan-engine-deliveries/plan-engine-deliveries.handler';
-import { EngineSubscriptionHint } from './engine-subscription-hint';
+import { EngineSubscriptionHint } from './store/engine-subscription-hint';
 
 /**
  * Issue #34 (SPEC §12.5) engines on HTTP alone: one durable consumer over the whole OPENQ_EVENTS

@@ -12,7 +12,7 @@ import {
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from '../notifier-runtime';
 import { deleteEngineSubscriptionHandler } from './commands/delete-engine-subscription/delete-engine-subscription.handler';
 import { setEngineSubscriptionHandler } from './commands/set-engine-subscription/set-engine-subscription.handler';
-import { EngineSubscriptionHint } from './engine-subscription-hint';
+import { EngineSubscriptionHint } from './store/engine-subscription-hint';
 import { engineSubscriptionQuery } from './queries/engine-subscription.query';
 
 /**

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ClockStateReply, UserScopedCommand } from '@openq/contracts';
-import { overdueState } from '../../clock';
+import { overdueState } from '../clock-schedule';
 import { clockPolicyView, noticesOf, openClockQuestions, workingTimesOf } from '../store/clock.store';
 
 /**

@@ -1,5 +1,5 @@
 import type { EventContext } from '@openq/messaging';
-import { enqueueNotifications } from '../../delivery/enqueue';
+import { enqueueNotifications } from './enqueue';
 import type { KnownQuestion, NotifierFact } from '../../domain/recipients';
 import type { NotifierRuntime } from '../../notifier-runtime';
 import { closeQuestion } from '../../store/clock.store';

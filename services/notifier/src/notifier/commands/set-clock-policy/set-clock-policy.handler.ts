@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type ClockPolicyView, type Refusal, type SetClockPolicyCommand } from '@openq/contracts';
-import { parseClockPolicy } from '../../../clock';
+import { parseClockPolicy } from '../../domain/clock';
 import type { NotifierRuntime } from '../../notifier-runtime';
 import { clockPolicyView, recordMember, setClockPolicy } from '../../store/clock.store';
 

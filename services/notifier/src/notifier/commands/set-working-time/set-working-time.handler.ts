@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type Refusal, type SetWorkingTimeCommand, type WorkingTimeView } from '@openq/contracts';
-import { parseWorkingTime } from '../../../clock';
+import { parseWorkingTime } from '../../domain/clock';
 import type { NotifierRuntime } from '../../notifier-runtime';
 import { setWorkingTime, workingTimeView } from '../../store/clock.store';
 

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { EngineCommand, EngineSubscriptionView, Refusal } from '@openq/contracts';
-import { engineNotFound } from '../engine-not-found';
-import { getSubscription } from '../engine-subscriptions.store';
+import { engineNotFound } from '../domain/engine-not-found';
+import { getSubscription } from '../store/engine-subscriptions.store';
 
 /** The engine's subscription, its secret never shown; 404 when it has none. */
 export async function engineSubscriptionQuery(

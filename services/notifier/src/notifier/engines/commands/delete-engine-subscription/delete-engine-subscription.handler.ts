@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { EngineCommand, EngineSubscriptionDeleted, Refusal } from '@openq/contracts';
-import { engineNotFound } from '../../engine-not-found';
-import { deleteSubscription } from '../../engine-subscriptions.store';
+import { engineNotFound } from '../../domain/engine-not-found';
+import { deleteSubscription } from '../../store/engine-subscriptions.store';
 
 export async function deleteEngineSubscriptionHandler(
   dataSource: DataSource,

@@ -1,7 +1,7 @@
 import type { EventContext } from '@openq/messaging';
 import type { NotifierRuntime } from '../../../notifier-runtime';
-import type { EngineSubscriptionHint } from '../../engine-subscription-hint';
-import { planEngineDeliveries } from '../../engine-subscriptions.store';
+import type { EngineSubscriptionHint } from '../../store/engine-subscription-hint';
+import { planEngineDeliveries } from '../../store/engine-subscriptions.store';
 
 /**
  * In each event's inbox transaction: one delivery per engine subscribed to it. The rows commit

@@ -9,8 +9,8 @@ import {
   type SetEngineSubscriptionCommand,
 } from '@openq/contracts';
 import { checkOutboundTarget, OutboundError, type OutboundPolicy } from '@openq/platform';
-import type { EngineSubscriptionHint } from '../../engine-subscription-hint';
-import { putSubscription } from '../../engine-subscriptions.store';
+import type { EngineSubscriptionHint } from '../../store/engine-subscription-hint';
+import { putSubscription } from '../../store/engine-subscriptions.store';
 
 const logger = new Logger('EngineSubscriptions');
 

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { LanguageView, SetUserLanguageCommand } from '@openq/contracts';
-import { setUserLanguage, userLanguage } from '../../../store/languages.store';
+import { setUserLanguage, userLanguage } from '../../store/languages.store';
 
 /** A person's own language set (or cleared: the project's, else English). */
 export async function setLanguageHandler(ds: DataSource, cmd: SetUserLanguageCommand): Promise<LanguageView> {

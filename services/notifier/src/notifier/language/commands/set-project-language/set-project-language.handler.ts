@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { LanguageView, SetProjectLanguageCommand } from '@openq/contracts';
 import { recordMember } from '../../../store/clock.store';
-import { projectLanguage, setProjectLanguage } from '../../../store/languages.store';
+import { projectLanguage, setProjectLanguage } from '../../store/languages.store';
 
 /** A project's language set by a maintainer (the gateway checks the role). */
 export function setProjectLanguageHandler(

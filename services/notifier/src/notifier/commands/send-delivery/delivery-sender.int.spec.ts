@@ -1,13 +1,13 @@
 import { parseAllowedTargets, PUBLIC_ONLY, type OutboundPolicy } from '@openq/platform';
 import { useServiceDatabase, waitFor } from '@openq/testing';
 import { WebhookReceiver } from '@openq/testing/webhook-receiver';
-import type { Notification } from '../../channels/channel';
-import { SlackSender } from '../../channels/slack';
-import { WebhookSender } from '../../channels/webhook';
-import { NOTIFIER_MIGRATIONS } from '../migrations';
-import { deliveryId } from './enqueue';
+import type { Notification } from '../../adapters/channels/channel';
+import { SlackSender } from '../../adapters/channels/slack';
+import { WebhookSender } from '../../adapters/channels/webhook';
+import { NOTIFIER_MIGRATIONS } from '../../migrations';
+import { deliveryId } from '../enqueue-notifications/enqueue';
 import { DeliverySender } from './delivery-sender';
-import { insertDeliveries } from '../store/deliveries.store';
+import { insertDeliveries } from '../../store/deliveries.store';
 
 /*
  * Issue #17 the sender loop on a real PostgreSQL and a real HTTP receiver: two senders (two

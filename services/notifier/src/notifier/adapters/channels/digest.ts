@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isKnownTimeZone, localWallMs } from '../clock/business-time';
+import { isKnownTimeZone, localWallMs } from '../../domain/clock/business-time';
 import type { Language } from '@openq/contracts';
 import type { Notification, NotificationKind } from './channel';
 import type { RenderedEmail } from './templates/email-template';

@@ -1,5 +1,5 @@
 import { linkUrl, mintOneTapLink } from '@openq/platform';
-import type { Notification } from '../../channels/channel';
+import type { Notification } from '../../adapters/channels/channel';
 
 export interface LinkSettings {
   /** `OPENQ_PUBLIC_URL`: where people reach the gateway. */

@@ -14,21 +14,22 @@ export interface ClockQuestion {
 export type ClockActionKind = 'reminder' | 'due' | 'escalation';
 
 /**
- * One notice the clock asks for. `key` is stable for the question's life (same inputs, same key):
- * the notifier records it once it is sent and never sends it again. A notice only tells: it
- * carries who is late, never an answer.
+ * One notice the clock asks for, its instants in epoch milliseconds (the domain does not touch
+ * the `Date` global; `clock-schedule.ts` of the slice gives them as dates). `key` is stable for
+ * the question's life (same inputs, same key): the notifier records it once it is sent and never
+ * sends it again. A notice only tells: it carries who is late, never an answer.
  */
-export interface ClockAction {
+export interface ClockActionAt {
   key: string;
   questionId: string;
   kind: ClockActionKind;
   /** Reminders count from 1 in the policy's order; the due notice and the escalation are step 1. */
   step: number;
   /** When to tell: inside each recipient's working time, outside their quiet hours. */
-  at: Date;
+  at: number;
   to: string[];
   /** When the question is (or was) due, in the author's business time. */
-  dueAt: Date;
+  dueAt: number;
   /** Escalation only: who is late to answer (the author). */
   late?: string[];
 }
@@ -37,9 +38,9 @@ export type WorkingTimeOf = (userId: string) => WorkingTime;
 
 const KIND_ORDER: Record<ClockActionKind, number> = { reminder: 0, due: 1, escalation: 2 };
 
-function byTime(a: ClockAction, b: ClockAction): number {
+function byTime(a: ClockActionAt, b: ClockActionAt): number {
   return (
-    a.at.getTime() - b.at.getTime() ||
+    a.at - b.at ||
     KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
     a.step - b.step ||
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
@@ -57,10 +58,8 @@ export function escalationRecipients(
 }
 
 /** The instant the question is due: `dueAfter` business time of the author after the declaration. */
-export function dueAt(question: ClockQuestion, policy: ClockPolicy, authorTime: WorkingTime): Date {
-  return new Date(
-    addBusinessMinutes(question.declaredAt.getTime(), durationMinutes(policy.dueAfter), authorTime),
-  );
+export function dueAtMs(question: ClockQuestion, policy: ClockPolicy, authorTime: WorkingTime): number {
+  return addBusinessMinutes(question.declaredAt.getTime(), durationMinutes(policy.dueAfter), authorTime);
 }
 
 /**
@@ -69,13 +68,13 @@ export function dueAt(question: ClockQuestion, policy: ClockPolicy, authorTime: 
  * inputs give the same list, so a restart or a redelivery recomputes it instead of storing it.
  * `maintainers` is the project's maintainers, resolved by the caller, for `escalateTo: 'maintainers'`.
  */
-export function schedule(
+export function scheduleAt(
   question: ClockQuestion,
   policy: ClockPolicy,
   workingTimeOf: WorkingTimeOf,
   alreadySent: ReadonlySet<string>,
   maintainers: readonly string[] = [],
-): ClockAction[] {
+): ClockActionAt[] {
   if (question.status !== 'open') return [];
   const { questionId, authorId } = question;
   const declared = question.declaredAt.getTime();
@@ -99,10 +98,10 @@ export function schedule(
   }
   const after = (minutes: number) =>
     instantOf.get(minutes) ?? addBusinessMinutes(declared, minutes, authorTime);
-  const due = new Date(after(durationMinutes(policy.dueAfter)));
-  const toAuthor = (at: number) => new Date(nextDeliverable(at, authorTime));
+  const due = after(durationMinutes(policy.dueAfter));
+  const toAuthor = (at: number) => nextDeliverable(at, authorTime);
 
-  const actions: ClockAction[] = policy.reminders.map((reminder, index) => ({
+  const actions: ClockActionAt[] = policy.reminders.map((reminder, index) => ({
     key: `${questionId}:reminder:${index + 1}`,
     questionId,
     kind: 'reminder',
@@ -116,14 +115,14 @@ export function schedule(
     questionId,
     kind: 'due',
     step: 1,
-    at: toAuthor(due.getTime()),
+    at: toAuthor(due),
     to: [authorId],
     dueAt: due,
   });
   if (policy.escalateAfter) {
     // Nobody hears that the author is late before the author has been told (the due notice and
     // every reminder): each escalation is delivered no earlier than the author's last notice.
-    const authorTold = Math.max(...actions.map((action) => action.at.getTime()));
+    const authorTold = Math.max(...actions.map((action) => action.at));
     const escalation = Math.max(after(durationMinutes(policy.escalateAfter)), authorTold);
     for (const recipient of escalationRecipients(policy, maintainers, authorId)) {
       actions.push({
@@ -131,7 +130,7 @@ export function schedule(
         questionId,
         kind: 'escalation',
         step: 1,
-        at: new Date(nextDeliverable(escalation, workingTimeOf(recipient))),
+        at: nextDeliverable(escalation, workingTimeOf(recipient)),
         to: [recipient],
         dueAt: due,
         late: [authorId],
@@ -139,20 +138,6 @@ export function schedule(
     }
   }
   return actions.filter((action) => !alreadySent.has(action.key)).sort(byTime);
-}
-
-/** The notices whose time has come at `now` and that were not sent yet. Grows with `now`. */
-export function dueActions(
-  now: Date,
-  question: ClockQuestion,
-  policy: ClockPolicy,
-  workingTimeOf: WorkingTimeOf,
-  alreadySent: ReadonlySet<string>,
-  maintainers: readonly string[] = [],
-): ClockAction[] {
-  return schedule(question, policy, workingTimeOf, alreadySent, maintainers).filter(
-    (action) => action.at.getTime() <= now.getTime(),
-  );
 }
 
 export type OverdueState = 'on_time' | 'due_soon' | 'overdue';
@@ -165,17 +150,17 @@ export const DUE_SOON_FRACTION = 0.25;
  * at most a quarter of `dueAfter` (business time) is left, else `on_time`. A closed question has
  * no marker (null). `workingTime` is the author's.
  */
-export function overdueState(
+export function overdueStateAt(
   question: ClockQuestion,
   policy: ClockPolicy,
   workingTime: WorkingTime,
   now: Date,
-): { state: OverdueState; dueAt: Date } | null {
+): { state: OverdueState; dueAt: number } | null {
   if (question.status !== 'open') return null;
-  const due = dueAt(question, policy, workingTime);
+  const due = dueAtMs(question, policy, workingTime);
   const at = now.getTime();
-  if (at >= due.getTime()) return { state: 'overdue', dueAt: due };
-  const left = businessMsBetween(at, due.getTime(), workingTime);
+  if (at >= due) return { state: 'overdue', dueAt: due };
+  const left = businessMsBetween(at, due, workingTime);
   const soon = durationMinutes(policy.dueAfter) * MINUTE_MS * DUE_SOON_FRACTION;
   return { state: left <= soon ? 'due_soon' : 'on_time', dueAt: due };
 }

@@ -1,18 +1,18 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { EVENT_HEADER, STREAM_SEQ_HEADER } from '@openq/contracts';
-import { PermanentSendError } from '../../channels/channel';
-import { postSigned, type SignedPostOptions } from '../../channels/signed-post';
-import { afterFailure, type RetryPolicy } from '../domain/backoff';
-import { detailOf, failureClassOf } from '../delivery/failures';
-import { notifierMetrics } from '../delivery/notifier-metrics';
+import { PermanentSendError } from '../../../adapters/channels/channel';
+import { postSigned, type SignedPostOptions } from '../../../adapters/channels/signed-post';
+import { afterFailure, type RetryPolicy } from '../../../domain/backoff';
+import { detailOf, failureClassOf } from '../../../domain/failures';
+import { notifierMetrics } from '../../../notifier-metrics';
 import {
   claimDueEngineDeliveries,
   markEngineDead,
   markEngineRetry,
   markEngineSent,
   type ClaimedEngineDelivery,
-} from './engine-deliveries.store';
+} from '../../store/engine-deliveries.store';
 
 export interface EngineSenderOptions extends SignedPostOptions {
   retry: RetryPolicy;

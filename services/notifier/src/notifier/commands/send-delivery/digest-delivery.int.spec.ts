@@ -1,13 +1,13 @@
 import { useServiceDatabase, waitFor } from '@openq/testing';
 
 import { SmtpSink } from '@openq/testing/smtp-sink';
-import type { Notification } from '../../channels/channel';
-import { EmailSender, smtpConfigFromEnv } from '../../channels/email';
-import { NOTIFIER_MIGRATIONS } from '../migrations';
-import { claimDue, insertDeliveries } from '../store/deliveries.store';
-import { collectDueDigests } from '../store/digests.store';
+import type { Notification } from '../../adapters/channels/channel';
+import { EmailSender, smtpConfigFromEnv } from '../../adapters/channels/email';
+import { NOTIFIER_MIGRATIONS } from '../../migrations';
+import { claimDue, insertDeliveries } from '../../store/deliveries.store';
+import { collectDueDigests } from '../../store/digests.store';
 import { DeliverySender } from './delivery-sender';
-import { deliveryId } from './enqueue';
+import { deliveryId } from '../enqueue-notifications/enqueue';
 
 /*
  * Issue #17 digest mode on a real PostgreSQL and a real SMTP server: e-mail deliveries of an

@@ -5,12 +5,12 @@ import {
   type ChannelKind,
   type ChannelSender,
   type Notification,
-} from '../../channels/channel';
-import { renderDigest } from '../../channels/digest';
-import type { RenderedEmail } from '../../channels/email';
-import type { ChannelSenders } from '../../channels/senders';
-import { afterFailure, type RetryPolicy } from '../domain/backoff';
-import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../store/deliveries.store';
+} from '../../adapters/channels/channel';
+import { renderDigest } from '../../adapters/channels/digest';
+import type { RenderedEmail } from '../../adapters/channels/email';
+import type { ChannelSenders } from '../../adapters/channels/senders';
+import { afterFailure, type RetryPolicy } from '../../domain/backoff';
+import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../../store/deliveries.store';
 import {
   claimDueDigests,
   collectDueDigests,
@@ -18,12 +18,12 @@ import {
   markDigestRetry,
   markDigestSent,
   type ClaimedDigest,
-} from '../store/digests.store';
-import type { EngineSender } from '../engines/engine-sender';
-import { detailOf, failureClassOf } from './failures';
-import { recipientLanguage } from '../store/languages.store';
+} from '../../store/digests.store';
+import type { EngineSender } from '../../engines/commands/send-engine-delivery/engine-sender';
+import { detailOf, failureClassOf } from '../../domain/failures';
+import { recipientLanguage } from '../../language/store/languages.store';
 import { withOneTapLinks, type LinkSettings } from './links';
-import { notifierMetrics } from './notifier-metrics';
+import { notifierMetrics } from '../../notifier-metrics';
 
 export interface DeliverySenderOptions {
   retry: RetryPolicy;

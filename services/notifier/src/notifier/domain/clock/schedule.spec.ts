@@ -1,6 +1,12 @@
 import { isRefusal } from '@openq/contracts';
 import { parseClockPolicy, type ClockPolicy } from './clock-policy';
-import { dueActions, escalationRecipients, overdueState, schedule, type ClockQuestion } from './schedule';
+import {
+  dueActions,
+  escalationRecipients,
+  overdueState,
+  schedule,
+  type ClockQuestion,
+} from '../../clock-schedule';
 import { parseWorkingTime, type WorkingTime } from './working-time';
 
 function policy(input: unknown): ClockPolicy {

@@ -2,7 +2,7 @@ import { isRefusal } from '@openq/contracts';
 import fc from 'fast-check';
 import { addBusinessMinutes, businessMsBetween, MINUTE_MS, nextDeliverable } from './business-time';
 import { durationMinutes, parseClockPolicy, type ClockPolicy } from './clock-policy';
-import { dueActions, schedule, type ClockQuestion } from './schedule';
+import { dueActions, schedule, type ClockQuestion } from '../../clock-schedule';
 import { parseWorkingTime, type WorkingTime } from './working-time';
 
 // Zones with DST both ways, half-hour and 45-minute offsets, and a 30-minute DST (Lord Howe).

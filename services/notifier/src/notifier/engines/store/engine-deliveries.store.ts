@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { markRowRetry, markRowsDead, markRowsSent } from '../store/delivery-rows';
+import { markRowRetry, markRowsDead, markRowsSent } from '../../store/delivery-rows';
 
 export interface ClaimedEngineDelivery {
   id: string;

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ChannelKind } from '../../channels/channel';
-import { planClockTick } from '../domain/clock-notices';
+import type { ChannelKind } from '../../adapters/channels/channel';
+import { planClockTick } from '../../domain/clock-notices';
 import {
   claimClockQuestions,
   givenKeys,
@@ -11,8 +11,8 @@ import {
   setNextClock,
   workingTimesOf,
   type ClockQuestionRow,
-} from '../store/clock.store';
-import { addressToChannels } from './enqueue';
+} from '../../store/clock.store';
+import { addressToChannels } from '../enqueue-notifications/enqueue';
 
 /** Namespace of a clock notice's event id: uuidv5(notice key), the same however often computed. */
 const NOTICE_NAMESPACE = '5e0c7f4a-2b1d-4c3e-9f8a-6d7e1b2c3a4f';

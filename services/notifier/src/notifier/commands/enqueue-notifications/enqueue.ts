@@ -2,16 +2,16 @@ import { v5 as uuidv5 } from 'uuid';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
-import type { ChannelKind, Notification, NotificationClock } from '../../channels/channel';
+import type { ChannelKind, Notification, NotificationClock } from '../../adapters/channels/channel';
 import {
   planNotifications,
   type KnownQuestion,
   type NotifierFact,
   type PlannedNotification,
-} from '../domain/recipients';
-import { enabledChannels } from '../store/channels.store';
-import { insertDeliveries, type NewDelivery } from '../store/deliveries.store';
-import { loadQuestions } from '../store/questions.store';
+} from '../../domain/recipients';
+import { enabledChannels } from '../../store/channels.store';
+import { insertDeliveries, type NewDelivery } from '../../store/deliveries.store';
+import { loadQuestions } from '../../store/questions.store';
 
 /** Namespace of the delivery ids: uuidv5(eventId/channel/recipient), the same however often computed. */
 const DELIVERY_NAMESPACE = 'a7d3c1e2-5b4f-4e8a-9c6d-2f1e0b9a8c7d';

@@ -1,6 +1,6 @@
 import { verifyOneTapLink } from '@openq/platform';
-import type { Notification } from '../../channels/channel';
-import { leadLine } from '../../channels/templates/wording';
+import type { Notification } from '../../adapters/channels/channel';
+import { leadLine } from '../../adapters/channels/templates/wording';
 import { withOneTapLinks } from './links';
 
 const SECRET = 'links-spec-secret-0123456789abcdef';

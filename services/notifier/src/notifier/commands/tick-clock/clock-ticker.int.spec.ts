@@ -1,11 +1,11 @@
 import { useServiceDatabase } from '@openq/testing';
 import { isRefusal, type QuestionDeclared } from '@openq/contracts';
 
-import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../clock';
-import type { Notification } from '../../channels/channel';
-import { NOTIFIER_MIGRATIONS } from '../migrations';
-import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../store/clock.store';
-import { saveQuestion } from '../store/questions.store';
+import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../domain/clock';
+import type { Notification } from '../../adapters/channels/channel';
+import { NOTIFIER_MIGRATIONS } from '../../migrations';
+import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../../store/clock.store';
+import { saveQuestion } from '../../store/questions.store';
 import { ClockTicker } from './clock-ticker';
 
 /*
