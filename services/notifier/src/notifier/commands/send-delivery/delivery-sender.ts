@@ -9,7 +9,8 @@ import {
 import { renderDigest } from '../../adapters/channels/digest';
 import type { RenderedEmail } from '../../adapters/channels/email';
 import type { ChannelSenders } from '../../adapters/channels/senders';
-import { afterFailure, type RetryPolicy } from '../../domain/backoff';
+import type { RetryPolicy } from '../../domain/backoff';
+import { deliveryLife, type DeliveryCommand, type DeliveryState } from '../../domain/delivery';
 import { claimDue, markDead, markRetry, markSent, type ClaimedDelivery } from '../../store/deliveries.store';
 import {
   claimDueDigests,
@@ -24,6 +25,7 @@ import { detailOf, failureClassOf } from '../../domain/failures';
 import { recipientLanguage } from '../../language/store/languages.store';
 import { withOneTapLinks, type LinkSettings } from './links';
 import { notifierMetrics } from '../../notifier-metrics';
+import { settleDelivery, type DeliveryRows } from './send-delivery.handler';
 
 export interface DeliverySenderOptions {
   retry: RetryPolicy;
@@ -144,7 +146,8 @@ export class DeliverySender {
     const sender = this.senders[channel] as ChannelSender<unknown> | undefined;
     if (!sender || d.target === null) {
       const reason = !sender ? 'canal_indisponivel' : 'canal_removido';
-      if (await markDead(this.dataSource, d.id, reason)) notifierMetrics.deadLettered().inc({ channel });
+      const settled = await this.settle(d, { type: 'give_up', reason });
+      if ('died' in settled && settled.died) notifierMetrics.deadLettered().inc({ channel });
       return;
     }
     try {
@@ -153,7 +156,7 @@ export class DeliverySender {
       await this.failed(d, channel, error);
       return;
     }
-    await markSent(this.dataSource, d.id);
+    await this.settle(d, { type: 'record_sent' });
     notifierMetrics.sent().inc({ channel });
     if (!d.resend && d.kind === 'question_declared') {
       const seconds = (Date.now() - d.occurredAt.getTime()) / 1000;
@@ -163,24 +166,34 @@ export class DeliverySender {
 
   private async failed(d: ClaimedDelivery, channel: ChannelKind, error: unknown): Promise<void> {
     notifierMetrics.failed().inc({ channel });
-    const reason = failureClassOf(error);
-    const outcome = afterFailure(
-      this.options.retry,
-      d.attempts,
-      error instanceof PermanentSendError,
-      (this.options.random ?? Math.random)(),
-    );
-    if (outcome.status === 'dead') {
-      if (await markDead(this.dataSource, d.id, reason)) notifierMetrics.deadLettered().inc({ channel });
+    const settled = await this.settle(d, {
+      type: 'record_failure',
+      reason: failureClassOf(error),
+      permanent: error instanceof PermanentSendError,
+      random: (this.options.random ?? Math.random)(),
+      retryAfterMs: retryAfterOf(error),
+    });
+    const { event } = settled;
+    if (event?.type === 'delivery.given_up') {
+      if ('died' in settled && settled.died) notifierMetrics.deadLettered().inc({ channel });
       this.logger.warn(
-        `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${reason}: ${detailOf(error)}`,
+        `delivery ${d.id} (${channel}) dead-lettered after ${d.attempts} attempt(s): ${event.data.reason}: ${detailOf(error)}`,
       );
-    } else {
+    } else if (event?.type === 'delivery.retry_scheduled') {
       this.logger.warn(
-        `delivery ${d.id} (${channel}) attempt ${d.attempts} failed, will retry: ${reason}: ${detailOf(error)}`,
+        `delivery ${d.id} (${channel}) attempt ${d.attempts} failed, will retry: ${event.data.reason}: ${detailOf(error)}`,
       );
-      await markRetry(this.dataSource, d.id, Math.max(outcome.delayMs, retryAfterOf(error)), reason);
     }
+  }
+
+  /** The delivery decider on the claimed row (pending, its attempts counted by the claim); one statement. */
+  private settle(d: ClaimedDelivery, command: DeliveryCommand) {
+    const rows: DeliveryRows<boolean> = {
+      sent: () => markSent(this.dataSource, d.id),
+      retry: (delayMs, reason) => markRetry(this.dataSource, d.id, delayMs, reason),
+      dead: (reason) => markDead(this.dataSource, d.id, reason),
+    };
+    return settleDelivery(deliveryLife(this.options.retry), claimedState(d.attempts), command, rows);
   }
 
   /**
@@ -209,12 +222,23 @@ export class DeliverySender {
     const channel = 'email' as const;
     const mailer = this.senders.email as Partial<DigestMailer> | undefined;
     const count = g.notifications.length;
+    const rows: DeliveryRows<number> = {
+      sent: () => markDigestSent(this.dataSource, g.id),
+      retry: (delayMs, reason) => markDigestRetry(this.dataSource, g.id, delayMs, reason),
+      dead: (reason) => markDigestDead(this.dataSource, g.id, reason),
+    };
+    const life = deliveryLife(this.options.retry);
     if (!mailer?.sendRendered || g.target === null || count === 0) {
-      const died = await markDigestDead(
-        this.dataSource,
-        g.id,
-        mailer ? 'canal_removido' : 'canal_indisponivel',
+      const settled = await settleDelivery(
+        life,
+        claimedState(g.attempts),
+        {
+          type: 'give_up',
+          reason: mailer ? 'canal_removido' : 'canal_indisponivel',
+        },
+        rows,
       );
+      const died = 'died' in settled ? settled.died : 0;
       if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
       return;
     }
@@ -225,25 +249,32 @@ export class DeliverySender {
       await mailer.sendRendered(g.target.address, rendered, g.id);
     } catch (error) {
       notifierMetrics.failed().inc({ channel });
-      const reason = failureClassOf(error);
-      const outcome = afterFailure(
-        this.options.retry,
-        g.attempts,
-        error instanceof PermanentSendError,
-        (this.options.random ?? Math.random)(),
+      const settled = await settleDelivery(
+        life,
+        claimedState(g.attempts),
+        {
+          type: 'record_failure',
+          reason: failureClassOf(error),
+          permanent: error instanceof PermanentSendError,
+          random: (this.options.random ?? Math.random)(),
+        },
+        rows,
       );
-      if (outcome.status === 'dead') {
-        const died = await markDigestDead(this.dataSource, g.id, reason);
+      if (settled.event?.type === 'delivery.given_up') {
+        const died = 'died' in settled ? settled.died : 0;
         if (died > 0) notifierMetrics.deadLettered().inc({ channel }, died);
         this.logger.warn(
-          `digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${reason}: ${detailOf(error)}`,
+          `digest ${g.id} dead-lettered after ${g.attempts} attempt(s): ${settled.event.data.reason}: ${detailOf(error)}`,
         );
-      } else {
-        await markDigestRetry(this.dataSource, g.id, outcome.delayMs, reason);
       }
       return;
     }
-    await markDigestSent(this.dataSource, g.id);
+    await settleDelivery(life, claimedState(g.attempts), { type: 'record_sent' }, rows);
     notifierMetrics.sent().inc({ channel }, count);
   }
+}
+
+/** A claimed row's state: still pending, its attempts counted by the claim's lease. */
+function claimedState(attempts: number): DeliveryState {
+  return { status: 'pending', attempts };
 }

@@ -3,7 +3,9 @@ import type { DataSource } from 'typeorm';
 import { EVENT_HEADER, STREAM_SEQ_HEADER } from '@openq/contracts';
 import { PermanentSendError } from '../../../adapters/channels/channel';
 import { postSigned, type SignedPostOptions } from '../../../adapters/channels/signed-post';
-import { afterFailure, type RetryPolicy } from '../../../domain/backoff';
+import type { RetryPolicy } from '../../../domain/backoff';
+import { deliveryLife, type DeliveryCommand } from '../../../domain/delivery';
+import { settleDelivery, type DeliveryRows } from '../../../commands/send-delivery/send-delivery.handler';
 import { detailOf, failureClassOf } from '../../../domain/failures';
 import { notifierMetrics } from '../../../notifier-metrics';
 import {
@@ -54,8 +56,8 @@ export class EngineSender {
 
   private async deliver(d: ClaimedEngineDelivery): Promise<void> {
     if (d.target === null) {
-      if (await markEngineDead(this.dataSource, d.id, 'inscricao_removida'))
-        notifierMetrics.deadLettered().inc({ channel: CHANNEL });
+      const settled = await this.settle(d, { type: 'give_up', reason: 'inscricao_removida' });
+      if ('died' in settled && settled.died) notifierMetrics.deadLettered().inc({ channel: CHANNEL });
       return;
     }
     try {
@@ -70,27 +72,44 @@ export class EngineSender {
       await this.failed(d, error);
       return;
     }
-    await markEngineSent(this.dataSource, d.id);
+    await this.settle(d, { type: 'record_sent' });
     notifierMetrics.sent().inc({ channel: CHANNEL });
   }
 
   private async failed(d: ClaimedEngineDelivery, error: unknown): Promise<void> {
     notifierMetrics.failed().inc({ channel: CHANNEL });
-    const reason = failureClassOf(error);
-    const outcome = afterFailure(
-      this.options.retry,
-      d.attempts,
-      error instanceof PermanentSendError,
-      (this.options.random ?? Math.random)(),
-    );
+    const settled = await this.settle(d, {
+      type: 'record_failure',
+      reason: failureClassOf(error),
+      permanent: error instanceof PermanentSendError,
+      random: (this.options.random ?? Math.random)(),
+    });
     const what = `engine delivery ${d.id} (${d.engineId}, ${d.type} seq ${d.streamSeq})`;
-    if (outcome.status === 'dead') {
-      if (await markEngineDead(this.dataSource, d.id, reason))
-        notifierMetrics.deadLettered().inc({ channel: CHANNEL });
-      this.logger.warn(`${what} dead-lettered after ${d.attempts} attempt(s): ${reason}: ${detailOf(error)}`);
-    } else {
-      this.logger.warn(`${what} attempt ${d.attempts} failed, will retry: ${reason}: ${detailOf(error)}`);
-      await markEngineRetry(this.dataSource, d.id, outcome.delayMs, reason);
+    const { event } = settled;
+    if (event?.type === 'delivery.given_up') {
+      if ('died' in settled && settled.died) notifierMetrics.deadLettered().inc({ channel: CHANNEL });
+      this.logger.warn(
+        `${what} dead-lettered after ${d.attempts} attempt(s): ${event.data.reason}: ${detailOf(error)}`,
+      );
+    } else if (event?.type === 'delivery.retry_scheduled') {
+      this.logger.warn(
+        `${what} attempt ${d.attempts} failed, will retry: ${event.data.reason}: ${detailOf(error)}`,
+      );
     }
+  }
+
+  /** The delivery decider on the claimed row (pending, its attempts counted by the claim); one statement. */
+  private settle(d: ClaimedEngineDelivery, command: DeliveryCommand) {
+    const rows: DeliveryRows<boolean> = {
+      sent: () => markEngineSent(this.dataSource, d.id),
+      retry: (delayMs, reason) => markEngineRetry(this.dataSource, d.id, delayMs, reason),
+      dead: (reason) => markEngineDead(this.dataSource, d.id, reason),
+    };
+    return settleDelivery(
+      deliveryLife(this.options.retry),
+      { status: 'pending', attempts: d.attempts },
+      command,
+      rows,
+    );
   }
 }
