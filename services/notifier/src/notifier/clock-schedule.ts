@@ -2,6 +2,7 @@ import {
   dueAtMs,
   overdueStateAt,
   scheduleAt,
+  type ClockAction,
   type ClockActionAt,
   type ClockPolicy,
   type ClockQuestion,
@@ -16,15 +17,7 @@ import {
  * the handlers, the queries and the rows, which speak `Date`. No clock is read here either.
  */
 
-export { escalationRecipients, type ClockQuestion } from './domain/clock';
-
-/** A notice the clock asks for (`ClockActionAt`), its instants as dates. */
-export interface ClockAction extends Omit<ClockActionAt, 'at' | 'dueAt'> {
-  /** When to tell: inside each recipient's working time, outside their quiet hours. */
-  at: Date;
-  /** When the question is (or was) due, in the author's business time. */
-  dueAt: Date;
-}
+export { escalationRecipients, type ClockAction, type ClockQuestion } from './domain/clock';
 
 const asDates = (action: ClockActionAt): ClockAction => ({
   ...action,

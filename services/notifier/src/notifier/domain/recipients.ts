@@ -1,5 +1,11 @@
-import type { GateRescueParked, GateResumed, QuestionAnswered, QuestionDeclared } from '@openq/contracts';
-import type { NotificationKind, NotificationQuestion, Wait } from '../adapters/channels/channel';
+import type {
+  GateRescueParked,
+  GateResumed,
+  NotificationKind,
+  QuestionAnswered,
+  QuestionDeclared,
+} from '@openq/contracts';
+import type { NotificationQuestion, Wait } from './notification';
 import { waitWords } from '../adapters/channels/templates/wording';
 
 /*

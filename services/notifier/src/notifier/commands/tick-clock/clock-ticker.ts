@@ -1,8 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { v5 as uuidv5 } from 'uuid';
+import { isRefusal } from '@openq/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChannelKind } from '../../adapters/channels/channel';
-import { planClockTick } from '../../domain/clock-notices';
+import { schedule } from '../../clock-schedule';
+import { clockNotices, clockTickPlanOf } from '../../domain/clock-notices';
 import {
   claimClockQuestions,
   givenKeys,
@@ -117,14 +119,28 @@ export class ClockTicker {
     let deliveries = 0;
     const next: { questionId: string; at: Date | null }[] = [];
     for (const row of rows) {
-      const plan = planClockTick(
-        now,
-        questionOf(row),
+      const question = questionOf(row);
+      const owed = schedule(
+        {
+          questionId: question.questionId,
+          declaredAt: question.declaredAt,
+          authorId: question.sessionAuthorId,
+          status: 'open',
+        },
         row.policy,
         workingTimeOf,
         given,
         maintainers.get(row.project_id) ?? [],
       );
+      // The clock-notices decider on the question's state as read (the keys given so far): its
+      // events are the rows below — the notices, the deliveries of the fresh ones, the next instant.
+      const events = clockNotices.decide(
+        { type: 'tick', question, owed, workingTimeOf },
+        { given, next: null },
+        now,
+      );
+      if (isRefusal(events)) throw new Error(`clock notices refused: ${events.reason}`);
+      const plan = clockTickPlanOf(events);
       next.push({ questionId: row.question_id, at: plan.next });
       const fresh = await recordNotices(m, row.project_id, plan.given);
       for (const told of plan.told.filter((t) => fresh.has(t.key))) {

@@ -34,6 +34,14 @@ export interface ClockActionAt {
   late?: string[];
 }
 
+/** A notice the clock asks for with its instants as dates (`clock-schedule.ts` of the slice makes them). */
+export interface ClockAction extends Omit<ClockActionAt, 'at' | 'dueAt'> {
+  /** When to tell: inside each recipient's working time, outside their quiet hours. */
+  at: Date;
+  /** When the question is (or was) due, in the author's business time. */
+  dueAt: Date;
+}
+
 export type WorkingTimeOf = (userId: string) => WorkingTime;
 
 const KIND_ORDER: Record<ClockActionKind, number> = { reminder: 0, due: 1, escalation: 2 };
