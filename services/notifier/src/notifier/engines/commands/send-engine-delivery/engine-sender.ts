@@ -4,17 +4,11 @@ import { EVENT_HEADER, STREAM_SEQ_HEADER } from '@openq/contracts';
 import { PermanentSendError } from '../../../adapters/channels/channel';
 import { postSigned, type SignedPostOptions } from '../../../adapters/channels/signed-post';
 import type { RetryPolicy } from '../../../domain/backoff';
-import { deliveryLife, type DeliveryCommand } from '../../../domain/delivery';
-import { settleDelivery, type DeliveryRows } from '../../../commands/send-delivery/send-delivery.handler';
+import type { DeliveryCommand } from '../../../domain/delivery';
 import { detailOf, failureClassOf } from '../../../domain/failures';
 import { notifierMetrics } from '../../../notifier-metrics';
-import {
-  claimDueEngineDeliveries,
-  markEngineDead,
-  markEngineRetry,
-  markEngineSent,
-  type ClaimedEngineDelivery,
-} from '../../store/engine-deliveries.store';
+import { claimDueEngineDeliveries, type ClaimedEngineDelivery } from '../../store/engine-deliveries.store';
+import { settleEngineDelivery } from './send-engine-delivery.handler';
 
 export interface EngineSenderOptions extends SignedPostOptions {
   retry: RetryPolicy;
@@ -98,18 +92,7 @@ export class EngineSender {
     }
   }
 
-  /** The delivery decider on the claimed row (pending, its attempts counted by the claim); one statement. */
   private settle(d: ClaimedEngineDelivery, command: DeliveryCommand) {
-    const rows: DeliveryRows<boolean> = {
-      sent: () => markEngineSent(this.dataSource, d.id),
-      retry: (delayMs, reason) => markEngineRetry(this.dataSource, d.id, delayMs, reason),
-      dead: (reason) => markEngineDead(this.dataSource, d.id, reason),
-    };
-    return settleDelivery(
-      deliveryLife(this.options.retry),
-      { status: 'pending', attempts: d.attempts },
-      command,
-      rows,
-    );
+    return settleEngineDelivery(this.dataSource, this.options.retry, d, command);
   }
 }
