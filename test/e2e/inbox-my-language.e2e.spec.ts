@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { englishLeft as englishLeftIn, waitFor } from '@openq/testing';
 import { SmtpSink } from '@openq/testing/smtp-sink';
-import { ENGLISH_ONLY } from '../../services/notifier/src/channels/templates/language-samples';
+import { ENGLISH_ONLY } from '../../services/notifier/src/notifier/adapters/channels/templates/language-samples';
 import { declare } from '../support/context-helpers';
 import { useInboxStack } from '../support/inbox-harness';
 import { englishLeft } from '../support/inbox-words';

@@ -1,7 +1,7 @@
 import { REFUSALS } from '@openq/contracts';
 import { englishLeft, englishOnlyWords, waitFor } from '@openq/testing';
 import { SmtpSink } from '@openq/testing/smtp-sink';
-import { ENGLISH_ONLY } from '../../services/notifier/src/channels/templates/language-samples';
+import { ENGLISH_ONLY } from '../../services/notifier/src/notifier/adapters/channels/templates/language-samples';
 import { ONE_TAP_WORDS } from '../../services/gateway/src/one-tap/one-tap-pages';
 import { ask, EXEC_AUTHOR, gatesOf, publishVerdict, startGate } from '../support/gates';
 import { Stack } from '../support/stack';

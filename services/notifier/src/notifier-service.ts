@@ -7,8 +7,12 @@ import {
   type DomainService,
   type OpenqConfig,
 } from '@openq/platform';
-import { smtpConfigFromEnv } from './channels/email';
-import { defaultChannelSenders, senderKinds, type ChannelSenders } from './channels/senders';
+import { smtpConfigFromEnv } from './notifier/adapters/channels/email';
+import {
+  defaultChannelSenders,
+  senderKinds,
+  type ChannelSenders,
+} from './notifier/adapters/channels/senders';
 import { loadNotifierSettings, type NotifierSettings } from './notifier-config';
 import { NOTIFIER_MIGRATIONS } from './notifier/migrations';
 import { NotifierModule } from './notifier/notifier.module';

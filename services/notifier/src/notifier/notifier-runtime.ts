@@ -1,9 +1,9 @@
-import type { ChannelKind } from '../channels/channel';
-import type { ChannelSenders } from '../channels/senders';
+import type { ChannelKind } from './adapters/channels/channel';
+import type { ChannelSenders } from './adapters/channels/senders';
 import type { NotifierSettings } from '../notifier-config';
-import type { ClockTicker } from './delivery/clock-ticker';
-import type { DeliverySender } from './delivery/delivery-sender';
-import type { LinkSettings } from './delivery/links';
+import type { ClockTicker } from './commands/tick-clock/clock-ticker';
+import type { DeliverySender } from './commands/send-delivery/delivery-sender';
+import type { LinkSettings } from './commands/send-delivery/links';
 
 export const NOTIFIER_RUNTIME = Symbol('openq:notifierRuntime');
 

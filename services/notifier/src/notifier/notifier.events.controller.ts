@@ -9,10 +9,8 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { JetStreamEventContext } from '@openq/messaging';
-import { enqueueNotifications } from './delivery/enqueue';
-import type { KnownQuestion, NotifierFact } from './domain/recipients';
-import { closeQuestion } from './store/clock.store';
-import { saveQuestion } from './store/questions.store';
+import { closeWithdrawnQuestion } from './commands/close-question/close-question.handler';
+import { enqueueNotificationsHandler } from './commands/enqueue-notifications/enqueue-notifications.handler';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 
 /**
@@ -25,60 +23,27 @@ export class NotifierEventsController {
   constructor(@Inject(NOTIFIER_RUNTIME) private readonly runtime: NotifierRuntime) {}
 
   @EventPattern(OpenqEvent.QuestionDeclared)
-  async onQuestionDeclared(
-    @Payload() data: QuestionDeclared,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    await saveQuestion(ctx.event.manager, ctx.event.envelope.projectId, data);
-    await this.apply({ type: 'question.declared', data }, ctx);
+  onQuestionDeclared(@Payload() data: QuestionDeclared, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return enqueueNotificationsHandler(this.runtime, { type: 'question.declared', data }, ctx.event);
   }
 
   @EventPattern(OpenqEvent.QuestionAnswered)
-  async onQuestionAnswered(
-    @Payload() data: QuestionAnswered,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const question = await closeQuestion(ctx.event.manager, data.questionId, 'answered', data.answeredAt);
-    await this.apply({ type: 'question.answered', data }, ctx, new Map([[question.questionId, question]]));
+  onQuestionAnswered(@Payload() data: QuestionAnswered, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return enqueueNotificationsHandler(this.runtime, { type: 'question.answered', data }, ctx.event);
   }
 
-  /** Closes the question's clock; nobody is told (the withdrawer knows, the gate's resume tells). */
   @EventPattern(OpenqEvent.QuestionWithdrawn)
-  async onQuestionWithdrawn(
-    @Payload() data: QuestionWithdrawn,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    await closeQuestion(ctx.event.manager, data.questionId, 'withdrawn', data.withdrawnAt);
+  onQuestionWithdrawn(@Payload() data: QuestionWithdrawn, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return closeWithdrawnQuestion(ctx.event, data);
   }
 
   @EventPattern(OpenqEvent.GateRescueParked)
-  async onGateParked(@Payload() data: GateRescueParked, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    await this.apply({ type: 'gate.rescue_parked', data }, ctx);
+  onGateParked(@Payload() data: GateRescueParked, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return enqueueNotificationsHandler(this.runtime, { type: 'gate.rescue_parked', data }, ctx.event);
   }
 
   @EventPattern(OpenqEvent.GateResumed)
-  async onGateResumed(@Payload() data: GateResumed, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    await this.apply({ type: 'gate.resumed', data }, ctx);
-  }
-
-  private async apply(
-    fact: NotifierFact,
-    ctx: JetStreamEventContext,
-    known?: ReadonlyMap<string, KnownQuestion>,
-  ): Promise<void> {
-    const planned = await enqueueNotifications(
-      ctx.event.manager,
-      ctx.event.envelope,
-      fact,
-      {
-        publicUrl: this.runtime.settings.publicUrl,
-        maxEventAgeS: this.runtime.settings.maxEventAgeS,
-        kinds: this.runtime.kinds,
-        now: new Date(),
-      },
-      known,
-    );
-    // The rows commit with the message; the sender looks again shortly after.
-    if (planned > 0) setTimeout(() => this.runtime.sender?.kick(), 20).unref();
+  onGateResumed(@Payload() data: GateResumed, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return enqueueNotificationsHandler(this.runtime, { type: 'gate.resumed', data }, ctx.event);
   }
 }

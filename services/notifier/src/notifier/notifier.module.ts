@@ -7,13 +7,15 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { closeChannelSenders } from '../channels/senders';
-import { ClockTicker } from './delivery/clock-ticker';
-import { DeliverySender } from './delivery/delivery-sender';
-import { EngineSender } from './engines/engine-sender';
-import { EnginesController } from './engines/engines.controller';
-import { SlackLinksController } from './slack/slack-links.controller';
-import { LanguagesController } from './language/languages.controller';
+import { closeChannelSenders } from './adapters/channels/senders';
+import { ClockTicker } from './commands/tick-clock/clock-ticker';
+import { DeliverySender } from './commands/send-delivery/delivery-sender';
+import { EngineSender } from './engines/commands/send-engine-delivery/engine-sender';
+import { EngineSubscriptionHint } from './engines/store/engine-subscription-hint';
+import { EnginesEventsController } from './engines/engines.events.controller';
+import { EnginesRequestsController } from './engines/engines.requests.controller';
+import { LanguagesRequestsController } from './language/languages.requests.controller';
+import { SlackLinksRequestsController } from './slack/slack-links.requests.controller';
 import { NotifierEventsController } from './notifier.events.controller';
 import { NotifierRequestsController } from './notifier.requests.controller';
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
@@ -75,11 +77,12 @@ export class NotifierModule {
       controllers: [
         NotifierEventsController,
         NotifierRequestsController,
-        EnginesController,
-        SlackLinksController,
-        LanguagesController,
+        EnginesEventsController,
+        EnginesRequestsController,
+        SlackLinksRequestsController,
+        LanguagesRequestsController,
       ],
-      providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle],
+      providers: [{ provide: NOTIFIER_RUNTIME, useValue: runtime }, SenderLifecycle, EngineSubscriptionHint],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { afterFailure, retryDelayMs, type RetryPolicy } from './backoff';
+import { retryDelayMs, type RetryPolicy } from './backoff';
 
 const policy: RetryPolicy = { maxAttempts: 5, baseMs: 1000, maxMs: 10_000 };
 
@@ -19,9 +19,5 @@ describe('retry backoff', () => {
     for (const d of draws) expect(d).toBeGreaterThanOrEqual(2000);
   });
 
-  it('dead-letters a permanent failure at once, and the last attempt', () => {
-    expect(afterFailure(policy, 1, true, 0.5)).toEqual({ status: 'dead' });
-    expect(afterFailure(policy, 5, false, 0.5)).toEqual({ status: 'dead' });
-    expect(afterFailure(policy, 4, false, 0.5)).toEqual({ status: 'retry', delayMs: 6000 });
-  });
+  // The decision after a failed attempt (dead-letter or retry): delivery.spec.ts, on the decider kit.
 });

@@ -1,12 +1,6 @@
-import type { NotificationClock } from '../../channels/channel';
-import {
-  schedule,
-  type ClockAction,
-  type ClockPolicy,
-  type ClockQuestion,
-  type WorkingTime,
-  type WorkingTimeOf,
-} from '../../clock';
+import type { Decider, DomainEvent } from '@openq/contracts';
+import type { NotificationClock } from './notification';
+import type { ClockAction, WorkingTime, WorkingTimeOf } from './clock';
 import {
   asNotificationQuestion,
   questionBlocks,
@@ -16,10 +10,10 @@ import {
 } from './recipients';
 
 /*
- * What one tick of the clock does for one open question (issue #17), pure: the notices whose
- * time has come are recorded (each key once), the people are told, and the question's next
- * instant is kept so the next ticks skip it until then. A notice only tells: it carries who is
- * late, never an answer.
+ * What one tick of the clock does for one open question (issue #17), pure, on the decider kit
+ * (`clockNotices` below): the notices whose time has come are given (each key once, ever), the
+ * people are told, and the question's next instant is kept so the next ticks skip it until then.
+ * A notice only tells: it carries who is late, never an answer.
  */
 
 /** One notice given (a `clock_notice` row): recorded even when nobody is told it (coalesced). */
@@ -69,26 +63,18 @@ export function dueText(dueAt: Date, workingTime: WorkingTime): string {
 }
 
 /**
- * The tick's plan at `now` for one open question of a project with `policy`. After an outage
- * several notices may be owed to one person at once (two reminders and the due notice): they
- * are all recorded, and the person is told only the latest of them — one message saying where
- * things stand, not three in a row.
+ * The tick's plan at `now` for one open question, from `owed`: every notice its clock still owes,
+ * in time order (`schedule` of its policy, the people's working times and the notices given so
+ * far). After an outage several notices may be owed to one person at once (two reminders and the
+ * due notice): they are all recorded, and the person is told only the latest of them — one
+ * message saying where things stand, not three in a row.
  */
 export function planClockTick(
   now: Date,
   question: KnownQuestion & { declaredAt: Date },
-  policy: ClockPolicy,
+  owed: readonly ClockAction[],
   workingTimeOf: WorkingTimeOf,
-  alreadyGiven: ReadonlySet<string>,
-  maintainers: readonly string[],
 ): ClockTickPlan {
-  const clockQuestion: ClockQuestion = {
-    questionId: question.questionId,
-    declaredAt: question.declaredAt,
-    authorId: question.sessionAuthorId,
-    status: 'open',
-  };
-  const owed = schedule(clockQuestion, policy, workingTimeOf, alreadyGiven, maintainers);
   const due = owed.filter((action) => action.at.getTime() <= now.getTime());
   const later = owed.filter((action) => action.at.getTime() > now.getTime());
 
@@ -127,4 +113,79 @@ export function planClockTick(
     };
   });
   return { given, told, next: later[0]?.at ?? null };
+}
+
+/** The clock of one open question: the notices given so far (keys), and its next instant. */
+export interface ClockNotices {
+  given: ReadonlySet<string>;
+  next: Date | null;
+}
+
+/** A tick on one open question: what it owes (`schedule`, with dates), and whom to tell on what clock. */
+export interface ClockTick {
+  type: 'tick';
+  question: KnownQuestion & { declaredAt: Date };
+  owed: readonly ClockAction[];
+  workingTimeOf: WorkingTimeOf;
+}
+
+/** A notice given (recorded); `told` is what its person hears, null when it was coalesced. */
+export type ClockNoticeGiven = DomainEvent<
+  'clock.notice_given',
+  { notice: GivenNotice; told: ToldNotice | null }
+>;
+/** The question's next instant (null: its clock owes nothing more). */
+export type ClockNextPlanned = DomainEvent<'clock.next_planned', { questionId: string; next: Date | null }>;
+export type ClockNoticeEvent = ClockNoticeGiven | ClockNextPlanned;
+
+/** Decides a tick: each notice owed by `now` and not given yet, who is told, the next instant. */
+export function decideClockTick(command: ClockTick, state: ClockNotices, now: Date): ClockNoticeEvent[] {
+  const owed = command.owed.filter((action) => !state.given.has(action.key));
+  const plan = planClockTick(now, command.question, owed, command.workingTimeOf);
+  const told = new Map(plan.told.map((t) => [t.key, t]));
+  return [
+    ...plan.given.map((notice): ClockNoticeGiven => ({
+      type: 'clock.notice_given',
+      data: { notice, told: told.get(notice.key) ?? null },
+      occurredAt: now,
+    })),
+    {
+      type: 'clock.next_planned',
+      data: { questionId: command.question.questionId, next: plan.next },
+      occurredAt: now,
+    },
+  ];
+}
+
+export function evolveClockNotices(state: ClockNotices, event: ClockNoticeEvent): ClockNotices {
+  if (event.type === 'clock.next_planned') return { ...state, next: event.data.next };
+  return { ...state, given: new Set([...state.given, event.data.notice.key]) };
+}
+
+/** The clock notices of a question on the decider kit; a question with none given yet starts here. */
+export const clockNotices: Decider<ClockTick, ClockNotices, ClockNoticeEvent> = {
+  initialState: { given: new Set(), next: null },
+  decide: decideClockTick,
+  evolve: evolveClockNotices,
+};
+
+/**
+ * The rows a tick's events write (`clock_notice`, the deliveries, `next_clock_at`): the notices
+ * given, the people told (in the order each person was first owed something), the next instant.
+ */
+export function clockTickPlanOf(events: readonly ClockNoticeEvent[]): ClockTickPlan {
+  const given: GivenNotice[] = [];
+  const toldFor = new Map<string, ToldNotice | null>();
+  let next: Date | null = null;
+  for (const event of events) {
+    if (event.type === 'clock.next_planned') {
+      next = event.data.next;
+      continue;
+    }
+    const { notice, told } = event.data;
+    given.push(notice);
+    if (!toldFor.has(notice.recipientUserId)) toldFor.set(notice.recipientUserId, null);
+    if (told) toldFor.set(notice.recipientUserId, told);
+  }
+  return { given, told: [...toldFor.values()].filter((t): t is ToldNotice => t !== null), next };
 }

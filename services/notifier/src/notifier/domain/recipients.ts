@@ -1,6 +1,12 @@
-import type { GateRescueParked, GateResumed, QuestionAnswered, QuestionDeclared } from '@openq/contracts';
-import type { NotificationKind, NotificationQuestion, Wait } from '../../channels/channel';
-import { waitWords } from '../../channels/templates/wording';
+import type {
+  GateRescueParked,
+  GateResumed,
+  NotificationKind,
+  QuestionAnswered,
+  QuestionDeclared,
+} from '@openq/contracts';
+import type { NotificationQuestion, Wait } from './notification';
+import { waitWords } from '../adapters/channels/templates/wording';
 
 /*
  * Who is told what, for each of the four events the notifier hears (issue #17). Pure: the

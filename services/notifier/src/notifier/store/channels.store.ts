@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { readOncePerTransaction } from '@openq/persistence';
 import type { EmailMode, NotificationChannelsBody, NotificationChannelsView } from '@openq/contracts';
-import type { ChannelKind, ChannelTargets } from '../../channels/channel';
+import type { ChannelKind, ChannelTargets } from '../adapters/channels/channel';
 
 export const CHANNEL_KINDS: readonly ChannelKind[] = ['email', 'slack', 'webhook'];
 

@@ -2,7 +2,12 @@ import type { EntityManager } from 'typeorm';
 import type { ClockPolicyView, ClockStateItem, ProjectRole, WorkingTimeView } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
 import { returnedRows } from '@openq/persistence';
-import { DEFAULT_WORKING_TIME, type ClockPolicy, type WorkingTime, type WorkingTimeOf } from '../../clock';
+import {
+  DEFAULT_WORKING_TIME,
+  type ClockPolicy,
+  type WorkingTime,
+  type WorkingTimeOf,
+} from '../domain/clock';
 import type { GivenNotice } from '../domain/clock-notices';
 import type { KnownQuestion } from '../domain/recipients';
 import { skipClockNotices } from './deliveries.store';

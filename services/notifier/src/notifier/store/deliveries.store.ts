@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@openq/persistence';
 import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
 import type { DeliveryListFilter, DeliveryListReply, DeliveryStatus, DeliveryView } from '@openq/contracts';
-import type { ChannelKind, ChannelTargets, Notification } from '../../channels/channel';
+import type { ChannelKind, ChannelTargets, Notification } from '../adapters/channels/channel';
 
 export interface NewDelivery {
   notification: Notification;

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
-import type { EmailTarget, Notification } from '../../channels/channel';
-import { digestDue, digestId, type DigestMode } from '../../channels/digest';
+import type { EmailTarget, Notification } from '../adapters/channels/channel';
+import { digestDue, digestId, type DigestMode } from '../adapters/channels/digest';
 
 /*
  * Digest e-mails (issue #17): held e-mail deliveries (their channel is `hourly` or `daily`) are
