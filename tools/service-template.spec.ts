@@ -29,6 +29,9 @@ function walk(dir: string): string[] {
 /** The gateway's folders that are not an HTTP area of their own. */
 const GATEWAY_SHARED = new Set(['auth', 'http', 'messaging', 'testing']);
 
+/** The files at a service's source root that wire its slices (they may read a slice's types). */
+const isWiring = (file: string) => /[/\\]services[/\\][a-z]+[/\\]src[/\\][a-z-]+\.ts$/.test(file);
+
 const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
 const isSpec = (path: string) => /\.spec\.ts$/.test(path);
 const tsFiles = (dir: string) => walk(dir).filter((f) => f.endsWith('.ts'));
@@ -125,7 +128,8 @@ describe('the service template (docs/conventions.md)', () => {
         const at = target.lastIndexOf(`${sep}domain`);
         if (at < 0 || !target.includes(`${sep}services${sep}`)) return [];
         const owner = target.slice(0, at);
-        return file.startsWith(owner + sep) ? [] : [`${rel(file)} imports ${rel(target)}`];
+        if (file.startsWith(owner + sep) || isWiring(file)) return [];
+        return [`${rel(file)} imports ${rel(target)}`];
       }),
     );
     expect(wrong).toEqual([]);
@@ -166,19 +170,28 @@ describe('the service template (docs/conventions.md)', () => {
 
   it('every domain that decides a state change exports a Decider of the kit, specified given/when/then', () => {
     const domainFiles = sourceFiles.filter((f) => f.includes(`${sep}domain${sep}`) && !isSpec(f));
-    const deciders = domainFiles.filter((f) => /export (function decide\b|const decide\b)/.test(read(f)));
-    expect(deciders.length).toBeGreaterThan(0);
-    const wrong = deciders.flatMap((file) => {
-      const problems: string[] = [];
-      if (!/:\s*Decider</.test(read(file))) problems.push(`${rel(file)} exports decide but no Decider`);
-      const spec = file.replace(/\.ts$/, '.spec.ts');
-      if (!existsSync(spec) || !/deciderSpec\(/.test(read(spec)))
-        problems.push(`${rel(spec)} does not use deciderSpec (given/when/then)`);
-      return problems;
-    });
-    expect(wrong).toEqual([]);
+    const specsOf = (dir: string) =>
+      readdirSync(dir)
+        .filter(isSpec)
+        .map((f) => read(join(dir, f)));
+    const problems: string[] = [];
+    const deciders: string[] = [];
+    for (const file of domainFiles) {
+      const text = read(file);
+      const names = [...text.matchAll(/export (?:const|function) (\w+)(?:\([^)]*\))?\s*:\s*Decider</g)].map(
+        (m) => m[1]!,
+      );
+      if (/export (function decide\b|const decide\b)/.test(text) && names.length === 0)
+        problems.push(`${rel(file)} exports decide but no Decider`);
+      for (const name of names) {
+        deciders.push(`${rel(file)}#${name}`);
+        if (!specsOf(dirname(file)).some((spec) => new RegExp(`deciderSpec\\(\\s*${name}\\b`).test(spec)))
+          problems.push(`${rel(file)}: no spec beside it runs deciderSpec(${name}, …)`);
+      }
+    }
+    expect(problems).toEqual([]);
     for (const service of STATEFUL) {
-      expect(deciders.filter((f) => f.startsWith(serviceSrc(service) + sep)).map(rel)).not.toEqual([]);
+      expect(deciders.filter((d) => d.startsWith(`services/${service}/`))).not.toEqual([]);
     }
   });
 

@@ -16,7 +16,7 @@ import { httpError } from '../http/http-error';
 import { verifySlackSignature } from './slack-signature';
 
 export const SLACK_SETTINGS = Symbol('openq:slackSettings');
-/** The notifier's interactive "Accept suggestion" (services/notifier/src/channels/slack.ts). */
+/** The notifier's interactive "Accept suggestion" (services/notifier/src/notifier/adapters/channels/slack.ts). */
 export const SLACK_ACCEPT_ACTION = 'openq_accept_suggestion';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESPONSE_TIMEOUT_MS = 5_000;
