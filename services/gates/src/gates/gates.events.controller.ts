@@ -30,7 +30,7 @@ import {
 } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict, type VerdictContext } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
-import { deadLetter } from './store/dead-letters';
+import { deadLetter } from './store/dead-letter.store';
 
 /**
  * Gate cycles over JetStream: agent gate events, `question.answered` and `question.withdrawn`,

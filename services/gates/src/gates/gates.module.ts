@@ -3,7 +3,7 @@ import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { QuestionDeclarer } from '../question-declarer';
 import { GatesEventsController } from './gates.events.controller';
 import { GatesRequestsController } from './gates.requests.controller';
-import { IdleSweep } from './sweep/idle-sweep';
+import { IdleSweep } from './commands/sweep-idle/idle-sweep';
 
 const messageControllers = [GatesEventsController, GatesRequestsController];
 const providers = [QuestionDeclarer, IdleSweep, QuestionOwner];

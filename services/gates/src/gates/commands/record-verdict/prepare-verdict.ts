@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { isRefusal, type AgentQaVerdictDto, type QuestionStatusItem, type Refusal } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
 import { citationsToCheck, type CitedQuestion, type QuestionRequest } from '../../domain/gate-cycle';
-import { AnsweredQuestions } from '../../store/answered-questions';
+import { AnsweredQuestions } from '../../store/answered-questions.store';
 import { GateCycleStore } from '../../store/gate-cycle.store';
 import type { QuestionDeclarer } from '../../../question-declarer';
 import { declareQaQuestions } from './qa-question-declarer';

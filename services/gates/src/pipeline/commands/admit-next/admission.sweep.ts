@@ -7,10 +7,10 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { withOutbox } from '@openq/messaging';
-import { PIPELINE_FLAGS, type PipelineFlags } from '../pipeline.flags';
-import { PipelineTaskStore } from '../pipeline-task.store';
-import { PipelineTransaction } from '../pipeline-transaction';
-import { admitNext } from './admit-next';
+import { PIPELINE_FLAGS, type PipelineFlags } from '../../pipeline.flags';
+import { PipelineTaskStore } from '../../store/pipeline-task.store';
+import { PipelineTransaction } from '../../pipeline-transaction';
+import { admitNext } from './admit-next.handler';
 
 /** Every this often (and at boot), pending tasks are looked at again. */
 export const ADMISSION_SWEEP_INTERVAL_MS = 30_000;
