@@ -16,13 +16,13 @@ import {
   type JetStreamEventContext,
   type JetStreamPrepareContext,
 } from '@openq/messaging';
-import type { OpenqConfig } from '@openq/platform';
+import { QuestionOwner, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { QuestionDeclarer } from '../question-declarer';
-import { AskedBefore, QuestionOwner } from './commands/record-verdict/question-owner';
+import { AskedBefore } from './commands/record-verdict/cited-questions';
 import {
   DeclaredBefore,
   prepareVerdict,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { QuestionOwner } from './commands/record-verdict/question-owner';
+import { QuestionOwner } from '@openq/platform';
 import { QuestionDeclarer } from '../question-declarer';
 import { GatesEventsController } from './gates.events.controller';
 import { GatesRequestsController } from './gates.requests.controller';
