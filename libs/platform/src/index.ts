@@ -21,3 +21,4 @@ export * from './outbound';
 export * from './probe-server';
 export * from './dto-schemas';
 export * from './question-owner';
+export * from './periodic-task';
