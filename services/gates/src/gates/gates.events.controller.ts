@@ -21,7 +21,7 @@ import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
-import { QuestionDeclarer } from '../question-declarer';
+import { QuestionDeclarer } from './adapters/question-declarer';
 import { AskedBefore } from './commands/record-verdict/cited-questions';
 import {
   DeclaredBefore,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { QuestionOwner } from '@openq/platform';
-import { QuestionDeclarer } from '../question-declarer';
+import { QuestionDeclarer } from './adapters/question-declarer';
 import { GatesEventsController } from './gates.events.controller';
 import { GatesRequestsController } from './gates.requests.controller';
 import { IdleSweep } from './commands/sweep-idle/idle-sweep';

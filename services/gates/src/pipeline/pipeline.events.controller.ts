@@ -29,7 +29,7 @@ import { registerTask } from './commands/register-task/register-task.handler';
 import { AGENT_FREEZER } from './domain/repo-freeze';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
-import { QuestionDeclarer } from '../question-declarer';
+import { QuestionDeclarer } from '../gates/adapters/question-declarer';
 
 /**
  * The pipeline's inbound events. Each runs in the message's inbox transaction (effects, outbox

@@ -4,7 +4,7 @@ import { decideAndFold, isRefusal, type AgentAnalysisFinishedDto } from '@openq/
 import { RetryLaterError } from '@openq/messaging';
 import { admitNext } from '../admit-next/admit-next.handler';
 import { pipelineTask, type AnalystQuestionRequest, type PipelineTask } from '../../domain/pipeline-task';
-import type { QuestionDeclarer } from '../../../question-declarer';
+import type { QuestionDeclarer } from '../../../gates/adapters/question-declarer';
 import { questionDeclareRefusals, questionsPredicateFailures } from '../../pipeline.metrics';
 import type { PipelineFlags } from '../../pipeline.flags';
 import { PipelineTaskStore } from '../../store/pipeline-task.store';
