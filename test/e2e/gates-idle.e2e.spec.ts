@@ -2,7 +2,7 @@ import { OpenqEvent } from '@openq/contracts';
 import type { DomainService } from '@openq/platform';
 import { waitFor } from '@openq/testing';
 import { startGates } from '../../services/gates/src/gates-service';
-import { IdleSweep } from '../../services/gates/src/gates/sweep/idle-sweep';
+import { IdleSweep } from '../../services/gates/src/gates/commands/sweep-idle/idle-sweep';
 import { ask, emitted, gatesOf, publishVerdict, resume, startGate } from '../support/gates';
 import { Stack } from '../support/stack';
 

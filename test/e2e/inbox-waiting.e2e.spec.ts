@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentEvent } from '@openq/contracts';
 import { waitFor } from '@openq/testing';
-import { IdleSweep } from '../../services/gates/src/gates/sweep/idle-sweep';
+import { IdleSweep } from '../../services/gates/src/gates/commands/sweep-idle/idle-sweep';
 import { UserBrowser } from '@openq/testing/browser';
 import { useInboxStack } from '../support/inbox-harness';
 import type { Stack } from '../support/stack';

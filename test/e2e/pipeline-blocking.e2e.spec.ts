@@ -1,5 +1,5 @@
 import { OpenqEvent } from '@openq/contracts';
-import { AdmissionSweep } from '../../services/gates/src/pipeline/admission/admission.sweep';
+import { AdmissionSweep } from '../../services/gates/src/pipeline/commands/admit-next/admission.sweep';
 import { PipelineDriver } from '../support/pipeline';
 import { Stack } from '../support/stack';
 

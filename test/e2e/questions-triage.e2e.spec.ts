@@ -1,6 +1,6 @@
 import type { OpenQuestionView, QuestionListReply } from '@openq/contracts';
 import { DEV_JWT_SECRET } from '@openq/platform';
-import { SseClient } from '../../services/gateway/src/stream/testing/sse-client';
+import { SseClient } from '@openq/testing';
 import { signJwt } from '../../services/gateway/src/testing/sign-jwt';
 import { SEED_PROJECTS, seedInbox, type InboxSeed, type SeededQuestion } from '../support/inbox-seed';
 import { Stack } from '../support/stack';

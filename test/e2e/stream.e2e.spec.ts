@@ -1,8 +1,7 @@
 import { OpenqEvent, type EventEnvelope } from '@openq/contracts';
-import { waitFor } from '@openq/testing';
+import { SseClient, waitFor } from '@openq/testing';
 import { mintDevToken } from '../../tools/token';
 import { DEV_JWT_SECRET } from '@openq/platform';
-import { SseClient } from '../../services/gateway/src/stream/testing/sse-client';
 import { Stack } from '../support/stack';
 import { TestEngine } from '../support/engine';
 

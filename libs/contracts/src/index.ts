@@ -16,6 +16,7 @@ export * from './http';
 export * from './analyst-questions-file';
 export * from './decider';
 export * from './calendar';
+export * from './timestamps';
 export * from './edge-reasons';
 export * from './analytics';
 

@@ -20,3 +20,5 @@ export * from './one-tap-links';
 export * from './outbound';
 export * from './probe-server';
 export * from './dto-schemas';
+export * from './question-owner';
+export * from './periodic-task';

@@ -7,3 +7,4 @@ export * from './service-database';
 export * from './suite-tag';
 export * from './analytics-recompute';
 export * from './english-left';
+export * from './sse-client';

@@ -16,9 +16,9 @@ import {
   type TurnContext,
   type TurnContextCommand,
 } from '@openq/contracts';
+import { QuestionOwner } from '@openq/platform';
 import { archiveStory } from './commands/archive-story/archive-story.handler';
 import { correctStory } from './commands/correct-story/correct-story.handler';
-import { QuestionOwner } from './question-owner';
 import { questionQuality } from './queries/analytics.query';
 import { devContextOf, qaCutOf } from './queries/task-context.query';
 import { turnContextOf } from './queries/turn-context.query';

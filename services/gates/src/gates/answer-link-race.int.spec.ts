@@ -3,7 +3,7 @@ import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
 import { OutboxWriter } from '@openq/messaging';
 import { useServiceDatabase, waitFor } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
-import type { QuestionDeclarer } from '../question-declarer';
+import type { QuestionDeclarer } from './adapters/question-declarer';
 import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';

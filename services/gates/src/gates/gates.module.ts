@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { QuestionOwner } from './commands/record-verdict/question-owner';
-import { QuestionDeclarer } from '../question-declarer';
-import { GatesMessagesController } from './gates.messages.controller';
-import { IdleSweep } from './sweep/idle-sweep';
+import { QuestionOwner } from '@openq/platform';
+import { QuestionDeclarer } from './adapters/question-declarer';
+import { GatesEventsController } from './gates.events.controller';
+import { GatesRequestsController } from './gates.requests.controller';
+import { IdleSweep } from './commands/sweep-idle/idle-sweep';
 
-const messageControllers = [GatesMessagesController];
+const messageControllers = [GatesEventsController, GatesRequestsController];
 const providers = [QuestionDeclarer, IdleSweep, QuestionOwner];
 
 /** Gate cycles (SPEC §5): verdicts, the correction counter, parking and resume, the idle sweep. */

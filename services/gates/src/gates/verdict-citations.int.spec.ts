@@ -9,11 +9,11 @@ import {
 } from '@openq/contracts';
 import { decodeJson, encodeJson, OutboxWriter, RetryLaterError } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
+import { QuestionOwner } from '@openq/platform';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { DeclaredBefore } from './commands/record-verdict/prepare-verdict';
-import { QuestionOwner } from './commands/record-verdict/question-owner';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';

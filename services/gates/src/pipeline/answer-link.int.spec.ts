@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { OutboxWriter } from '@openq/messaging';
 import { useServiceDatabase, waitFor } from '@openq/testing';
 import { PIPELINE_MIGRATIONS } from './migrations';
-import { PipelineTaskStore } from './pipeline-task.store';
+import { PipelineTaskStore } from './store/pipeline-task.store';
 import { PipelineTransaction } from './pipeline-transaction';
 import type { PipelineFlags } from './pipeline.flags';
 

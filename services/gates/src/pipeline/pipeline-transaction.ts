@@ -15,7 +15,7 @@ import {
   type RepoFreezeEvent,
 } from './domain/repo-freeze';
 import type { PipelineFlags } from './pipeline.flags';
-import { PipelineTaskStore } from './pipeline-task.store';
+import { PipelineTaskStore } from './store/pipeline-task.store';
 
 /** The pipeline's events go on the wire as they are decided: SPEC §7 names the domain's. */
 const asPublished = ({ type, data, occurredAt }: PipelineEvent | RepoFreezeEvent): WireEvent => ({

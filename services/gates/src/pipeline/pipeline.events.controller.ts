@@ -17,15 +17,19 @@ import {
   type JetStreamEventContext,
   type JetStreamPrepareContext,
 } from '@openq/messaging';
-import { changeTaskStatus } from './commands/change-task-status.handler';
-import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
-import { prepareAnalysis, recordAnalysis, type PreparedAnalysis } from './commands/record-analysis.handler';
-import { recordAnswer } from './commands/record-answer.handler';
-import { registerTask } from './commands/register-task.handler';
+import { changeTaskStatus } from './commands/change-task-status/change-task-status.handler';
+import { freezeOrUnfreeze } from './commands/freeze-repo/freeze-repo.handler';
+import {
+  prepareAnalysis,
+  recordAnalysis,
+  type PreparedAnalysis,
+} from './commands/record-analysis/record-analysis.handler';
+import { recordAnswer } from './commands/record-answer/record-answer.handler';
+import { registerTask } from './commands/register-task/register-task.handler';
 import { AGENT_FREEZER } from './domain/repo-freeze';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
-import { QuestionDeclarer } from '../question-declarer';
+import { QuestionDeclarer } from '../gates/adapters/question-declarer';
 
 /**
  * The pipeline's inbound events. Each runs in the message's inbox transaction (effects, outbox

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import type { OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
-import { QuestionDeclarer } from '../question-declarer';
-import { AdmissionSweep } from './admission/admission.sweep';
+import { QuestionDeclarer } from '../gates/adapters/question-declarer';
+import { AdmissionSweep } from './commands/admit-next/admission.sweep';
 import { PIPELINE_FLAGS, pipelineFlags } from './pipeline.flags';
 import { PipelineEventsController } from './pipeline.events.controller';
 import { PipelineRequestsController } from './pipeline.requests.controller';

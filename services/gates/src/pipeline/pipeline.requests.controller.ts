@@ -17,8 +17,8 @@ import {
 } from '@openq/contracts';
 import { withOutbox, type JetStreamRequestContext } from '@openq/messaging';
 import { CORRELATION_HEADER } from '@openq/platform';
-import { freezeOrUnfreeze } from './commands/freeze-repo.handler';
-import { pauseOrResume } from './commands/pause-task.handler';
+import { freezeOrUnfreeze } from './commands/freeze-repo/freeze-repo.handler';
+import { pauseOrResume } from './commands/pause-task/pause-task.handler';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
 import { PipelineTransaction } from './pipeline-transaction';
 import { blockingQuery } from './queries/blocking.query';

@@ -8,7 +8,8 @@ import { AUTH_COOKIE } from '../auth/credentials';
 import { DEV_LOGIN_MAX_PROJECTS, DevLoginFormBody } from '../http/form-bodies.dto';
 import { isRole, type Role } from '../auth/roles';
 import { InboxAssets } from './inbox-assets';
-import { devLoginPage, pageHeaders, type DevLoginForm } from './pages';
+import { pageHeaders } from '../http/page-layout';
+import { devLoginPage, type DevLoginForm } from './pages';
 
 export const DEV_LOGIN_KEYS = Symbol('DEV_LOGIN_KEYS');
 export interface DevLoginKeys {

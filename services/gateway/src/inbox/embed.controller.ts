@@ -10,7 +10,8 @@ import { identify } from './identify';
 import { InboxAssets } from './inbox-assets';
 import { INBOX_OPTIONS, type InboxOptions } from './inbox.controller';
 import { PAGE_LANGUAGES, pageLanguage, type PageLanguage } from './page-language';
-import { embedPage, embedRefusalPage, pageHeaders, type AppPage } from './pages';
+import { pageHeaders } from '../http/page-layout';
+import { embedPage, embedRefusalPage, type AppPage } from './pages';
 
 /**
  * SPEC §12.1 the embeddable pending block: `GET /embed/projects/:projectId/pending`, the caller's

@@ -9,7 +9,8 @@ import { httpError, Reason } from '../http/http-error';
 import { identify, type Identification } from './identify';
 import { InboxAssets, type Asset } from './inbox-assets';
 import { PAGE_LANGUAGES, pageLanguage, type PageLanguage } from './page-language';
-import { appPage, pageHeaders, signInPage, type AppPage } from './pages';
+import { pageHeaders } from '../http/page-layout';
+import { appPage, signInPage, type AppPage } from './pages';
 
 export const INBOX_OPTIONS = Symbol('INBOX_OPTIONS');
 export interface InboxOptions {

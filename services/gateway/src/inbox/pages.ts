@@ -1,54 +1,8 @@
 import { ROLES, type Role } from '../auth/roles';
 import { DEV_LOGIN_PROJECTS_MAX_LENGTH } from '../http/form-bodies.dto';
+import { escapeHtml, pageLayout } from '../http/page-layout';
 import type { InboxAssets } from './inbox-assets';
 import { PAGE_WORDS, type PageLanguage } from './page-language';
-
-/** Text → HTML text or attribute value. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * Headers every page answers with; `scripts`: the page runs the inbox's own modules (never an
- * inline script). `frameAncestors`: the origins that may frame the page — none but for the embeddable pending
- * block (SPEC §12.1, `OPENQ_EMBED_ANCESTORS`); every other page refuses to be framed.
- */
-export function pageHeaders(scripts = false, frameAncestors: readonly string[] = []): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': [
-      `default-src 'self'`,
-      `script-src ${scripts ? `'self'` : `'none'`}`,
-      `style-src 'self'`,
-      `img-src 'self' data:`,
-      `connect-src 'self'`,
-      `object-src 'none'`,
-      `base-uri 'none'`,
-      `form-action 'self'`,
-      `frame-ancestors ${frameAncestors.length ? frameAncestors.join(' ') : `'none'`}`,
-    ].join('; '),
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'same-origin',
-  };
-}
-
-function layout(lang: PageLanguage, title: string, head: string, body: string, bodyClass = ''): string {
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(title)}</title>
-${head}
-</head>
-<body${bodyClass ? ` class="${bodyClass}"` : ''}>
-${body}
-</body>
-</html>
-`;
-}
 
 export interface AppPage {
   html: string;
@@ -75,7 +29,7 @@ function shellPage(assets: InboxAssets, lang: PageLanguage, shell: ShellOptions)
 <script type="module" src="${assets.url(shell.entry)}"></script>`;
   const body = `<div id="app"${shell.body}><p class="boot" role="status">${escapeHtml(shell.loading)}</p></div>
 <noscript><p class="boot">${escapeHtml(shell.noscript)}</p></noscript>`;
-  return { html: layout(lang, shell.title, head, body, shell.bodyClass) };
+  return { html: pageLayout({ lang, title: shell.title, head, body, bodyClass: shell.bodyClass }) };
 }
 
 /**
@@ -133,7 +87,7 @@ export function embedRefusalPage(
 <p>${escapeHtml(sentence)}</p>
 <p><a class="button primary" href="/" target="_blank" rel="noopener">${escapeHtml(words.embed.openInbox)}</a></p>
 </main>`;
-  return layout(lang, words.embed.title, plainHead(assets), body, 'embed');
+  return pageLayout({ lang, title: words.embed.title, head: plainHead(assets), body, bodyClass: 'embed' });
 }
 
 /** Icon and styles of the pages without the app. */
@@ -160,7 +114,13 @@ export function signInPage(
 <p>${escapeHtml(why)} ${escapeHtml(words.needsToKnow)}</p>
 ${action}
 </main>`;
-  return layout(lang, words.signInPageTitle, plainHead(assets), body, 'plain');
+  return pageLayout({
+    lang,
+    title: words.signInPageTitle,
+    head: plainHead(assets),
+    body,
+    bodyClass: 'plain',
+  });
 }
 
 export interface DevLoginForm {
@@ -196,5 +156,11 @@ ${error}
 <p class="muted">Ids use letters, digits, <code>_</code> and <code>-</code>. One-click link:
 <code>/dev/login?user=ana&amp;project=demo,web&amp;role=developer</code></p>
 </main>`;
-  return layout('en', 'Development sign-in — openq', plainHead(assets), body, 'plain');
+  return pageLayout({
+    lang: 'en',
+    title: 'Development sign-in — openq',
+    head: plainHead(assets),
+    body,
+    bodyClass: 'plain',
+  });
 }

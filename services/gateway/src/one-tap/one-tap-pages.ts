@@ -7,7 +7,7 @@ import {
   type Language,
   type QuestionAuthor,
 } from '@openq/contracts';
-import { escapeHtml, pageHeaders } from '../inbox/pages';
+import { escapeHtml, pageHeaders, pageLayout } from '../http/page-layout';
 
 /**
  * [openq] issue #17 the pages of a one-tap link, server-rendered like the sign-in pages: no
@@ -139,26 +139,19 @@ export function waitLabel(wait: LinkWait, language: Language): string {
   return words.gateOn(name, wait.taskId);
 }
 
-function layout(title: string, body: string, language: Language): string {
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} — openq</title>
-<link rel="icon" href="/inbox/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/inbox/inbox.css">
-</head>
-<body class="plain">
-<main class="signin one-tap" aria-labelledby="one-tap-title">
+/** A one-tap page: never indexed, never a Referer (its URL holds the token), no script. */
+function linkPage(title: string, body: string, language: Language): string {
+  return pageLayout({
+    lang: language,
+    title: `${title} — openq`,
+    meta: { referrer: 'no-referrer', robots: 'noindex' },
+    head: `<link rel="icon" href="/inbox/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/inbox/inbox.css">`,
+    body: `<main class="signin one-tap" aria-labelledby="one-tap-title">
 ${body}
-</main>
-</body>
-</html>
-`;
+</main>`,
+    bodyClass: 'plain',
+  });
 }
 
 function questionBlock(q: LinkQuestion, language: Language): string {
@@ -221,7 +214,7 @@ export function confirmPage(
 <p class="muted">${escapeHtml(before ?? '')}<strong>${escapeHtml(options.userId)}</strong>${escapeHtml(after ?? '')}</p>
 <p>${open}</p>`;
   }
-  return layout(
+  return linkPage(
     words.confirmTitle,
     `${heading(words.confirmTitle)}\n${questionBlock(q, language)}\n${action}`,
     language,
@@ -239,7 +232,7 @@ export function answeredPage(q: LinkQuestion, resposta: string, language: Langua
 <blockquote class="one-tap-question">${escapeHtml(q.pergunta)}</blockquote>
 ${resumes}
 <p><a class="button" href="${escapeHtml(cardUrl(q.projectId, q.questionId))}">${escapeHtml(words.goToInbox)}</a></p>`;
-  return layout(words.answeredTitle, body, language);
+  return linkPage(words.answeredTitle, body, language);
 }
 
 /** A refusal, in words (the catalog's sentence for its reason), with a way on to the inbox. */
@@ -256,7 +249,7 @@ export function refusalPage(
 <p class="error" role="alert" data-reason="${escapeHtml(reason)}">${escapeHtml(refusalSentence(reason, language, {}, message))}</p>
 <p class="muted">${escapeHtml(words.nothingAnswered)}</p>
 <p><a class="button" href="${escapeHtml(inbox)}">${escapeHtml(words.openInbox)}</a></p>`;
-  return layout(title, body, language);
+  return linkPage(title, body, language);
 }
 
 function formatDate(date: Date, language: Language): string {

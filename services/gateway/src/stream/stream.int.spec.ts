@@ -2,10 +2,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { connect, type NatsConnection } from 'nats';
 import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
 import { encodeJson, ensureStreams } from '@openq/messaging';
-import { startNatsServer, type TestNatsServer } from '@openq/testing';
+import { SseClient, startNatsServer, type TestNatsServer } from '@openq/testing';
 import { startTestGateway } from '../testing/test-gateway';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
-import { SseClient } from './testing/sse-client';
 
 /**
  * The live tail against a real NATS and a real gateway, without the domain services: events

@@ -1,5 +1,4 @@
-import type { DecisionView } from '@openq/contracts';
-import { compareInstantsDesc } from './instants';
+import { compareInstantsDesc, type DecisionView } from '@openq/contracts';
 
 /** What a question affects (the wire's `afeta`, SPEC §3.1: `regras`, `historias`, `tarefas`). */
 export interface Affects {

@@ -1,9 +1,13 @@
 import { ANSWER_RULE, CENTRAL_INSTRUCTION, TURN_INSTRUCTION, type AskerRole } from '@openq/agent-sdk';
 import { latestPerQuestion, newestFirst as newestDecisionFirst } from './decision-selection';
 import { renderDecisionsBlock } from './decisions-block';
-import { compareInstantsDesc } from './instants';
 import { oneLine, showingLine } from './text';
-import type { TurnContext, TurnDecision, TurnOpenQuestion } from '@openq/contracts';
+import {
+  compareInstantsDesc,
+  type TurnContext,
+  type TurnDecision,
+  type TurnOpenQuestion,
+} from '@openq/contracts';
 
 /** How many open questions an asker's turn lists; `openQuestionsTotal` says how many there are. */
 export const MAX_TURN_OPEN_QUESTIONS = 20;

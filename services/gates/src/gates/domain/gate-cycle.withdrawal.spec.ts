@@ -1,5 +1,5 @@
 import { deciderSpec } from '@openq/testing/decider';
-import { toWire } from '../gate-events.publisher';
+import { toWire } from '../gate-transaction';
 import { gateCycle, isPublished, type CitedQuestion, type GateCommand } from './gate-cycle';
 import type { SubspecialtyVerdict } from './record-round';
 import {

@@ -11,7 +11,7 @@ import {
 } from '@openq/contracts';
 import { gateView, type Viewer } from '../domain/gate-cycle';
 import { GateCycleStore } from '../store/gate-cycle.store';
-import { GateHistory } from '../store/gate-history';
+import { GateHistory } from '../store/gate-history.store';
 
 /** [openq] At most this many parked cycles per `gates.waiting` reply (with the `total`). */
 export const WAITING_LIMIT = 100;

@@ -1,4 +1,3 @@
-import { parseTimestamp } from './iso-time';
 import {
   checkQuestionsActive,
   missingDeliverables,
@@ -77,31 +76,5 @@ describe('questions active (SPEC §7)', () => {
       '03-acceptance-criteria.md',
     ]);
     expect(missingDeliverables(null)).toHaveLength(4);
-  });
-});
-
-describe('parseTimestamp', () => {
-  it.each([
-    '1970-01-01T00:00:00Z',
-    '2026-06-17T10:00:00Z',
-    '2026-06-17T10:00:00.5Z',
-    '2024-02-29T23:59:59.999Z',
-    '1999-12-31T23:30:00-03:30',
-    '2100-03-01T00:00:00+14:00',
-    '1960-07-04t12:00:00z',
-  ])('%s agrees with Date.parse', (text) => {
-    expect(parseTimestamp(text)).toBe(BigInt(Date.parse(text.toUpperCase())) * 1_000_000n);
-  });
-
-  it.each([
-    '',
-    '2026-6-17T10:00:00Z',
-    '2026-13-01T00:00:00Z',
-    '2025-02-29T00:00:00Z',
-    '2026-06-17T24:00:00Z',
-    '2026-06-17T10:00:00+25:00',
-    '2026-06-17T10:00:00.1234567891Z',
-  ])('rejects %j', (text) => {
-    expect(parseTimestamp(text)).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
-import { ANALYST_DELIVERABLES, ANALYST_QUESTIONS_FILE } from '@openq/contracts';
-import { parseTimestamp } from './iso-time';
+import { ANALYST_DELIVERABLES, ANALYST_QUESTIONS_FILE, parseTimestamp } from '@openq/contracts';
 
 /** The analyst's signal file and the four deliverables of the package (SPEC §7, ADR-0053). */
 export const QUESTIONS_FILE = ANALYST_QUESTIONS_FILE;

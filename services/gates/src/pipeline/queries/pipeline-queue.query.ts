@@ -7,11 +7,11 @@ import type {
   PipelineTaskState,
   TaskStatus,
 } from '@openq/contracts';
-import { gateInputs } from '../admission/admit-next';
-import { freezeView } from '../commands/freeze-repo.handler';
+import { gateInputs } from '../commands/admit-next/admit-next.handler';
+import { freezeView } from '../commands/freeze-repo/freeze-repo.handler';
 import { queueSnapshot, type QueueState } from '../domain/admission';
 import type { PipelineFlags } from '../pipeline.flags';
-import { PipelineTaskStore, type StoredTask } from '../pipeline-task.store';
+import { PipelineTaskStore, type StoredTask } from '../store/pipeline-task.store';
 
 /**
  * "Admissible" is a moment, not a place in the queue: admission takes such a task in on the

@@ -1,9 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isRefusal, type CorrectStoryCommand, type CorrectStoryReply, type Refusal } from '@openq/contracts';
 import { withOutbox, type OutboxWriter } from '@openq/messaging';
+import type { QuestionStatusSource } from '@openq/platform';
 import { ContextTransaction } from '../../context-transaction';
 import { correctionActor, type CitedQuestion } from '../../domain';
-import type { QuestionStatusSource } from '../../question-owner';
 import { findCitedQuestion } from '../../queries/open-questions.query';
 import { findStory, storyTaskStatuses } from '../../store/story.store';
 
@@ -77,5 +77,8 @@ async function citedQuestionBefore(
   if (!questionId) return null;
   const local = await findCitedQuestion(manager, projectId, questionId);
   if (local?.answered) return local;
-  return owner.citedQuestion(projectId, questionId);
+  const items = await owner.statusOf(projectId, [questionId]);
+  const item = items.find((i) => i.questionId === questionId);
+  if (!item || item.status === 'absent') return null;
+  return { questionId, answered: item.status === 'answered' };
 }

@@ -1,12 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import { isRefusal, type AgentQaVerdictDto, type QuestionStatusItem, type Refusal } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
+import type { QuestionStatusSource } from '@openq/platform';
 import { citationsToCheck, type CitedQuestion, type QuestionRequest } from '../../domain/gate-cycle';
-import { AnsweredQuestions } from '../../store/answered-questions';
+import { AnsweredQuestions } from '../../store/answered-questions.store';
 import { GateCycleStore } from '../../store/gate-cycle.store';
-import type { QuestionDeclarer } from '../../../question-declarer';
+import type { QuestionDeclarer } from '../../adapters/question-declarer';
 import { declareQaQuestions } from './qa-question-declarer';
-import { citedQuestion, type QuestionStatusSource } from './question-owner';
+import { citedQuestion } from './cited-questions';
 import { decideRound, type VerdictContext } from './decide-round';
 
 /**

@@ -2,7 +2,7 @@ import type { NatsConnection } from 'nats';
 import { isRefusal, type Reply } from '@openq/contracts';
 import { decodeJson, encodeJson, isRetryLater } from '@openq/messaging';
 import type { QuestionRequest } from '../../domain/gate-cycle';
-import { QuestionDeclarer } from '../../../question-declarer';
+import { QuestionDeclarer } from '../../adapters/question-declarer';
 import { declareQaQuestions, qaToolCallId } from './qa-question-declarer';
 
 const QUESTION_ID = '01890a5d-ac96-774b-bcce-b302099a8057';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TOOL_CALL_ID_MAX_LENGTH, type Refusal } from '@openq/contracts';
 import type { GateName, QuestionRequest } from '../../domain/gate-cycle';
-import type { QuestionDeclarer } from '../../../question-declarer';
+import type { QuestionDeclarer } from '../../adapters/question-declarer';
 
 export interface VerdictOrigin {
   taskId: string;

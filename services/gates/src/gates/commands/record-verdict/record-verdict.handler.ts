@@ -1,5 +1,6 @@
 import { isRefusal, type AgentQaVerdictDto, type Refusal } from '@openq/contracts';
 import type { Decided } from '@openq/messaging';
+import type { QuestionStatusSource } from '@openq/platform';
 import type { GateTransaction } from '../../gate-transaction';
 import {
   answeredCitations,
@@ -15,7 +16,7 @@ import type { DeclaredQuestions } from './prepare-verdict';
 import { decideRound, type VerdictContext } from './decide-round';
 
 export type { VerdictContext } from './decide-round';
-import { citedQuestion, type QuestionStatusSource } from './question-owner';
+import { citedQuestion } from './cited-questions';
 
 /**
  * `agent.qa.verdict`: one QA round. The questions a parking round cites are looked up first

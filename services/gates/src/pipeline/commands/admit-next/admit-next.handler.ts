@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { nextAdmissions } from '../domain/admission';
-import type { PipelineTask } from '../domain/pipeline-task';
-import { admissionDegradations } from '../pipeline.metrics';
-import type { PipelineTaskStore, StoredFreezes } from '../pipeline-task.store';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import { nextAdmissions } from '../../domain/admission';
+import type { PipelineTask } from '../../domain/pipeline-task';
+import { admissionDegradations } from '../../pipeline.metrics';
+import type { PipelineTaskStore, StoredFreezes } from '../../store/pipeline-task.store';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 const logger = new Logger('pipeline:admission');
 

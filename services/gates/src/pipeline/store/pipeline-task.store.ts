@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { queryAfterWrites } from '@openq/persistence';
-import type { PipelineTask } from './domain/pipeline-task';
-import type { RepoFreeze } from './domain/repo-freeze';
+import type { PipelineTask } from '../domain/pipeline-task';
+import type { RepoFreeze } from '../domain/repo-freeze';
 
 interface TaskRow {
   state: Omit<PipelineTask, 'pausedAt' | 'updatedAt'>;

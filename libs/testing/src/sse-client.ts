@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@openq/contracts';
-import { waitFor } from '@openq/testing';
+import { waitFor } from './wait-for';
 
 export interface SseEvent {
   id: string | null;

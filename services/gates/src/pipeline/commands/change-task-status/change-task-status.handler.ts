@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { AgentTaskStatusDto } from '@openq/contracts';
-import { admitNext } from '../admission/admit-next';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import { admitNext } from '../admit-next/admit-next.handler';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 const logger = new Logger('pipeline:status');
 

@@ -7,10 +7,11 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { withOutbox } from '@openq/messaging';
-import { PIPELINE_FLAGS, type PipelineFlags } from '../pipeline.flags';
-import { PipelineTaskStore } from '../pipeline-task.store';
-import { PipelineTransaction } from '../pipeline-transaction';
-import { admitNext } from './admit-next';
+import { PeriodicTask } from '@openq/platform';
+import { PIPELINE_FLAGS, type PipelineFlags } from '../../pipeline.flags';
+import { PipelineTaskStore } from '../../store/pipeline-task.store';
+import { PipelineTransaction } from '../../pipeline-transaction';
+import { admitNext } from './admit-next.handler';
 
 /** Every this often (and at boot), pending tasks are looked at again. */
 export const ADMISSION_SWEEP_INTERVAL_MS = 30_000;
@@ -23,8 +24,11 @@ export const ADMISSION_SWEEP_INTERVAL_MS = 30_000;
 @Injectable()
 export class AdmissionSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('pipeline:sweep');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly periodic = new PeriodicTask(
+    ADMISSION_SWEEP_INTERVAL_MS,
+    () => this.sweep(),
+    (error) => this.logger.warn(`admission sweep failed: ${String(error)}`),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -32,31 +36,18 @@ export class AdmissionSweep implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    // Called once per part of the hybrid app (HTTP, JetStream transport): one timer (issue #34).
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), ADMISSION_SWEEP_INTERVAL_MS);
-    this.timer.unref();
-    this.tick();
+    this.periodic.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.sweep()
-      .catch((error: unknown) => this.logger.warn(`admission sweep failed: ${String(error)}`))
-      .finally(() => (this.running = null));
+  beforeApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One transaction per project, so one project's trouble never holds up another's. */
   async sweep(): Promise<void> {
     const projects = await new PipelineTaskStore(this.dataSource.manager).projectsWithPendingTasks();
     for (const projectId of projects) {
-      if (!this.timer) return;
+      if (!this.periodic.running) return;
       const admitted = await withOutbox(this.dataSource, {}, async (manager, outbox) =>
         admitNext(await PipelineTransaction.open(manager, outbox, projectId, this.flags)),
       );

@@ -2,13 +2,13 @@ import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { decideAndFold, isRefusal, type AgentAnalysisFinishedDto } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
-import { admitNext } from '../admission/admit-next';
-import { pipelineTask, type AnalystQuestionRequest, type PipelineTask } from '../domain/pipeline-task';
-import type { QuestionDeclarer } from '../../question-declarer';
-import { questionDeclareRefusals, questionsPredicateFailures } from '../pipeline.metrics';
-import type { PipelineFlags } from '../pipeline.flags';
-import { PipelineTaskStore } from '../pipeline-task.store';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import { admitNext } from '../admit-next/admit-next.handler';
+import { pipelineTask, type AnalystQuestionRequest, type PipelineTask } from '../../domain/pipeline-task';
+import type { QuestionDeclarer } from '../../../gates/adapters/question-declarer';
+import { questionDeclareRefusals, questionsPredicateFailures } from '../../pipeline.metrics';
+import type { PipelineFlags } from '../../pipeline.flags';
+import { PipelineTaskStore } from '../../store/pipeline-task.store';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 const logger = new Logger('pipeline:analysis');
 

@@ -1,5 +1,5 @@
 import type { QuestionAnswered, QuestionWithdrawn } from '@openq/contracts';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 /**
  * `question.answered`: remembered for every question (its link to a task may commit after the

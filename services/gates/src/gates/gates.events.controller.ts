@@ -1,58 +1,44 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
-import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
   AgentEvent,
-  Commands,
   isRefusal,
   OpenqEvent,
   type AgentGateActivityDto,
   type AgentGateStartedDto,
   type AgentQaVerdictDto,
-  type GateHistoryCommand,
-  type GateHistoryReply,
-  type GateResumeReply,
-  type GatesWaitingReply,
-  type GateView,
-  type ListGatesCommand,
   type QuestionAnsweredDto,
   type QuestionWithdrawnDto,
-  type Refusal,
-  type ResumeGateCommand,
-  type WaitingGatesCommand,
 } from '@openq/contracts';
 import {
   BEFORE_TRANSACTION,
-  withOutbox,
   type JetStreamEventContext,
   type JetStreamPrepareContext,
-  type JetStreamRequestContext,
 } from '@openq/messaging';
-import { CORRELATION_HEADER, type OpenqConfig } from '@openq/platform';
+import { QuestionOwner, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
-import { QuestionDeclarer } from '../question-declarer';
-import { AskedBefore, QuestionOwner } from './commands/record-verdict/question-owner';
+import { QuestionDeclarer } from './adapters/question-declarer';
+import { AskedBefore } from './commands/record-verdict/cited-questions';
 import {
   DeclaredBefore,
   prepareVerdict,
   type PreparedVerdict,
 } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict, type VerdictContext } from './commands/record-verdict/record-verdict.handler';
-import { resumeGate } from './commands/resume-gate/resume-gate.handler';
 import { GateTransaction } from './gate-transaction';
-import { gateHistory, listGates, waitingGates } from './queries/list-gates.query';
-import { deadLetter } from './store/dead-letters';
+import { deadLetter } from './store/dead-letter.store';
 
 /**
- * Gate cycles over JetStream: agent gate events and `question.answered` (each in its inbox
- * transaction, effects and outbox rows together), and the `openq.gates.*` requests.
+ * Gate cycles over JetStream: agent gate events, `question.answered` and `question.withdrawn`,
+ * each in its inbox transaction (effects and outbox rows together).
  */
 @Controller()
-export class GatesMessagesController {
-  private readonly logger = new Logger(GatesMessagesController.name);
+export class GatesEventsController {
+  private readonly logger = new Logger(GatesEventsController.name);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -137,32 +123,6 @@ export class GatesMessagesController {
   async onWithdrawn(@Payload() data: QuestionWithdrawnDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
     const { manager, outbox, envelope } = ctx.event;
     await hearWithdrawal(new GateTransaction(manager, outbox), envelope.projectId, data, new Date());
-  }
-
-  @MessagePattern(Commands.gates.list.type)
-  list(@Payload() cmd: ListGatesCommand): Promise<GateView[] | Refusal> {
-    return listGates(this.dataSource.manager, cmd);
-  }
-
-  @MessagePattern(Commands.gates.waiting.type)
-  waiting(@Payload() cmd: WaitingGatesCommand): Promise<GatesWaitingReply> {
-    return waitingGates(this.dataSource.manager, cmd);
-  }
-
-  @MessagePattern(Commands.gates.history.type)
-  history(@Payload() cmd: GateHistoryCommand): Promise<GateHistoryReply> {
-    return gateHistory(this.dataSource.manager, cmd);
-  }
-
-  @MessagePattern(Commands.gates.resume.type)
-  resume(
-    @Payload() cmd: ResumeGateCommand,
-    @Ctx() ctx: JetStreamRequestContext,
-  ): Promise<GateResumeReply | Refusal> {
-    const correlationId = ctx.getArgs()[0].headers?.get(CORRELATION_HEADER) || undefined;
-    return withOutbox(this.dataSource, { correlationId }, (manager, outbox) =>
-      resumeGate(new GateTransaction(manager, outbox), cmd, new Date()),
-    );
   }
 
   /**

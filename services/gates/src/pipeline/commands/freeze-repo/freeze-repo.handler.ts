@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { RepoFreezeReply, RepoFreezeView } from '@openq/contracts';
-import { admitNext } from '../admission/admit-next';
-import { liftsFreeze, type RepoFreeze, type RepoFreezeCommand } from '../domain/repo-freeze';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import { admitNext } from '../admit-next/admit-next.handler';
+import { liftsFreeze, type RepoFreeze, type RepoFreezeCommand } from '../../domain/repo-freeze';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 const logger = new Logger('pipeline:freeze');
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { deferWrite } from '@openq/persistence';
 import type { GateHistoryCommand, GateHistoryEntry, GateHistoryReply } from '@openq/contracts';
-import type { WireGateEvent } from '../gate-events.publisher';
+import type { WireGateEvent } from '../gate-transaction';
 
 interface HistoryRow {
   task_id: string;

@@ -1,5 +1,5 @@
 import type { GateEvent } from './domain/gate-cycle';
-import { toWire } from './gate-events.publisher';
+import { toWire } from './gate-transaction';
 
 const at = new Date(Date.UTC(2026, 11, 1));
 const ref = { taskId: 't1', gate: 'qa' as const };

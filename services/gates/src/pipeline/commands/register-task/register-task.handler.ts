@@ -1,6 +1,6 @@
 import type { AgentTaskCreatedDto } from '@openq/contracts';
-import { admitNext } from '../admission/admit-next';
-import type { PipelineTransaction } from '../pipeline-transaction';
+import { admitNext } from '../admit-next/admit-next.handler';
+import type { PipelineTransaction } from '../../pipeline-transaction';
 
 /**
  * `agent.task.created`: the task joins its repo's queue (once: a task already known keeps its
