@@ -34,7 +34,23 @@ function sources(service: Party): string[] {
     .map((f) => readFileSync(join(dir, f), 'utf8'));
 }
 
-const code = new Map(SERVICES.map((s) => [s, sources(s)]));
+/**
+ * The library request clients a service may use instead of asking itself (`QuestionOwner` in
+ * @openq/platform): each exported class of libs/platform that sends a command, with its file's text.
+ */
+const sharedClients = (readdirSync(join(ROOT, 'libs/platform/src')) as string[])
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
+  .map((f) => readFileSync(join(ROOT, 'libs/platform/src', f), 'utf8'))
+  .filter((text) => /\bCommands\.\w+\.\w+/.test(text))
+  .flatMap((text) => [...text.matchAll(/export class (\w+)/g)].map(([, name]) => ({ name: name!, text })));
+
+/** A service's sources and the shared clients it names. */
+function withClients(texts: string[]): string[] {
+  const used = sharedClients.filter(({ name }) => texts.some((t) => new RegExp(`\\b${name}\\b`).test(t)));
+  return [...texts, ...used.map(({ text }) => text)];
+}
+
+const code = new Map(SERVICES.map((s) => [s, withClients(sources(s))]));
 const key = <T extends object>(table: T, name: string) => (table as Record<string, string>)[name];
 const sorted = <T>(values: Iterable<T>) => [...new Set(values)].sort();
 

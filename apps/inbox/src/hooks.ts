@@ -154,6 +154,25 @@ export function usePagedList<T = any>(path: string, key: unknown): PagedList<T> 
 }
 
 /** The time now, refreshed every 30 s (for "3 minutes ago"). */
+/**
+ * A form's draft of a value the server holds: the server's value until the person edits it, and
+ * the server's again, in the same render, whenever `version` changes (loaded, saved, changed
+ * elsewhere) — never a frame where the page says one thing and the control shows another.
+ */
+export function useDraft<T>(
+  server: () => T,
+  version: unknown,
+): [T, (next: T | ((previous: T) => T)) => void] {
+  const [draft, setDraft] = useState<{ version: unknown; value: T } | null>(null);
+  const value = draft && Object.is(draft.version, version) ? draft.value : server();
+  const set = (next: T | ((previous: T) => T)) =>
+    setDraft((current) => {
+      const base = current && Object.is(current.version, version) ? current.value : server();
+      return { version, value: typeof next === 'function' ? (next as (previous: T) => T)(base) : next };
+    });
+  return [value, set];
+}
+
 export function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {

@@ -4,12 +4,12 @@
 // maintainer or an owner changes it (the gateway refuses anyone else with 403, the page shows
 // them no controls). Spans are whole hours and minutes of the author's working time.
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath, type ApiOptions, type PageError } from './api';
 import { CLOCK_REASONS } from '@openq/contracts/browser';
 import { policySentences, refusedFieldOf, type ClockPolicy, type Duration } from './clock';
-import { useNow, useResource, type Me } from './hooks';
+import { useDraft, useNow, useResource, type Me } from './hooks';
 import { t } from './i18n';
 import { ago, fullDate, sentenceFor } from './messages';
 import { ErrorLine, useSave } from './ui';
@@ -79,9 +79,8 @@ function PolicyForm({
   updatedAt: string | null;
   onSaved: (view: ClockPolicyView) => void;
 }) {
-  const [form, setForm] = useState(() => fromPolicy(policy));
-  // What the server holds, once loaded, saved or removed.
-  useEffect(() => setForm(fromPolicy(policy)), [updatedAt]);
+  // What the server holds, once loaded, saved or removed; the person's edits until then.
+  const [form, setForm] = useDraft(() => fromPolicy(policy), updatedAt);
   const { busy, error, said, setError, save } = useSave();
   const refusal = error ? clockRefusal(error) : null;
   const errorId = 'clock-policy-error';

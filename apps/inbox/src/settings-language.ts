@@ -4,11 +4,11 @@
 // owner); else English. Everyone reads both in words; only a maintainer or an owner changes the
 // project's (the others see its control disabled; the server refuses them anyway).
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import htm from 'htm';
 import { api, projectPath } from './api';
 import { canSetClock } from './settings-clock';
-import { useResource } from './hooks';
+import { useDraft, useResource } from './hooks';
 import { LANGUAGES, t } from './i18n';
 import { sentenceFor } from './messages';
 import { keepMyLanguage, onMyLanguageKept } from './my-language';
@@ -56,8 +56,7 @@ function LanguageSelect({
 
 /** The person's own: what they get now (theirs, the project's, or the default) and a way to set it. */
 function MineForm({ mine, project }: { mine: LanguageView; project: LanguageView | null }) {
-  const [choice, setChoice] = useState(choiceOf(mine.language));
-  useEffect(() => setChoice(choiceOf(mine.language)), [mine.language, mine.updatedAt]);
+  const [choice, setChoice] = useDraft(() => choiceOf(mine.language), `${mine.language}|${mine.updatedAt}`);
   const { busy, error, said, save } = useSave();
 
   const state = mine.language
@@ -110,8 +109,10 @@ function ProjectForm({
   canChange: boolean;
   onSaved: (view: LanguageView) => void;
 }) {
-  const [choice, setChoice] = useState(choiceOf(project.language));
-  useEffect(() => setChoice(choiceOf(project.language)), [project.language, project.updatedAt]);
+  const [choice, setChoice] = useDraft(
+    () => choiceOf(project.language),
+    `${project.language}|${project.updatedAt}`,
+  );
   const { busy, error, said, save } = useSave();
 
   const state = project.language

@@ -43,6 +43,7 @@ export const DELIVERY_FAILURE_CLASSES = [
   'http_4xx',
   'http_5xx',
   'resposta_invalida',
+  'inscricao_removida',
 ] as const;
 export type DeliveryFailureClass = (typeof DELIVERY_FAILURE_CLASSES)[number];
 
@@ -75,6 +76,10 @@ export const DELIVERY_FAILURE_WORDS: Readonly<Record<DeliveryFailureClass, Reaso
   resposta_invalida: {
     en: 'the address gave an answer openq does not accept (a redirect, or no HTTP)',
     'pt-BR': 'o endereço deu uma resposta que o openq não aceita (um redirecionamento, ou não HTTP)',
+  },
+  inscricao_removida: {
+    en: 'the engine’s subscription was removed before the event was sent',
+    'pt-BR': 'a inscrição do engine foi removida antes do envio do evento',
   },
 };
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { PeriodicTask } from '@openq/platform';
 import type { DataSource } from 'typeorm';
 import {
   PermanentSendError,
@@ -63,16 +64,20 @@ function retryAfterOf(error: unknown): number {
  */
 export class DeliverySender {
   private readonly logger = new Logger('DeliverySender');
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private loop: Promise<void> | null = null;
-  private again = false;
+  /** Its timer: a pass at start, then `pollMs` after each pass; `kick()` for a pass now. */
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly senders: ChannelSenders,
     private readonly options: DeliverySenderOptions,
   ) {
+    // A pass handles its own failures (drain): nothing reaches onError.
+    this.periodic = new PeriodicTask(
+      options.pollMs,
+      () => this.drain(),
+      () => undefined,
+    );
     // Every channel's series from the start (at 0), so rates and alerts see the first one.
     for (const channel of ['email', 'slack', 'webhook'] as const) {
       notifierMetrics.sent().inc({ channel }, 0);
@@ -87,38 +92,22 @@ export class DeliverySender {
   }
 
   start(): void {
-    this.running = true;
-    this.kick();
+    this.periodic.start();
   }
 
   /** Stops claiming; resolves once the sends in flight are done and marked. */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.loop?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Looks for due deliveries now (coalesced with a pass already running). */
   kick(): void {
-    if (!this.running) return;
-    if (this.loop) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.loop = this.drain().finally(() => {
-      this.loop = null;
-      if (!this.running) return;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      } else {
-        this.timer = setTimeout(() => this.kick(), this.options.pollMs);
-        this.timer.unref();
-      }
-    });
+    this.periodic.kick();
+  }
+
+  /** Between start and stop: a pass ends early once it is false. */
+  private get running(): boolean {
+    return this.periodic.running;
   }
 
   private async drain(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import { PeriodicTask } from '@openq/platform';
 import type { ChannelKind } from '../../adapters/channels/channel';
 import { tickClockBatch } from './tick-clock.handler';
 
@@ -26,35 +27,33 @@ export interface ClockTickerOptions {
  */
 export class ClockTicker {
   private readonly logger = new Logger('ClockTicker');
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   /** Set by stop(): no new tick, and a tick running ends after its batch. */
   private stopped = false;
+  /** Its timer: a tick at start, then `tickMs` after each tick ends. */
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: ClockTickerOptions,
-  ) {}
+  ) {
+    this.periodic = new PeriodicTask(
+      options.tickMs,
+      () => this.tick(),
+      (error: unknown) =>
+        this.logger.warn(`clock tick failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
 
   start(): void {
-    void this.loop();
+    this.periodic.start();
   }
 
+  /** No new tick; a tick running ends after its batch. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    await this.periodic.stop();
     await this.running?.catch(() => 0);
-  }
-
-  private async loop(): Promise<void> {
-    if (this.stopped) return;
-    await this.tick().catch((error: unknown) => {
-      this.logger.warn(`clock tick failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.loop(), this.options.tickMs);
-    this.timer.unref();
   }
 
   /** One tick now (a tick already running is awaited instead): deliveries planned. */
