@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '@openq/contracts';
 import type { NotificationClock } from './notification';
-import type { ClockAction, WorkingTime, WorkingTimeOf } from './clock';
+import { wallClockText, type ClockAction, type WorkingTime, type WorkingTimeOf } from './clock';
 import {
   asNotificationQuestion,
   questionBlocks,
@@ -50,16 +50,7 @@ const NOTICE_KINDS = {
 
 /** `dueAt` on the person's wall clock, in words: `Wed 2 Dec, 17:00 (America/Sao_Paulo)`. */
 export function dueText(dueAt: Date, workingTime: WorkingTime): string {
-  const local = new Intl.DateTimeFormat('en-GB', {
-    timeZone: workingTime.timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(dueAt);
-  return `${local} (${workingTime.timeZone})`;
+  return wallClockText(dueAt, workingTime.timeZone, 'en-GB');
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type QuestionAuthor,
 } from '@openq/contracts';
 import type { Notification, NotificationKind, Wait } from '../channel';
+import { wallClockText } from '../../../domain/clock';
 
 /**
  * What every channel says about a notification, in one place, in every language openq speaks
@@ -270,16 +271,7 @@ export function headline(n: Notification): string {
 /** When a clock notice is due, on the reader's wall clock, in their language. */
 export function dueTextOf(clock: NonNullable<Notification['clock']>, language: Language): string {
   if (language === 'en' || !clock.timeZone) return clock.dueText;
-  const local = new Intl.DateTimeFormat(NOTIFICATION_WORDS[language].locale, {
-    timeZone: clock.timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(clock.dueAt));
-  return `${local} (${clock.timeZone})`;
+  return wallClockText(new Date(clock.dueAt), clock.timeZone, NOTIFICATION_WORDS[language].locale);
 }
 
 /** The line under the headline: why the reader gets this, and for a clock notice when it is due. */
