@@ -67,7 +67,8 @@ export class ConsumerRunner {
 
   constructor(
     private readonly js: JetStreamClient,
-    private readonly processor: Pick<InboundProcessor, 'processBatch' | 'settle'>,
+    private readonly processor: Pick<InboundProcessor, 'processBatch' | 'settle'> &
+      Partial<Pick<InboundProcessor, 'received'>>,
     private readonly options: ConsumerRunnerOptions,
   ) {
     this.logger = new Logger(`consumer:${options.durable}`);
@@ -91,6 +92,7 @@ export class ConsumerRunner {
   private async run(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
+        this.processor.received?.(msg);
         // A message pulled before `stop()` but not started is handed back at once, never started
         // after `stop()` (it would outlive the connection).
         if (this.stopping) {

@@ -292,8 +292,14 @@ export class InboundProcessor {
     return this.dataSource.transaction(work);
   }
 
+  /** A delivery as it arrives, before any later one is handled: the order's window of what is here. */
+  received(msg: JsMsg): void {
+    this.options.order?.received(msg.subject, msg.seq, msg.info.deliverySequence, !msg.info.redelivered);
+  }
+
   /** Acts on an outcome: the backoff of a nak grows with the deliveries. */
   settle(msg: JsMsg, outcome: Outcome): void {
+    if (outcome === 'ack' || outcome === 'term') this.options.order?.settled(msg.subject, msg.seq);
     if (outcome === 'ack') msg.ack();
     else if (outcome === 'term') msg.term();
     else if (outcome === 'defer') msg.nak(DEFER_DELAY_MS);

@@ -2,6 +2,7 @@ import { ErrorCode, NatsError, type JetStreamManager, type MsgRequest } from 'na
 import type { EntityManager } from 'typeorm';
 import { queryAfterWrites } from '@openq/persistence';
 import { decodeJson } from './codec';
+import { DeliveryWindow } from './inbound/delivery-window';
 import { RetryLaterError } from './retry-later';
 
 /** Where an ordered consumer reads the stream, and what it may take as already settled. */
@@ -65,10 +66,23 @@ const MAX_LOOKUPS = 32;
  * all its subjects at once and checks each gap the same way (`enterBatch`, `advanceBatch`).
  */
 export class SubjectOrder {
+  /** What this process knows of the consumer's deliveries: ranges it covers need no look-up. */
+  private readonly window = new DeliveryWindow();
+
   constructor(
     private readonly consumer: string,
     private readonly options: SubjectOrderOptions,
   ) {}
+
+  /** A delivery of the consumer, as it arrives (before any other is handled). */
+  received(subject: string, streamSeq: number, deliverySeq: number, firstDelivery: boolean): void {
+    this.window.received(subject, streamSeq, deliverySeq, firstDelivery);
+  }
+
+  /** A message acked or terminated, after its transaction committed. */
+  settled(subject: string, streamSeq: number): void {
+    this.window.settled(subject, streamSeq);
+  }
 
   /**
    * Inside the message's transaction: locks the subject's position until the transaction ends and
@@ -156,6 +170,23 @@ export class SubjectOrder {
       if (of.length > 0) gaps.set(subject, of);
     }
     const admitted = new Map(sorted.map((t) => [t.subject, t.seqs.length]));
+    // The gaps this process's deliveries cover are settled without asking the stream.
+    for (const [subject, of] of gaps) {
+      let left: Gap[] = [];
+      for (const [i, gap] of of.entries()) {
+        const known = this.window.pendingBefore(subject, gap.from, gap.seq);
+        if (known === undefined) {
+          left = of.slice(i);
+          break;
+        }
+        if (known !== null) {
+          admitted.set(subject, gap.index);
+          break;
+        }
+      }
+      if (left.length > 0) gaps.set(subject, left);
+      else gaps.delete(subject);
+    }
     // In rounds: each subject's next few gaps at once, all subjects together; a subject stops at
     // its first gap holding an earlier message, so a lane cut short early wastes few look-ups.
     for (let round = 0; gaps.size > 0; round += GAPS_AT_ONCE) {
@@ -208,6 +239,8 @@ export class SubjectOrder {
     seq: number,
     first?: StoredRef | null,
   ): Promise<Predecessor | null> {
+    const known = seq > from ? this.window.pendingBefore(subject, from, seq) : null;
+    if (known !== undefined) return known === null ? null : { subject, seq: known };
     for (let lookups = 0; seq > from && lookups < MAX_LOOKUPS; lookups++) {
       const earliest =
         lookups === 0 && first !== undefined ? first : await this.firstOfSubjectFrom(subject, from);

@@ -121,3 +121,44 @@ describe('enterBatchTurn', () => {
     });
   });
 });
+
+describe('the delivery window: no look-up in the stream for what this process received', () => {
+  /** The stream look-ups the order makes (the real JetStream manager, counted). */
+  function countLookups(): { count: () => number } {
+    const jsm = (order as unknown as { options: { jsm: { streams: { getMessage: unknown } } } }).options.jsm;
+    const spy = jest.spyOn(jsm.streams as { getMessage: (...a: unknown[]) => unknown }, 'getMessage');
+    return { count: () => spy.mock.calls.length };
+  }
+  const turn = (seq: number, subject = P1) => ds.transaction((m) => enterTurn(order, m, { subject, seq }));
+
+  it('interleaved subjects, every delivery received here: order kept with no look-up', async () => {
+    await publish('p1', 'p2', 'p1', 'p2', 'p1');
+    const lookups = countLookups();
+    [P1, P2, P1, P2, P1].forEach((subject, i) => order.received(subject, i + 1, i + 1, true));
+    const pending = await turn(3).catch((error: unknown) => error); // 1 received, not settled
+    expect((pending as PredecessorPending).predecessor).toEqual({ subject: P1, seq: 1 });
+    await turn(1);
+    order.settled(P1, 1);
+    await turn(3);
+    order.settled(P1, 3);
+    await turn(2, P2);
+    order.settled(P2, 2);
+    await turn(5);
+    expect(await positions()).toEqual([
+      { subject: P1, seq: 5 },
+      { subject: P2, seq: 2 },
+    ]);
+    expect(lookups.count()).toBe(0);
+  });
+
+  it('a delivery that went to another process (a gap in the numbering): the stream is asked', async () => {
+    await publish('p1', 'p2', 'p1');
+    await turn(1);
+    const lookups = countLookups();
+    order.received(P1, 3, 3, true);
+    order.received(P1, 1, 5, false); // delivery 4 went to another process: what it holds is unknown
+    await turn(3);
+    expect(lookups.count()).toBeGreaterThan(0);
+    expect(await positions()).toEqual([{ subject: P1, seq: 3 }]);
+  });
+});
