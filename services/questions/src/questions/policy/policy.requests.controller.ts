@@ -13,7 +13,7 @@ import { changePolicies, getPolicies } from './policy.handlers';
 
 /** §12.1 the project's policies: read them, change them (request/reply from the gateway). */
 @Controller()
-export class PoliciesMessagesController {
+export class PolicyRequestsController {
   constructor(private readonly dataSource: DataSource) {}
 
   @MessagePattern(Commands.questions.policiesGet.type)

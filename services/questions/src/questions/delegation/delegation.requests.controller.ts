@@ -15,7 +15,7 @@ import { grantDelegation, listDelegations, revokeDelegation } from './delegation
 
 /** §11.6 delegation grants: grant, revoke, list (request/reply from the gateway). */
 @Controller()
-export class DelegationsMessagesController {
+export class DelegationRequestsController {
   constructor(private readonly dataSource: DataSource) {}
 
   @MessagePattern(Commands.questions.delegationGrant.type)
