@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { QuestionsEventsController } from './questions.events.controller';
 import { QuestionsRequestsController } from './questions.requests.controller';
-import { QuestionGroups } from './question-groups';
+import { QuestionGroups } from './store/question-groups.store';
 import { DelegationRequestsController } from './delegation/delegation.requests.controller';
 import { PolicyRequestsController } from './policy/policy.requests.controller';
 

@@ -26,9 +26,16 @@ import {
 } from '@openq/contracts';
 import type { AnswerDecision } from './commands/answer-question/answer-question.handler';
 import type { DeclareResult } from './commands/declare-question/declare-question.handler';
-import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
+import { answerKeyReused } from './commands/answer-question/answer-with-key';
+import { AnswerKeyTaken } from './store/answer-key.store';
 import { splitQuestion } from './commands/split-question/split-question.handler';
-import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
+import {
+  amendIn,
+  answerIn,
+  QuestionGroups,
+  withdrawIn,
+  type AnswerUnit,
+} from './store/question-groups.store';
 
 import { countQuestions, readiness } from './queries/list-open-questions.query';
 import { listFiltered } from './queries/filtered-questions.query';

@@ -5,7 +5,7 @@ import type {
   QuestionDeclared,
   QuestionWithdrawn,
 } from '@openq/contracts';
-import type { AppendedEvent } from '../question-log';
+import type { AppendedEvent } from '../store/question-log.store';
 import { askBands, askKey } from '../domain/same-question';
 
 /** Appended events of one project (a group commit projects several projects at once). */

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
   fold,
-  newId,
   type DecisionRecorded,
   type DecisionSuperseded,
   type QuestionAnswered,
@@ -12,7 +11,7 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
-import { question, type Question, type QuestionEvent } from './domain/question';
+import { question, type Question, type QuestionEvent } from '../domain/question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -41,32 +40,6 @@ export interface AppendedEvent {
   position: string;
   eventId: string;
   event: QuestionLogEvent;
-}
-
-/**
- * The questions slice's domain → wire map (docs/decider-kit.md): every question event is
- * published, with the payload the log stores. A decision keeps its `decisionEventId` as its id;
- * the others get a new one.
- */
-export function questionToWire(event: QuestionEvent): QuestionWireEvent {
-  const { occurredAt } = event;
-  switch (event.type) {
-    case 'question.declared':
-      return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
-    case 'question.answered':
-    case 'question.withdrawn':
-    case 'decision.superseded':
-    case 'question.joined':
-    case 'question.precedent_offered':
-    case 'question.split':
-      return { ...event, eventId: newId() };
-    case 'decision.recorded':
-      return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
 }
 
 /** The wire → domain map, for a row read back from the log (its project is a column there). */
