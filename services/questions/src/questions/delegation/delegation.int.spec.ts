@@ -7,9 +7,12 @@ import { answerQuestion, type AnswerDecision } from '../commands/answer-question
 import { listQuestions } from '../queries/list-open-questions.query';
 import { declareIn } from '../testing/declare-in';
 import { useQuestionsDatabase } from '../testing/questions-database';
-import { DelegationLog, delegationTransaction } from './delegation-log';
-import { grantDelegation, listDelegations, revokeDelegation } from './delegation.handlers';
-import { changePolicies } from '../policy/policy.handlers';
+import { DelegationLog } from './store/delegation-log.store';
+import { delegationTransaction } from './delegation-transaction';
+import { grantDelegation } from './commands/grant-delegation/grant-delegation.handler';
+import { revokeDelegation } from './commands/revoke-delegation/revoke-delegation.handler';
+import { listDelegations } from './queries/list-delegations.query';
+import { changePolicies } from '../policy/commands/change-policies/change-policies.handler';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 8 });

@@ -11,7 +11,9 @@ import {
   type Refusal,
   type RevokeDelegationCommand,
 } from '@openq/contracts';
-import { grantDelegation, listDelegations, revokeDelegation } from './delegation.handlers';
+import { grantDelegation } from './commands/grant-delegation/grant-delegation.handler';
+import { revokeDelegation } from './commands/revoke-delegation/revoke-delegation.handler';
+import { listDelegations } from './queries/list-delegations.query';
 
 /** §11.6 delegation grants: grant, revoke, list (request/reply from the gateway). */
 @Controller()

@@ -15,7 +15,7 @@ import {
   type WithdrawCommand,
   withdrawOutcome,
 } from './question';
-import type { Delegation } from '../delegation/delegation';
+import type { Delegation } from '../delegation/domain/delegation';
 
 const T0 = Date.parse('2026-11-30T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);

@@ -15,8 +15,8 @@ import {
   type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
-import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
-import { DELEGATION_OFF } from './project-policy';
+import { standingOf, type Delegation, type Standing } from '../delegation/domain/delegation';
+import { DELEGATION_OFF } from '../policy/domain/project-policy';
 import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } from './ask-once';
 
 /**

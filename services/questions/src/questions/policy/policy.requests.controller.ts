@@ -9,7 +9,8 @@ import {
   type ProjectPoliciesReply,
   type Refusal,
 } from '@openq/contracts';
-import { changePolicies, getPolicies } from './policy.handlers';
+import { changePolicies } from './commands/change-policies/change-policies.handler';
+import { getPolicies } from './queries/get-policies.query';
 
 /** §12.1 the project's policies: read them, change them (request/reply from the gateway). */
 @Controller()

@@ -18,8 +18,8 @@ import {
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
-import type { Delegation } from '../delegation/delegation';
-import { grantsInForce } from '../policy/policy-log';
+import type { Delegation } from '../delegation/domain/delegation';
+import { grantsInForce } from '../policy/queries/grants-in-force.query';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the

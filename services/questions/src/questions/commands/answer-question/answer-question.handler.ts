@@ -2,9 +2,9 @@ import type { EntityManager } from 'typeorm';
 import { isRefusal, newId, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { answerOutcome, type AnswerCommand, type AnswerOutcome, type Question } from '../../domain/question';
-import type { Delegation } from '../../delegation/delegation';
-import { DelegationLog, pairKey, type DelegationPair } from '../../delegation/delegation-log';
-import { PolicyLog } from '../../policy/policy-log';
+import type { Delegation } from '../../delegation/domain/delegation';
+import { DelegationLog, pairKey, type DelegationPair } from '../../delegation/store/delegation-log.store';
+import { PolicyLog } from '../../policy/store/policy-log.store';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
 import {
   answerKeyOf,

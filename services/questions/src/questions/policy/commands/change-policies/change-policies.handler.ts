@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { isRefusal, type ProjectPolicies, type ProjectPoliciesReply, type Refusal } from '@openq/contracts';
+import { isRefusal, type ProjectPolicies, type Refusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import { delegationStatus } from '../delegation/delegation';
-import { PolicyLog, grantsInForce, policyTransaction } from './policy-log';
+import { policyTransaction } from '../../policy-transaction';
+import { PolicyLog } from '../../store/policy-log.store';
 
 /** §12.1 a maintainer changes the project's policies, under the project's policy lock. */
 export async function changePolicies(
@@ -29,22 +29,4 @@ export async function changePolicies(
     const { delegacao, overrideDeMantenedor } = decided.state;
     return { delegacao, overrideDeMantenedor };
   });
-}
-
-/**
- * §12.1 the policies in force, and whom `userId` may answer for now: the grantors of their live
- * grants while delegation is on (none while it is off: a grant made while on stops working).
- */
-export async function getPolicies(
-  dataSource: DataSource,
-  projectId: string,
-  userId: string | undefined,
-  now = new Date(),
-): Promise<ProjectPoliciesReply> {
-  const policy = await new PolicyLog(dataSource.manager).load(projectId);
-  const grants = userId ? await grantsInForce(dataSource.manager, projectId, userId) : [];
-  const answersFor = [
-    ...new Set(grants.filter((g) => delegationStatus(g, now) === 'active').map((g) => g.granted.from)),
-  ];
-  return { ...policy, answersFor };
 }
