@@ -145,7 +145,7 @@ async function grantsForDelegates(
   await delegations.lockPairs(pairs);
   return {
     grants: await delegations.loadBetween(pairs),
-    delegationOn: new Map([...inForce].map(([id, policy]) => [id, policy.delegacao])),
+    delegationOn: new Map([...inForce].map(([id, policy]) => [id, policy.delegation])),
   };
 }
 

@@ -1,8 +1,14 @@
 import type { DataSource } from 'typeorm';
-import type { ProjectPoliciesReply } from '@openq/contracts';
+import type { ProjectPolicies, ProjectPoliciesReply } from '@openq/contracts';
 import { delegationStatus } from '../../delegation/domain/delegation';
+import type { ProjectPolicy } from '../domain/project-policy';
 import { PolicyLog } from '../store/policy-log.store';
 import { grantsInForce } from './grants-in-force.query';
+
+/** §12.1 the policies as the wire says them. */
+export function policiesView(policy: ProjectPolicy): ProjectPolicies {
+  return { delegacao: policy.delegation, overrideDeMantenedor: policy.maintainerOverride };
+}
 
 /**
  * §12.1 the policies in force, and whom `userId` may answer for now: the grantors of their live
@@ -19,5 +25,5 @@ export async function getPolicies(
   const answersFor = [
     ...new Set(grants.filter((g) => delegationStatus(g, now) === 'active').map((g) => g.granted.from)),
   ];
-  return { ...policy, answersFor };
+  return { ...policiesView(policy), answersFor };
 }

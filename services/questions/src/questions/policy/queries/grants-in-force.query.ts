@@ -13,5 +13,5 @@ export async function grantsInForce(
   userId: string,
 ): Promise<Delegation[]> {
   const policy = await new PolicyLog(manager).load(projectId);
-  return policy.delegacao ? new DelegationLog(manager).loadTo(projectId, userId) : [];
+  return policy.delegation ? new DelegationLog(manager).loadTo(projectId, userId) : [];
 }

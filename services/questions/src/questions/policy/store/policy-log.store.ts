@@ -57,13 +57,7 @@ export class PolicyLog {
           );
     return new Map(
       ids.map((id) => {
-        const events = rows
-          .filter((r) => r.project_id === id)
-          .map((r): ProjectPolicyEvent => ({
-            type: 'project.policy_changed',
-            data: r.data,
-            occurredAt: new Date(r.recorded_at),
-          }));
+        const events = rows.filter((r) => r.project_id === id).map((r) => policyFromLog(r));
         return [id, fold(projectPolicy, events)];
       }),
     );
@@ -81,4 +75,21 @@ export class PolicyLog {
       );
     }
   }
+}
+
+/** The wire → domain map, for a row read back from the log. */
+function policyFromLog({ data, recorded_at }: LogRow): ProjectPolicyEvent {
+  const { projectId, by, motivo, delegacao, overrideDeMantenedor, changedAt } = data;
+  return {
+    type: 'project.policy_changed',
+    data: {
+      projectId,
+      by,
+      reason: motivo,
+      delegation: delegacao,
+      maintainerOverride: overrideDeMantenedor,
+      changedAt,
+    },
+    occurredAt: new Date(recorded_at),
+  };
 }

@@ -17,9 +17,9 @@ export async function grantDelegation(
   return withOutbox(dataSource, {}, async (manager, outbox) => {
     const policies = new PolicyLog(manager);
     await policies.lockForRead([command.projectId]);
-    const { delegacao } = await policies.load(command.projectId);
+    const { delegation } = await policies.load(command.projectId);
     const decided = await delegationTransaction(manager, outbox).decide(
-      { type: 'grant', grantId: newId(), ...command, delegationOn: delegacao },
+      { type: 'grant', grantId: newId(), ...command, delegationOn: delegation },
       null,
       now,
     );

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isRefusal, type ProjectPolicies, type Refusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
 import { policyTransaction } from '../../policy-transaction';
+import { policiesView } from '../../queries/get-policies.query';
 import { PolicyLog } from '../../store/policy-log.store';
 
 /** §12.1 a maintainer changes the project's policies, under the project's policy lock. */
@@ -20,13 +21,20 @@ export async function changePolicies(
     const log = new PolicyLog(manager);
     await log.lockForChange(command.projectId);
     const current = await log.load(command.projectId);
-    const decided = await policyTransaction(manager, outbox, command.projectId, log).decide(
-      { type: 'change', ...command },
+    const { projectId, by, motivo, delegacao, overrideDeMantenedor } = command;
+    const decided = await policyTransaction(manager, outbox, projectId, log).decide(
+      {
+        type: 'change',
+        projectId,
+        by,
+        reason: motivo,
+        ...(delegacao !== undefined ? { delegation: delegacao } : {}),
+        ...(overrideDeMantenedor !== undefined ? { maintainerOverride: overrideDeMantenedor } : {}),
+      },
       current,
       now,
     );
     if (isRefusal(decided)) return decided;
-    const { delegacao, overrideDeMantenedor } = decided.state;
-    return { delegacao, overrideDeMantenedor };
+    return policiesView(decided.state);
   });
 }
