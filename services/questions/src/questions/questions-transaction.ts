@@ -8,7 +8,12 @@ import {
   type SaveEntry,
 } from '@openq/messaging';
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
-import { QuestionLog, toolCallKey, type QuestionWireEvent } from './store/question-log.store';
+import {
+  QuestionLog,
+  toolCallKey,
+  withdrawalToWire,
+  type QuestionWireEvent,
+} from './store/question-log.store';
 import { project, type ProjectEvents } from './projections/question-view.projector';
 
 export type QuestionTransaction = DeciderTransaction<
@@ -31,8 +36,10 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
   switch (event.type) {
     case 'question.declared':
       return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
+    case 'question.withdrawn': {
+      return { type: event.type, data: withdrawalToWire(event.data), occurredAt, eventId: newId() };
+    }
     case 'question.answered':
-    case 'question.withdrawn':
     case 'decision.superseded':
     case 'question.joined':
     case 'question.precedent_offered':

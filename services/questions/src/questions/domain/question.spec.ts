@@ -111,10 +111,10 @@ const answeredHistory = (): QuestionEvent[] => [
 /** q1 withdrawn by `by` (step 1). */
 const withdrawnBy = (
   by: QuestionWasWithdrawn['data']['by'] = { kind: 'user', id: 'ana' },
-  motivo = 'Settled in the story',
+  reason = 'Settled in the story',
 ): QuestionWasWithdrawn => ({
   type: 'question.withdrawn',
-  data: { questionId: 'q1', by, motivo, withdrawnAt: at(1).toISOString() },
+  data: { questionId: 'q1', by, reason, withdrawnAt: at(1).toISOString() },
   occurredAt: at(1),
 });
 
@@ -123,8 +123,8 @@ const withdraw = (withdrawal: WithdrawCommand, projectId = 'p1'): QuestionComman
   projectId,
   withdrawal,
 });
-const withdrawByClick = (userId: string, motivo = 'Settled in the story', projectId = 'p1') =>
-  withdraw({ by: 'user', userId, motivo }, projectId);
+const withdrawByClick = (userId: string, reason = 'Settled in the story', projectId = 'p1') =>
+  withdraw({ by: 'user', userId, reason }, projectId);
 
 describe('declare', () => {
   it('declares the question of the project: question.declared, and the question is open', () => {
@@ -309,26 +309,26 @@ describe('withdraw', () => {
         data: {
           questionId: 'q1',
           by: { kind: 'user', id: 'ana' },
-          motivo: 'Out of scope now',
+          reason: 'Out of scope now',
           withdrawnAt: now.toISOString(),
         },
         occurredAt: now,
       },
     ]);
-    expect(then.state?.withdrawn?.motivo).toBe('Out of scope now');
+    expect(then.state?.withdrawn?.reason).toBe('Out of scope now');
     expect(then.state?.answered).toBeNull();
   });
 
   it('§12.1 only the asking agent (its role, its session) withdraws by tool: by is the agent', () => {
     given([declared()])
-      .when(withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'Decided in the ADR' }))
+      .when(withdraw({ by: 'agent', role: 'criativo', sessionId: 's1', reason: 'Decided in the ADR' }))
       .then([
         {
           type: 'question.withdrawn',
           data: {
             questionId: 'q1',
             by: { kind: 'agent', id: 'criativo' },
-            motivo: 'Decided in the ADR',
+            reason: 'Decided in the ADR',
             withdrawnAt: now.toISOString(),
           },
           occurredAt: now,
@@ -350,37 +350,37 @@ describe('withdraw', () => {
     [
       'agent: already answered',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', sessionId: 's1', reason: 'why' }),
       'pergunta_ja_respondida',
     ],
     [
       'agent: another asker role',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'po', sessionId: 's1', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: the same role in another session',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's2', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', sessionId: 's2', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: no session said',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'criativo', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: not the asker, on an answered question (403 before 409)',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'po', sessionId: 's1', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: another project',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }, 'p2'),
+      withdraw({ by: 'agent', role: 'po', reason: 'why' }, 'p2'),
       'pergunta_nao_encontrada',
     ],
   ])('refuses: %s', (_name, events, command, reason) => {

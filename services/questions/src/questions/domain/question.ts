@@ -1,6 +1,7 @@
 import {
   AFETA_MAX_IDS,
   refusal,
+  type Actor,
   type AskerRole,
   type Decider,
   type Decision,
@@ -12,7 +13,6 @@ import {
   type QuestionJoined,
   type QuestionPrecedentOffered,
   type QuestionSplit,
-  type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
 import { standingOf, type Delegation, type Standing } from '../delegation/domain/delegation';
@@ -27,7 +27,7 @@ export interface Question {
   projectId: string;
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
-  withdrawn: QuestionWithdrawn | null;
+  withdrawn: Withdrawal | null;
   amended: DecisionSuperseded | null;
   /** §12.3 the askers that joined it and were not split off, in the order they joined. */
   joined: QuestionJoined[];
@@ -43,8 +43,19 @@ export type QuestionWasDeclared = DomainEvent<
 >;
 export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswered>;
 export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
+/**
+ * §11.5 a question withdrawn: who (the session author, or the agent that asked: its role), why,
+ * and when (the wire's `question.withdrawn`, whose `motivo` is `reason`).
+ */
+export interface Withdrawal {
+  questionId: string;
+  by: Actor;
+  reason: string;
+  withdrawnAt: string;
+}
+
 /** §11.5 the question no longer needs the user: it decides nothing (no decision record). */
-export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', QuestionWithdrawn>;
+export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', Withdrawal>;
 /** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
 export type DecisionWasSuperseded = DomainEvent<'decision.superseded', DecisionSuperseded>;
 /** §12.3 another asker's declaration joined this open question. */
@@ -139,11 +150,14 @@ export type AnswerCommand =
     }
   | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
 
-/** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
+/**
+ * §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call (its
+ * role and session); always with a why.
+ */
 export type WithdrawCommand = (
-  { by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole; sessionId?: string | null }
+  { by: 'user'; userId: string } | { by: 'agent'; role: AskerRole; sessionId?: string | null }
 ) & {
-  motivo: string;
+  reason: string;
 };
 
 /** §11.5 the session author's own answer, superseding an agent's decision. */
@@ -354,7 +368,7 @@ function decideWithdraw(
     return NOT_THE_AUTHOR('withdraw');
   if (
     withdrawal.by === 'agent' &&
-    (withdrawal.viaAgente !== declared.autor || withdrawal.sessionId !== declared.sessionId)
+    (withdrawal.role !== declared.autor || withdrawal.sessionId !== declared.sessionId)
   )
     return NOT_THE_ASKER();
   if (question.answered) return ALREADY_ANSWERED();
@@ -362,14 +376,14 @@ function decideWithdraw(
   const by =
     withdrawal.by === 'user'
       ? { kind: 'user' as const, id: withdrawal.userId }
-      : { kind: 'agent' as const, id: withdrawal.viaAgente };
+      : { kind: 'agent' as const, id: withdrawal.role };
   return [
     {
       type: 'question.withdrawn',
       data: {
         questionId: declared.questionId,
         by,
-        motivo: withdrawal.motivo,
+        reason: withdrawal.reason,
         withdrawnAt: now.toISOString(),
       },
       occurredAt: now,
@@ -467,7 +481,7 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
 export type AnswerOutcome =
   | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
   | { kind: 'already_answered'; answered: QuestionAnswered }
-  | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+  | { kind: 'already_withdrawn'; withdrawn: Withdrawal };
 
 /** Reads the outcome from the events an answer decided (none: the question was already closed). */
 export function answerOutcome(before: Question | null, events: readonly QuestionEvent[]): AnswerOutcome {
@@ -480,7 +494,7 @@ export function answerOutcome(before: Question | null, events: readonly Question
 }
 
 /** What an accepted withdrawal did: withdrawn now, or an earlier withdrawal stands. */
-export type WithdrawOutcome = { kind: 'withdrawn' | 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+export type WithdrawOutcome = { kind: 'withdrawn' | 'already_withdrawn'; withdrawn: Withdrawal };
 
 /** Reads the outcome from the events a withdrawal decided (none: the question was already withdrawn). */
 export function withdrawOutcome(before: Question | null, events: readonly QuestionEvent[]): WithdrawOutcome {

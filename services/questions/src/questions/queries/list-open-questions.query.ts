@@ -20,6 +20,7 @@ import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
 import type { Delegation } from '../delegation/domain/delegation';
 import { grantsInForce } from '../policy/queries/grants-in-force.query';
+import { withdrawalFromWire } from '../store/question-log.store';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
@@ -267,7 +268,7 @@ export function toView(
     projectId: row.project_id,
     declared: row.declared,
     answered: row.answered,
-    withdrawn: row.withdrawn,
+    withdrawn: row.withdrawn && withdrawalFromWire(row.withdrawn),
     amended: row.amended,
     joined: [],
   };

@@ -11,7 +11,7 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
-import { question, type Question, type QuestionEvent } from '../domain/question';
+import { question, type Question, type QuestionEvent, type Withdrawal } from '../domain/question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -46,9 +46,14 @@ export interface AppendedEvent {
 function fromLog(row: LogRow): QuestionEvent {
   const occurredAt = new Date(row.recorded_at);
   const event = { type: row.type, data: row.data } as QuestionLogEvent;
-  return event.type === 'question.declared'
-    ? { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt }
-    : { ...event, occurredAt };
+  switch (event.type) {
+    case 'question.declared':
+      return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
+    case 'question.withdrawn':
+      return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
+    default:
+      return { ...event, occurredAt };
+  }
 }
 
 const LOG_COLUMNS = `position, event_id, project_id, question_id, type, data, recorded_at`;
@@ -195,4 +200,14 @@ function foldByQuestion(rows: readonly (LogRow & { question_id: string })[]): Ma
     events.set(row.question_id, list);
   }
   return new Map([...events].map(([id, list]) => [id, fold(question, list)]));
+}
+
+/** §11.5 a withdrawal as the wire says it (`motivo`), in the domain's words. */
+export function withdrawalFromWire({ questionId, by, motivo, withdrawnAt }: QuestionWithdrawn): Withdrawal {
+  return { questionId, by, reason: motivo, withdrawnAt };
+}
+
+/** §11.5 a withdrawal in the wire's words (the payload of `question.withdrawn`, the replies). */
+export function withdrawalToWire({ questionId, by, reason, withdrawnAt }: Withdrawal): QuestionWithdrawn {
+  return { questionId, by, motivo: reason, withdrawnAt };
 }

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, newId, type Refusal } from '@openq/contracts';
+import { isRefusal, newId, type QuestionWithdrawn, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { answerOutcome, type AnswerCommand, type AnswerOutcome, type Question } from '../../domain/question';
 import type { Delegation } from '../../delegation/domain/delegation';
 import { DelegationLog, pairKey, type DelegationPair } from '../../delegation/store/delegation-log.store';
 import { PolicyLog } from '../../policy/store/policy-log.store';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
+import { withdrawalToWire } from '../../store/question-log.store';
 import {
   answerKeyOf,
   rememberAnswerKeys,
@@ -14,7 +15,15 @@ import {
 } from '../../store/answer-key.store';
 import { answerFingerprint, answerKeyReused } from './answer-with-key';
 
-export type AnswerDecision = AnswerOutcome | Refusal;
+/**
+ * What an accepted answer did, for the doors' replies (`answerOutcome`), in the wire's words: an
+ * agent finding the question withdrawn gets the withdrawal as `question.withdrawn` says it.
+ */
+export type AnswerResult =
+  | Exclude<AnswerOutcome, { kind: 'already_withdrawn' }>
+  | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+
+export type AnswerDecision = AnswerResult | Refusal;
 
 /** One answer to record: a click (maybe with its `Idempotency-Key`) or an agent's, and its outbox. */
 export type AnswerRequest = {
@@ -104,6 +113,8 @@ export function decideAnswer(
   );
   if (isRefusal(entry)) return entry;
   const outcome = answerOutcome(before, entry.decided.events);
+  if (outcome.kind === 'already_withdrawn')
+    return { kind: outcome.kind, withdrawn: withdrawalToWire(outcome.withdrawn) };
   if (key && fingerprint && outcome.kind === 'answered') {
     context.seen.set(answerKeyOf(key), fingerprint);
     context.remember.push({ ...key, questionId, fingerprint });

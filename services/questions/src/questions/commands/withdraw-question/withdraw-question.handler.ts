@@ -1,17 +1,43 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, type Refusal } from '@openq/contracts';
+import { isRefusal, type AskerRole, type QuestionWithdrawn, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { withdrawOutcome, type WithdrawCommand, type WithdrawOutcome } from '../../domain/question';
+import { withdrawOutcome, type WithdrawCommand } from '../../domain/question';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
+import { withdrawalToWire } from '../../store/question-log.store';
 
-export type WithdrawDecision = WithdrawOutcome | Refusal;
+/**
+ * §11.5 a withdrawal as the doors send it, in the wire's words: the session author's click, or an
+ * asker's tool call (`viaAgente`, its session); always with a `motivo`.
+ */
+export type WithdrawInput = (
+  { by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole; sessionId?: string | null }
+) & { motivo: string };
+
+/** What an accepted withdrawal did, in the wire's words: withdrawn now, or an earlier withdrawal stands. */
+export interface WithdrawResult {
+  kind: 'withdrawn' | 'already_withdrawn';
+  withdrawn: QuestionWithdrawn;
+}
+
+export type WithdrawDecision = WithdrawResult | Refusal;
+
+/** The domain's command for a withdrawal the doors sent. */
+function withdrawCommandOf(input: WithdrawInput): WithdrawCommand {
+  if (input.by === 'user') return { by: 'user', userId: input.userId, reason: input.motivo };
+  return {
+    by: 'agent',
+    role: input.viaAgente,
+    ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
+    reason: input.motivo,
+  };
+}
 
 /** One withdrawal to record (§11.5): the session author's click or an asker's tool call, and its outbox. */
 export interface WithdrawRequest {
   projectId: string;
   questionId: string;
   outbox: OutboxWriter;
-  withdrawal: WithdrawCommand;
+  withdrawal: WithdrawInput;
 }
 
 /** Decides one withdrawal in the batch, on the state the batch's earlier commands left. */
@@ -22,8 +48,15 @@ export function decideWithdrawal(
 ): WithdrawDecision {
   const { projectId, questionId, outbox, withdrawal } = request;
   const before = batch.stateOf(questionId);
-  const entry = batch.decide(questionId, { type: 'withdraw', projectId, withdrawal }, now, outbox);
-  return isRefusal(entry) ? entry : withdrawOutcome(before, entry.decided.events);
+  const entry = batch.decide(
+    questionId,
+    { type: 'withdraw', projectId, withdrawal: withdrawCommandOf(withdrawal) },
+    now,
+    outbox,
+  );
+  if (isRefusal(entry)) return entry;
+  const { kind, withdrawn } = withdrawOutcome(before, entry.decided.events);
+  return { kind, withdrawn: withdrawalToWire(withdrawn) };
 }
 
 /**
@@ -40,7 +73,7 @@ export async function withdrawQuestion(
   outbox: OutboxWriter,
   projectId: string,
   questionId: string,
-  withdrawal: WithdrawCommand,
+  withdrawal: WithdrawInput,
   now: Date,
 ): Promise<WithdrawDecision> {
   const { batch } = await lockedBatch(manager, outbox, [questionId]);
