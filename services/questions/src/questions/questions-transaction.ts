@@ -10,6 +10,7 @@ import {
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
 import {
   QuestionLog,
+  supersessionToWire,
   toolCallKey,
   withdrawalToWire,
   type QuestionWireEvent,
@@ -39,8 +40,9 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'question.withdrawn': {
       return { type: event.type, data: withdrawalToWire(event.data), occurredAt, eventId: newId() };
     }
-    case 'question.answered':
     case 'decision.superseded':
+      return { type: event.type, data: supersessionToWire(event.data), occurredAt, eventId: newId() };
+    case 'question.answered':
     case 'question.joined':
     case 'question.precedent_offered':
     case 'question.split':

@@ -418,14 +418,14 @@ const agentAnsweredHistory = (answeredAt = at(1)): QuestionEvent[] =>
 
 const amend = (
   userId: string,
-  resposta: string,
+  answer: string,
   projectId = 'p1',
   decisionEventId = 'd2',
 ): QuestionCommand => ({
   type: 'amend',
   projectId,
   decisionEventId,
-  amendment: { userId, resposta },
+  amendment: { userId, answer },
 });
 
 describe('amend (§11.5)', () => {
@@ -451,9 +451,9 @@ describe('amend (§11.5)', () => {
         data: {
           questionId: 'q1',
           supersededDecisionEventId: 'd0',
-          supersededViaAgente: 'po',
+          supersededAgentRole: 'po',
           decisionEventId: 'd2',
-          resposta: 'Yes, lowercase too',
+          answer: 'Yes, lowercase too',
           by: 'ana',
           supersededAt: now.toISOString(),
         },

@@ -7,7 +7,6 @@ import {
   type Decision,
   type DomainEvent,
   type DecisionRecorded,
-  type DecisionSuperseded,
   type QuestionAnswered,
   type QuestionDeclared,
   type QuestionJoined,
@@ -28,7 +27,7 @@ export interface Question {
   declared: QuestionDeclared;
   answered: QuestionAnswered | null;
   withdrawn: Withdrawal | null;
-  amended: DecisionSuperseded | null;
+  amended: Supersession | null;
   /** §12.3 the askers that joined it and were not split off, in the order they joined. */
   joined: QuestionJoined[];
 }
@@ -56,8 +55,23 @@ export interface Withdrawal {
 
 /** §11.5 the question no longer needs the user: it decides nothing (no decision record). */
 export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', Withdrawal>;
+/**
+ * §11.5 the session author's decision (`decisionEventId`, its `answer`) over the one an agent
+ * recorded (`supersededDecisionEventId`, by the agent of `supersededAgentRole`): the wire's
+ * `decision.superseded`, whose `resposta` is `answer` and `supersededViaAgente` the role.
+ */
+export interface Supersession {
+  questionId: string;
+  supersededDecisionEventId: string;
+  supersededAgentRole: AskerRole;
+  decisionEventId: string;
+  answer: string;
+  by: string;
+  supersededAt: string;
+}
+
 /** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
-export type DecisionWasSuperseded = DomainEvent<'decision.superseded', DecisionSuperseded>;
+export type DecisionWasSuperseded = DomainEvent<'decision.superseded', Supersession>;
 /** §12.3 another asker's declaration joined this open question. */
 export type QuestionWasJoined = DomainEvent<'question.joined', QuestionJoined>;
 /** §12.3 this decided question's decision was offered to an asker instead of a new question. */
@@ -163,7 +177,7 @@ export type WithdrawCommand = (
 /** §11.5 the session author's own answer, superseding an agent's decision. */
 export interface AmendCommand {
   userId: string;
-  resposta: string;
+  answer: string;
 }
 
 export type QuestionCommand =
@@ -410,31 +424,31 @@ function decideAmend(
   const { declared, answered, amended } = question;
   if (amendment.userId !== declared.sessionAuthorId) return NOT_THE_AUTHOR('amend');
   if (amended) {
-    if (amended.resposta === amendment.resposta) return [];
+    if (amended.answer === amendment.answer) return [];
     return NOT_AN_AGENT_DECISION('this decision was already amended by the session author');
   }
   if (!answered) {
     return NOT_AN_AGENT_DECISION(question.withdrawn ? 'the question was withdrawn' : 'the question is open');
   }
-  const supersededViaAgente = answered.viaAgente;
-  if (supersededViaAgente === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
+  const supersededAgentRole = answered.viaAgente;
+  if (supersededAgentRole === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
   const decidedAt = now.toISOString();
   const decision: DecisionRecorded = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
-    choice: amendment.resposta,
+    choice: amendment.answer,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
     viaAgente: null,
     decidedAt,
   };
-  const superseded: DecisionSuperseded = {
+  const superseded: Supersession = {
     questionId: declared.questionId,
     supersededDecisionEventId: answered.decisionEventId,
-    supersededViaAgente,
+    supersededAgentRole,
     decisionEventId,
-    resposta: amendment.resposta,
+    answer: amendment.answer,
     by: amendment.userId,
     supersededAt: decidedAt,
   };
@@ -506,7 +520,7 @@ export function withdrawOutcome(before: Question | null, events: readonly Questi
 }
 
 /** What an accepted amendment did: superseded now, or the same amendment already stood. */
-export type AmendOutcome = { kind: 'amended' | 'already_amended'; superseded: DecisionSuperseded };
+export type AmendOutcome = { kind: 'amended' | 'already_amended'; superseded: Supersession };
 
 /** Reads the outcome from the events an amendment decided (none: the same amendment already stood). */
 export function amendOutcome(before: Question | null, events: readonly QuestionEvent[]): AmendOutcome {

@@ -20,7 +20,7 @@ import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
 import type { Delegation } from '../delegation/domain/delegation';
 import { grantsInForce } from '../policy/queries/grants-in-force.query';
-import { withdrawalFromWire } from '../store/question-log.store';
+import { supersessionFromWire, withdrawalFromWire } from '../store/question-log.store';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
@@ -249,7 +249,7 @@ export async function precedentsOf(
       declared: row.declared,
       answered: row.answered,
       withdrawn: null,
-      amended: row.amended,
+      amended: row.amended && supersessionFromWire(row.amended),
       joined: [],
     });
     if (precedent) found.set(precedent.questionId, precedent);
@@ -269,7 +269,7 @@ export function toView(
     declared: row.declared,
     answered: row.answered,
     withdrawn: row.withdrawn && withdrawalFromWire(row.withdrawn),
-    amended: row.amended,
+    amended: row.amended && supersessionFromWire(row.amended),
     joined: [],
   };
   const a = row.answered;

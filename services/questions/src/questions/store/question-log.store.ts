@@ -11,7 +11,13 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
-import { question, type Question, type QuestionEvent, type Withdrawal } from '../domain/question';
+import {
+  question,
+  type Question,
+  type QuestionEvent,
+  type Supersession,
+  type Withdrawal,
+} from '../domain/question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -51,6 +57,8 @@ function fromLog(row: LogRow): QuestionEvent {
       return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
     case 'question.withdrawn':
       return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
+    case 'decision.superseded':
+      return { type: event.type, data: supersessionFromWire(event.data), occurredAt };
     default:
       return { ...event, occurredAt };
   }
@@ -210,4 +218,32 @@ export function withdrawalFromWire({ questionId, by, motivo, withdrawnAt }: Ques
 /** §11.5 a withdrawal in the wire's words (the payload of `question.withdrawn`, the replies). */
 export function withdrawalToWire({ questionId, by, reason, withdrawnAt }: Withdrawal): QuestionWithdrawn {
   return { questionId, by, motivo: reason, withdrawnAt };
+}
+
+/** §11.5 an amendment as the wire says it (`resposta`, `supersededViaAgente`), in the domain's words. */
+export function supersessionFromWire(wire: DecisionSuperseded): Supersession {
+  const { questionId, supersededDecisionEventId, supersededViaAgente, decisionEventId, resposta, by } = wire;
+  return {
+    questionId,
+    supersededDecisionEventId,
+    supersededAgentRole: supersededViaAgente,
+    decisionEventId,
+    answer: resposta,
+    by,
+    supersededAt: wire.supersededAt,
+  };
+}
+
+/** §11.5 an amendment in the wire's words (the payload of `decision.superseded`, the replies). */
+export function supersessionToWire(domain: Supersession): DecisionSuperseded {
+  const { questionId, supersededDecisionEventId, supersededAgentRole, decisionEventId, answer, by } = domain;
+  return {
+    questionId,
+    supersededDecisionEventId,
+    supersededViaAgente: supersededAgentRole,
+    decisionEventId,
+    resposta: answer,
+    by,
+    supersededAt: domain.supersededAt,
+  };
 }

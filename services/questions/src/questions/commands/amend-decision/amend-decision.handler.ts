@@ -1,17 +1,30 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, newId, type Refusal } from '@openq/contracts';
+import { isRefusal, newId, type DecisionSuperseded, type Refusal } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
-import { amendOutcome, type AmendCommand, type AmendOutcome } from '../../domain/question';
+import { amendOutcome } from '../../domain/question';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
+import { supersessionToWire } from '../../store/question-log.store';
 
-export type AmendDecision = AmendOutcome | Refusal;
+/** §11.5 an amendment as the click sends it, in the wire's words: the session author's `resposta`. */
+export interface AmendInput {
+  userId: string;
+  resposta: string;
+}
+
+/** What an accepted amendment did, in the wire's words: superseded now, or the same amendment already stood. */
+export interface AmendResult {
+  kind: 'amended' | 'already_amended';
+  superseded: DecisionSuperseded;
+}
+
+export type AmendDecision = AmendResult | Refusal;
 
 /** One amendment to record (§11.5): the session author superseding an agent's decision, and its outbox. */
 export interface AmendRequest {
   projectId: string;
   questionId: string;
   outbox: OutboxWriter;
-  amendment: AmendCommand;
+  amendment: AmendInput;
 }
 
 /**
@@ -23,11 +36,18 @@ export function decideAmendment(batch: QuestionBatch, request: AmendRequest, now
   const before = batch.stateOf(questionId);
   const entry = batch.decide(
     questionId,
-    { type: 'amend', projectId, decisionEventId: newId(), amendment },
+    {
+      type: 'amend',
+      projectId,
+      decisionEventId: newId(),
+      amendment: { userId: amendment.userId, answer: amendment.resposta },
+    },
     amendInstant(now, before?.answered?.answeredAt ?? null),
     outbox,
   );
-  return isRefusal(entry) ? entry : amendOutcome(before, entry.decided.events);
+  if (isRefusal(entry)) return entry;
+  const { kind, superseded } = amendOutcome(before, entry.decided.events);
+  return { kind, superseded: supersessionToWire(superseded) };
 }
 
 /**
@@ -42,7 +62,7 @@ export async function amendDecision(
   outbox: OutboxWriter,
   projectId: string,
   questionId: string,
-  amendment: AmendCommand,
+  amendment: AmendInput,
   now: Date,
 ): Promise<AmendDecision> {
   const { batch } = await lockedBatch(manager, outbox, [questionId]);
