@@ -9,6 +9,7 @@ import {
 } from '@openq/messaging';
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
 import {
+  answerToWire,
   QuestionLog,
   supersessionToWire,
   toolCallKey,
@@ -43,6 +44,7 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'decision.superseded':
       return { type: event.type, data: supersessionToWire(event.data), occurredAt, eventId: newId() };
     case 'question.answered':
+      return { type: event.type, data: answerToWire(event.data), occurredAt, eventId: newId() };
     case 'question.joined':
     case 'question.precedent_offered':
     case 'question.split':

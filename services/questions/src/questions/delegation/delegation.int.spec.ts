@@ -2,8 +2,11 @@ import type { DataSource } from 'typeorm';
 import { isRefusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
-import type { AnswerCommand } from '../domain/question';
-import { answerQuestion, type AnswerDecision } from '../commands/answer-question/answer-question.handler';
+import {
+  answerQuestion,
+  type AnswerDecision,
+  type AnswerInput as AnswerCommand,
+} from '../commands/answer-question/answer-question.handler';
 import { listQuestions } from '../queries/list-open-questions.query';
 import { declareIn } from '../testing/declare-in';
 import { useQuestionsDatabase } from '../testing/questions-database';

@@ -7,7 +7,6 @@ import {
   type Decision,
   type DomainEvent,
   type DecisionRecorded,
-  type QuestionAnswered,
   type QuestionDeclared,
   type QuestionJoined,
   type QuestionPrecedentOffered,
@@ -25,7 +24,7 @@ import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } fr
 export interface Question {
   projectId: string;
   declared: QuestionDeclared;
-  answered: QuestionAnswered | null;
+  answered: Answer | null;
   withdrawn: Withdrawal | null;
   amended: Supersession | null;
   /** §12.3 the askers that joined it and were not split off, in the order they joined. */
@@ -40,7 +39,27 @@ export type QuestionWasDeclared = DomainEvent<
   'question.declared',
   { projectId: string; declared: QuestionDeclared }
 >;
-export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswered>;
+/**
+ * An answer (the wire's `question.answered`): the `answer` given (or the suggestion, when
+ * `acceptedSuggestion`), `answeredFor` the session author always (the wire's `respondidaPor`),
+ * `agentRole` the agent that recorded it (the wire's `viaAgente`; null for a click), §11.2 the
+ * agent's chat session when given, §11.6 who clicked (`answeredBy`) and under which grant. The
+ * optional fields are present only when the answer has them, as on the wire.
+ */
+export interface Answer {
+  questionId: string;
+  answer: string;
+  acceptedSuggestion: boolean;
+  decisionEventId: string;
+  answeredFor: string;
+  agentRole: AskerRole | null;
+  agentSessionId?: string | null;
+  answeredBy?: string | null;
+  grantId?: string | null;
+  answeredAt: string;
+}
+
+export type QuestionWasAnswered = DomainEvent<'question.answered', Answer>;
 export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
 /**
  * §11.5 a question withdrawn: who (the session author, or the agent that asked: its role), why,
@@ -156,13 +175,13 @@ export type AnswerCommand =
   | {
       by: 'user';
       userId: string;
-      resposta?: string;
-      aceitarSugestao?: true;
+      answer?: string;
+      acceptSuggestion?: true;
       grants?: readonly Delegation[];
       /** §12.1 the project's `delegacao` policy, read with the grants (absent: off, the seeds' rule). */
       delegationOn?: boolean;
     }
-  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
+  | { by: 'agent'; role: AskerRole; answer?: string | null; agentSessionId?: string | null };
 
 /**
  * §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call (its
@@ -319,15 +338,15 @@ function decideAnswer(
     return ALREADY_ANSWERED();
   }
   if (question.withdrawn) return command.by === 'agent' ? [] : WITHDRAWN();
-  const explicit = command.resposta ?? null;
-  const wantsSuggestion = command.by === 'user' ? command.aceitarSugestao === true : explicit === null;
+  const explicit = command.answer ?? null;
+  const wantsSuggestion = command.by === 'user' ? command.acceptSuggestion === true : explicit === null;
   if (wantsSuggestion && !declared.sugestao) {
     return command.by === 'user'
       ? refusal(400, 'sem_sugestao', 'this question has no suggestion to accept')
       : refusal(400, 'sem_resposta_nem_sugestao', 'no resposta was given and the question has no suggestion');
   }
   const answerText = wantsSuggestion ? declared.sugestao! : explicit!;
-  const viaAgent = command.by === 'agent' ? command.viaAgente : null;
+  const viaAgent = command.by === 'agent' ? command.role : null;
   // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
   const session =
     command.by === 'agent' && command.agentSessionId ? { agentSessionId: command.agentSessionId } : {};
@@ -335,13 +354,13 @@ function decideAnswer(
   const clicker =
     command.by === 'user' ? { answeredBy: command.userId, ...(grantId ? { grantId } : {}) } : {};
   const at = now.toISOString();
-  const answered: QuestionAnswered = {
+  const answered: Answer = {
     questionId: declared.questionId,
-    resposta: answerText,
-    aceitouSugestao: wantsSuggestion,
+    answer: answerText,
+    acceptedSuggestion: wantsSuggestion,
     decisionEventId,
-    respondidaPor: declared.sessionAuthorId,
-    viaAgente: viaAgent,
+    answeredFor: declared.sessionAuthorId,
+    agentRole: viaAgent,
     ...session,
     ...clicker,
     answeredAt: at,
@@ -430,7 +449,7 @@ function decideAmend(
   if (!answered) {
     return NOT_AN_AGENT_DECISION(question.withdrawn ? 'the question was withdrawn' : 'the question is open');
   }
-  const supersededAgentRole = answered.viaAgente;
+  const supersededAgentRole = answered.agentRole;
   if (supersededAgentRole === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
   const decidedAt = now.toISOString();
   const decision: DecisionRecorded = {
@@ -493,8 +512,8 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
  * stands, or (an agent's only, §12.1) the question had been withdrawn.
  */
 export type AnswerOutcome =
-  | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
-  | { kind: 'already_answered'; answered: QuestionAnswered }
+  | { kind: 'answered'; answered: Answer; decision: DecisionRecorded }
+  | { kind: 'already_answered'; answered: Answer }
   | { kind: 'already_withdrawn'; withdrawn: Withdrawal };
 
 /** Reads the outcome from the events an answer decided (none: the question was already closed). */
@@ -535,7 +554,7 @@ export function canAmend(question: Question, userId: string): boolean {
   return (
     userId === question.declared.sessionAuthorId &&
     question.answered !== null &&
-    question.answered.viaAgente !== null &&
+    question.answered.agentRole !== null &&
     question.amended === null
   );
 }

@@ -20,7 +20,7 @@ import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
 import type { Delegation } from '../delegation/domain/delegation';
 import { grantsInForce } from '../policy/queries/grants-in-force.query';
-import { supersessionFromWire, withdrawalFromWire } from '../store/question-log.store';
+import { answerFromWire, supersessionFromWire, withdrawalFromWire } from '../store/question-log.store';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
@@ -247,7 +247,7 @@ export async function precedentsOf(
     const precedent = precedentOf({
       projectId: row.project_id,
       declared: row.declared,
-      answered: row.answered,
+      answered: row.answered && answerFromWire(row.answered),
       withdrawn: null,
       amended: row.amended && supersessionFromWire(row.amended),
       joined: [],
@@ -267,7 +267,7 @@ export function toView(
   const question = {
     projectId: row.project_id,
     declared: row.declared,
-    answered: row.answered,
+    answered: row.answered && answerFromWire(row.answered),
     withdrawn: row.withdrawn && withdrawalFromWire(row.withdrawn),
     amended: row.amended && supersessionFromWire(row.amended),
     joined: [],

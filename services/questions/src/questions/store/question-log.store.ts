@@ -13,6 +13,7 @@ import {
 import type { WireEvent } from '@openq/messaging';
 import {
   question,
+  type Answer,
   type Question,
   type QuestionEvent,
   type Supersession,
@@ -55,6 +56,8 @@ function fromLog(row: LogRow): QuestionEvent {
   switch (event.type) {
     case 'question.declared':
       return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
+    case 'question.answered':
+      return { type: event.type, data: answerFromWire(event.data), occurredAt };
     case 'question.withdrawn':
       return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
     case 'decision.superseded':
@@ -245,5 +248,37 @@ export function supersessionToWire(domain: Supersession): DecisionSuperseded {
     resposta: answer,
     by,
     supersededAt: domain.supersededAt,
+  };
+}
+
+/** An answer as the wire says it, in the domain's words (optional fields kept only when present). */
+export function answerFromWire(wire: QuestionAnswered): Answer {
+  return {
+    questionId: wire.questionId,
+    answer: wire.resposta,
+    acceptedSuggestion: wire.aceitouSugestao,
+    decisionEventId: wire.decisionEventId,
+    answeredFor: wire.respondidaPor,
+    agentRole: wire.viaAgente,
+    ...('agentSessionId' in wire ? { agentSessionId: wire.agentSessionId } : {}),
+    ...('answeredBy' in wire ? { answeredBy: wire.answeredBy } : {}),
+    ...('grantId' in wire ? { grantId: wire.grantId } : {}),
+    answeredAt: wire.answeredAt,
+  };
+}
+
+/** An answer in the wire's words (the payload of `question.answered`, the replies), keys in the payload's order. */
+export function answerToWire(answer: Answer): QuestionAnswered {
+  return {
+    questionId: answer.questionId,
+    resposta: answer.answer,
+    aceitouSugestao: answer.acceptedSuggestion,
+    decisionEventId: answer.decisionEventId,
+    respondidaPor: answer.answeredFor,
+    viaAgente: answer.agentRole,
+    ...('agentSessionId' in answer ? { agentSessionId: answer.agentSessionId } : {}),
+    ...('answeredBy' in answer ? { answeredBy: answer.answeredBy } : {}),
+    ...('grantId' in answer ? { grantId: answer.grantId } : {}),
+    answeredAt: answer.answeredAt,
   };
 }

@@ -1,12 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type Refusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import type { AnswerCommand } from '../../domain/question';
 import { listQuestions } from '../../queries/list-open-questions.query';
 import { replayQuestionProjection } from '../../projections/replay';
 import { declareIn } from '../../testing/declare-in';
 import { useQuestionsDatabase } from '../../testing/questions-database';
-import { answerQuestion, type AnswerDecision } from '../answer-question/answer-question.handler';
+import {
+  answerQuestion,
+  type AnswerDecision,
+  type AnswerInput as AnswerCommand,
+} from '../answer-question/answer-question.handler';
 import {
   amendDecision,
   type AmendInput as AmendCommand,

@@ -1,12 +1,20 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, newId, type QuestionWithdrawn, type Refusal } from '@openq/contracts';
+import {
+  isRefusal,
+  newId,
+  type AskerRole,
+  type DecisionRecorded,
+  type QuestionAnswered,
+  type QuestionWithdrawn,
+  type Refusal,
+} from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import { answerOutcome, type AnswerCommand, type AnswerOutcome, type Question } from '../../domain/question';
 import type { Delegation } from '../../delegation/domain/delegation';
 import { DelegationLog, pairKey, type DelegationPair } from '../../delegation/store/delegation-log.store';
 import { PolicyLog } from '../../policy/store/policy-log.store';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
-import { withdrawalToWire } from '../../store/question-log.store';
+import { answerToWire, withdrawalToWire } from '../../store/question-log.store';
 import {
   answerKeyOf,
   rememberAnswerKeys,
@@ -20,8 +28,47 @@ import { answerFingerprint, answerKeyReused } from './answer-with-key';
  * agent finding the question withdrawn gets the withdrawal as `question.withdrawn` says it.
  */
 export type AnswerResult =
-  | Exclude<AnswerOutcome, { kind: 'already_withdrawn' }>
+  | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
+  | { kind: 'already_answered'; answered: QuestionAnswered }
   | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+
+/**
+ * An answer as the doors send it, in the wire's words: a click (`resposta` or `aceitarSugestao`;
+ * §11.6 a delegate's grants are read here, not sent) or an agent (`viaAgente`, `resposta` or the
+ * suggestion, §11.2 its chat session).
+ */
+export type AnswerInput =
+  | { by: 'user'; userId: string; resposta?: string; aceitarSugestao?: true }
+  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
+
+/** The domain's command for an answer the doors sent (optional fields only when sent). */
+function answerCommandOf(input: AnswerInput): AnswerCommand {
+  if (input.by === 'user')
+    return {
+      by: 'user',
+      userId: input.userId,
+      ...(input.resposta !== undefined ? { answer: input.resposta } : {}),
+      ...(input.aceitarSugestao !== undefined ? { acceptSuggestion: input.aceitarSugestao } : {}),
+    };
+  return {
+    by: 'agent',
+    role: input.viaAgente,
+    ...(input.resposta !== undefined ? { answer: input.resposta } : {}),
+    ...(input.agentSessionId !== undefined ? { agentSessionId: input.agentSessionId } : {}),
+  };
+}
+
+/** An answer's outcome in the wire's words. */
+function resultOf(outcome: AnswerOutcome): AnswerResult {
+  switch (outcome.kind) {
+    case 'answered':
+      return { kind: outcome.kind, answered: answerToWire(outcome.answered), decision: outcome.decision };
+    case 'already_answered':
+      return { kind: outcome.kind, answered: answerToWire(outcome.answered) };
+    case 'already_withdrawn':
+      return { kind: outcome.kind, withdrawn: withdrawalToWire(outcome.withdrawn) };
+  }
+}
 
 export type AnswerDecision = AnswerResult | Refusal;
 
@@ -31,8 +78,8 @@ export type AnswerRequest = {
   questionId: string;
   outbox: OutboxWriter;
 } & (
-  | { command: Extract<AnswerCommand, { by: 'user' }>; idempotencyKey?: string }
-  | { command: Extract<AnswerCommand, { by: 'agent' }>; idempotencyKey?: undefined }
+  | { command: Extract<AnswerInput, { by: 'user' }>; idempotencyKey?: string }
+  | { command: Extract<AnswerInput, { by: 'agent' }>; idempotencyKey?: undefined }
 );
 
 /**
@@ -94,17 +141,18 @@ export function decideAnswer(
     const known = context.seen.get(answerKeyOf(key));
     if (known !== undefined && known !== fingerprint) return answerKeyReused();
     if (known !== undefined && before?.answered)
-      return { kind: 'already_answered', answered: before.answered };
+      return { kind: 'already_answered', answered: answerToWire(before.answered) };
   }
   const author = before?.declared.sessionAuthorId;
+  const domainCommand = answerCommandOf(command);
   const delegated =
-    command.by === 'user' && author !== undefined && command.userId !== author
+    domainCommand.by === 'user' && author !== undefined && domainCommand.userId !== author
       ? {
-          ...command,
-          grants: context.grants.get(pairKey({ projectId, from: author, to: command.userId })) ?? [],
+          ...domainCommand,
+          grants: context.grants.get(pairKey({ projectId, from: author, to: domainCommand.userId })) ?? [],
           delegationOn: context.delegationOn.get(projectId) === true,
         }
-      : command;
+      : domainCommand;
   const entry = batch.decide(
     questionId,
     { type: 'answer', projectId, decisionEventId: newId(), answer: delegated },
@@ -113,13 +161,11 @@ export function decideAnswer(
   );
   if (isRefusal(entry)) return entry;
   const outcome = answerOutcome(before, entry.decided.events);
-  if (outcome.kind === 'already_withdrawn')
-    return { kind: outcome.kind, withdrawn: withdrawalToWire(outcome.withdrawn) };
   if (key && fingerprint && outcome.kind === 'answered') {
     context.seen.set(answerKeyOf(key), fingerprint);
     context.remember.push({ ...key, questionId, fingerprint });
   }
-  return outcome;
+  return resultOf(outcome);
 }
 
 /** Remembers the keys of the answers just saved (after the batch's `commit`, in its transaction). */
@@ -171,7 +217,7 @@ export async function answerQuestion(
   outbox: OutboxWriter,
   projectId: string,
   questionId: string,
-  command: AnswerCommand,
+  command: AnswerInput,
   now: Date,
 ): Promise<AnswerDecision> {
   const request = { projectId, questionId, outbox, command } as AnswerRequest;

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { refusal, type Refusal } from '@openq/contracts';
-import type { AnswerCommand } from '../../domain/question';
 
-export type UserAnswer = Extract<AnswerCommand, { by: 'user' }>;
+/** What a click asks for, in the wire's words. */
+export interface UserAnswer {
+  resposta?: string;
+  aceitarSugestao?: true;
+}
 
 /** The request a key stands for: the question and the answer asked for. */
 export function answerFingerprint(questionId: string, command: UserAnswer): string {
