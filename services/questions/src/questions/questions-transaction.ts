@@ -10,6 +10,7 @@ import {
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
 import {
   answerToWire,
+  decisionToWire,
   QuestionLog,
   supersessionToWire,
   toolCallKey,
@@ -50,7 +51,12 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'question.split':
       return { ...event, eventId: newId() };
     case 'decision.recorded':
-      return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };
+      return {
+        type: event.type,
+        data: decisionToWire(event.data),
+        occurredAt,
+        eventId: event.data.decisionEventId,
+      };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -101,7 +101,7 @@ const answeredHistory = (): QuestionEvent[] => [
       choice: 'No',
       consequences: afeta,
       questionId: 'q1',
-      viaAgente: null,
+      agentRole: null,
       decidedAt: at(1).toISOString(),
     },
     occurredAt: at(1),
@@ -209,7 +209,7 @@ describe('answer', () => {
             choice: '  No  ',
             consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
             questionId: 'q1',
-            viaAgente: null,
+            agentRole: null,
             answeredBy: 'ana',
             decidedAt: now.toISOString(),
           },
@@ -246,7 +246,7 @@ describe('answer', () => {
       answeredFor: 'ana',
     });
     expect(decision?.data).toMatchObject({
-      viaAgente: 'arquiteto',
+      agentRole: 'arquiteto',
       agentSessionId: 'sess-arq-9',
       actor: { kind: 'user', id: 'ana' },
     });
@@ -407,7 +407,7 @@ const agentAnsweredHistory = (answeredAt = at(1)): QuestionEvent[] =>
     if (e.type === 'question.answered')
       return { ...e, data: { ...e.data, agentRole: 'po' as const, answeredAt: answeredAt.toISOString() } };
     if (e.type === 'decision.recorded')
-      return { ...e, data: { ...e.data, viaAgente: 'po' as const, decidedAt: answeredAt.toISOString() } };
+      return { ...e, data: { ...e.data, agentRole: 'po' as const, decidedAt: answeredAt.toISOString() } };
     return e;
   });
 
@@ -436,7 +436,7 @@ describe('amend (§11.5)', () => {
           choice: 'Yes, lowercase too',
           consequences: afeta,
           questionId: 'q1',
-          viaAgente: null,
+          agentRole: null,
           decidedAt: now.toISOString(),
         },
         occurredAt: now,

@@ -6,7 +6,7 @@ import {
   type Decider,
   type Decision,
   type DomainEvent,
-  type DecisionRecorded,
+  type UserActor,
   type QuestionDeclared,
   type QuestionJoined,
   type QuestionPrecedentOffered,
@@ -60,7 +60,26 @@ export interface Answer {
 }
 
 export type QuestionWasAnswered = DomainEvent<'question.answered', Answer>;
-export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
+/**
+ * A decision record (the wire's `decision.recorded`): the session author's `choice` on the
+ * question (`context`), what it affects (`consequences`), `agentRole` the agent that recorded it
+ * (the wire's `viaAgente`; null for a click or an amendment), the optional fields only when present.
+ */
+export interface DecisionRecord {
+  decisionEventId: string;
+  actor: UserActor;
+  context: string;
+  choice: string;
+  consequences: QuestionDeclared['afeta'];
+  questionId: string;
+  agentRole: AskerRole | null;
+  agentSessionId?: string | null;
+  answeredBy?: string | null;
+  grantId?: string | null;
+  decidedAt: string;
+}
+
+export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecord>;
 /**
  * §11.5 a question withdrawn: who (the session author, or the agent that asked: its role), why,
  * and when (the wire's `question.withdrawn`, whose `motivo` is `reason`).
@@ -365,14 +384,14 @@ function decideAnswer(
     ...clicker,
     answeredAt: at,
   };
-  const decision: DecisionRecorded = {
+  const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
     choice: answerText,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
-    viaAgente: viaAgent,
+    agentRole: viaAgent,
     ...session,
     ...clicker,
     decidedAt: at,
@@ -452,14 +471,14 @@ function decideAmend(
   const supersededAgentRole = answered.agentRole;
   if (supersededAgentRole === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
   const decidedAt = now.toISOString();
-  const decision: DecisionRecorded = {
+  const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
     choice: amendment.answer,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
-    viaAgente: null,
+    agentRole: null,
     decidedAt,
   };
   const superseded: Supersession = {
@@ -512,7 +531,7 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
  * stands, or (an agent's only, §12.1) the question had been withdrawn.
  */
 export type AnswerOutcome =
-  | { kind: 'answered'; answered: Answer; decision: DecisionRecorded }
+  | { kind: 'answered'; answered: Answer; decision: DecisionRecord }
   | { kind: 'already_answered'; answered: Answer }
   | { kind: 'already_withdrawn'; withdrawn: Withdrawal };
 

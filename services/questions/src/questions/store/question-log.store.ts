@@ -14,6 +14,7 @@ import type { WireEvent } from '@openq/messaging';
 import {
   question,
   type Answer,
+  type DecisionRecord,
   type Question,
   type QuestionEvent,
   type Supersession,
@@ -58,6 +59,8 @@ function fromLog(row: LogRow): QuestionEvent {
       return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
     case 'question.answered':
       return { type: event.type, data: answerFromWire(event.data), occurredAt };
+    case 'decision.recorded':
+      return { type: event.type, data: decisionFromWire(event.data), occurredAt };
     case 'question.withdrawn':
       return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
     case 'decision.superseded':
@@ -280,5 +283,39 @@ export function answerToWire(answer: Answer): QuestionAnswered {
     ...('answeredBy' in answer ? { answeredBy: answer.answeredBy } : {}),
     ...('grantId' in answer ? { grantId: answer.grantId } : {}),
     answeredAt: answer.answeredAt,
+  };
+}
+
+/** A decision record as the wire says it (`viaAgente`), in the domain's words. */
+export function decisionFromWire(wire: DecisionRecorded): DecisionRecord {
+  return {
+    decisionEventId: wire.decisionEventId,
+    actor: wire.actor,
+    context: wire.context,
+    choice: wire.choice,
+    consequences: wire.consequences,
+    questionId: wire.questionId,
+    agentRole: wire.viaAgente,
+    ...('agentSessionId' in wire ? { agentSessionId: wire.agentSessionId } : {}),
+    ...('answeredBy' in wire ? { answeredBy: wire.answeredBy } : {}),
+    ...('grantId' in wire ? { grantId: wire.grantId } : {}),
+    decidedAt: wire.decidedAt,
+  };
+}
+
+/** A decision record in the wire's words (the payload of `decision.recorded`), keys in the payload's order. */
+export function decisionToWire(decision: DecisionRecord): DecisionRecorded {
+  return {
+    decisionEventId: decision.decisionEventId,
+    actor: decision.actor,
+    context: decision.context,
+    choice: decision.choice,
+    consequences: decision.consequences,
+    questionId: decision.questionId,
+    viaAgente: decision.agentRole,
+    ...('agentSessionId' in decision ? { agentSessionId: decision.agentSessionId } : {}),
+    ...('answeredBy' in decision ? { answeredBy: decision.answeredBy } : {}),
+    ...('grantId' in decision ? { grantId: decision.grantId } : {}),
+    decidedAt: decision.decidedAt,
   };
 }

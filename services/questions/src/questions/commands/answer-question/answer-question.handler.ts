@@ -14,7 +14,7 @@ import type { Delegation } from '../../delegation/domain/delegation';
 import { DelegationLog, pairKey, type DelegationPair } from '../../delegation/store/delegation-log.store';
 import { PolicyLog } from '../../policy/store/policy-log.store';
 import { lockedBatch, type QuestionBatch } from '../../questions-transaction';
-import { answerToWire, withdrawalToWire } from '../../store/question-log.store';
+import { answerToWire, decisionToWire, withdrawalToWire } from '../../store/question-log.store';
 import {
   answerKeyOf,
   rememberAnswerKeys,
@@ -62,7 +62,11 @@ function answerCommandOf(input: AnswerInput): AnswerCommand {
 function resultOf(outcome: AnswerOutcome): AnswerResult {
   switch (outcome.kind) {
     case 'answered':
-      return { kind: outcome.kind, answered: answerToWire(outcome.answered), decision: outcome.decision };
+      return {
+        kind: outcome.kind,
+        answered: answerToWire(outcome.answered),
+        decision: decisionToWire(outcome.decision),
+      };
     case 'already_answered':
       return { kind: outcome.kind, answered: answerToWire(outcome.answered) };
     case 'already_withdrawn':
