@@ -7,7 +7,7 @@ import {
   type OpenqConfig,
   type ServiceGauge,
 } from '@openq/platform';
-import { rejectToolCall } from './questions/questions.messages.controller';
+import { rejectToolCall } from './questions/questions.events.controller';
 import { QuestionsModule } from './questions/questions.module';
 import { QUESTIONS_MIGRATIONS } from './questions/migrations';
 

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
-import { QuestionsMessagesController } from './questions.messages.controller';
-import { QuestionGroups } from './question-groups';
-import { DelegationsMessagesController } from './delegation/delegations.messages.controller';
-import { PoliciesMessagesController } from './policy/policies.messages.controller';
+import { QuestionsEventsController } from './questions.events.controller';
+import { QuestionsRequestsController } from './questions.requests.controller';
+import { QuestionGroups } from './store/question-groups.store';
+import { DelegationRequestsController } from './delegation/delegation.requests.controller';
+import { PolicyRequestsController } from './policy/policy.requests.controller';
 
-const messageControllers = [
-  QuestionsMessagesController,
-  DelegationsMessagesController,
-  PoliciesMessagesController,
-];
-
-@Module({ controllers: [...messageControllers], providers: [QuestionGroups] })
+@Module({
+  controllers: [
+    QuestionsEventsController,
+    QuestionsRequestsController,
+    DelegationRequestsController,
+    PolicyRequestsController,
+  ],
+  providers: [QuestionGroups],
+})
 export class QuestionsModule {}

@@ -2,14 +2,20 @@ import type { DataSource } from 'typeorm';
 import { isRefusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
-import type { AnswerCommand } from '../domain/question';
-import { answerQuestion, type AnswerDecision } from '../commands/answer-question/answer-question.handler';
+import {
+  answerQuestion,
+  type AnswerDecision,
+  type AnswerInput as AnswerCommand,
+} from '../commands/answer-question/answer-question.handler';
 import { listQuestions } from '../queries/list-open-questions.query';
 import { declareIn } from '../testing/declare-in';
 import { useQuestionsDatabase } from '../testing/questions-database';
-import { DelegationLog, delegationTransaction } from './delegation-log';
-import { grantDelegation, listDelegations, revokeDelegation } from './delegation.handlers';
-import { changePolicies } from '../policy/policy.handlers';
+import { DelegationLog } from './store/delegation-log.store';
+import { delegationTransaction } from './delegation-transaction';
+import { grantDelegation } from './commands/grant-delegation/grant-delegation.handler';
+import { revokeDelegation } from './commands/revoke-delegation/revoke-delegation.handler';
+import { listDelegations } from './queries/list-delegations.query';
+import { changePolicies } from '../policy/commands/change-policies/change-policies.handler';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 8 });

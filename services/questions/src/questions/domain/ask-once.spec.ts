@@ -38,11 +38,11 @@ const answered: QuestionEvent = {
   type: 'question.answered',
   data: {
     questionId: 'q1',
-    resposta: 'Yes, Google only',
-    aceitouSugestao: false,
+    answer: 'Yes, Google only',
+    acceptedSuggestion: false,
     decisionEventId: 'd1',
-    respondidaPor: 'ana',
-    viaAgente: null,
+    answeredFor: 'ana',
+    agentRole: null,
     answeredAt: at(5).toISOString(),
   },
   occurredAt: at(5),
@@ -89,7 +89,7 @@ describe('ask once: the decision reaches every asker', () => {
     type: 'answer' as const,
     projectId: 'p1',
     decisionEventId: 'd1',
-    answer: { by: 'user' as const, userId: 'ana', resposta: 'Yes, Google only' },
+    answer: { by: 'user' as const, userId: 'ana', answer: 'Yes, Google only' },
   };
   const joinedWith = (s: number, toolCallId: string, afeta: Afeta): QuestionEvent => ({
     type: 'question.joined',

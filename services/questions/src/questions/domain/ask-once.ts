@@ -85,7 +85,7 @@ export function precedentOf(question: Question): Precedent | null {
     questionId: declared.questionId,
     decisionEventId: amended ? amended.decisionEventId : answered.decisionEventId,
     pergunta: declared.pergunta,
-    resposta: amended ? amended.resposta : answered.resposta,
+    resposta: amended ? amended.answer : answered.answer,
     decidedAt: amended ? amended.supersededAt : answered.answeredAt,
   };
 }

@@ -15,7 +15,7 @@ import {
   type WithdrawCommand,
   withdrawOutcome,
 } from './question';
-import type { Delegation } from '../delegation/delegation';
+import type { Delegation } from '../delegation/domain/delegation';
 
 const T0 = Date.parse('2026-11-30T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
@@ -51,10 +51,10 @@ const answer = (answer: AnswerCommand, projectId = 'p1', decisionEventId = 'd1')
   decisionEventId,
   answer,
 });
-const click = (userId: string, b: { resposta?: string; aceitarSugestao?: true }, projectId = 'p1') =>
+const click = (userId: string, b: { answer?: string; acceptSuggestion?: true }, projectId = 'p1') =>
   answer({ by: 'user', userId, ...b }, projectId);
-const agent = (resposta: string | null = null, projectId = 'p1') =>
-  answer({ by: 'agent', viaAgente: 'po', resposta }, projectId);
+const agent = (text: string | null = null, projectId = 'p1') =>
+  answer({ by: 'agent', role: 'po', answer: text }, projectId);
 
 const declaration = (over: Partial<DeclareInput> = {}): DeclareInput => ({
   sessionId: 's1',
@@ -83,11 +83,11 @@ const answeredHistory = (): QuestionEvent[] => [
     type: 'question.answered',
     data: {
       questionId: 'q1',
-      resposta: 'No',
-      aceitouSugestao: false,
+      answer: 'No',
+      acceptedSuggestion: false,
       decisionEventId: 'd0',
-      respondidaPor: 'ana',
-      viaAgente: null,
+      answeredFor: 'ana',
+      agentRole: null,
       answeredAt: at(1).toISOString(),
     },
     occurredAt: at(1),
@@ -101,7 +101,7 @@ const answeredHistory = (): QuestionEvent[] => [
       choice: 'No',
       consequences: afeta,
       questionId: 'q1',
-      viaAgente: null,
+      agentRole: null,
       decidedAt: at(1).toISOString(),
     },
     occurredAt: at(1),
@@ -111,10 +111,10 @@ const answeredHistory = (): QuestionEvent[] => [
 /** q1 withdrawn by `by` (step 1). */
 const withdrawnBy = (
   by: QuestionWasWithdrawn['data']['by'] = { kind: 'user', id: 'ana' },
-  motivo = 'Settled in the story',
+  reason = 'Settled in the story',
 ): QuestionWasWithdrawn => ({
   type: 'question.withdrawn',
-  data: { questionId: 'q1', by, motivo, withdrawnAt: at(1).toISOString() },
+  data: { questionId: 'q1', by, reason, withdrawnAt: at(1).toISOString() },
   occurredAt: at(1),
 });
 
@@ -123,8 +123,8 @@ const withdraw = (withdrawal: WithdrawCommand, projectId = 'p1'): QuestionComman
   projectId,
   withdrawal,
 });
-const withdrawByClick = (userId: string, motivo = 'Settled in the story', projectId = 'p1') =>
-  withdraw({ by: 'user', userId, motivo }, projectId);
+const withdrawByClick = (userId: string, reason = 'Settled in the story', projectId = 'p1') =>
+  withdraw({ by: 'user', userId, reason }, projectId);
 
 describe('declare', () => {
   it('declares the question of the project: question.declared, and the question is open', () => {
@@ -158,29 +158,24 @@ describe('declare', () => {
 
 describe('answer', () => {
   it.each([
-    ['missing question', [], click('ana', { resposta: 'x' }), 'pergunta_nao_encontrada'],
-    ['another project', [declared()], click('ana', { resposta: 'x' }, 'p2'), 'pergunta_nao_encontrada'],
-    ['not the session author', [declared()], click('bia', { resposta: 'x' }), 'so_o_autor_da_sessao'],
+    ['missing question', [], click('ana', { answer: 'x' }), 'pergunta_nao_encontrada'],
+    ['another project', [declared()], click('ana', { answer: 'x' }, 'p2'), 'pergunta_nao_encontrada'],
+    ['not the session author', [declared()], click('bia', { answer: 'x' }), 'so_o_autor_da_sessao'],
     [
       'non-author on an answered question (403 before 409)',
       answeredHistory(),
-      click('bia', { resposta: 'x' }),
+      click('bia', { answer: 'x' }),
       'so_o_autor_da_sessao',
     ],
-    ['already answered', answeredHistory(), click('ana', { resposta: 'x' }), 'pergunta_ja_respondida'],
-    ['no suggestion to accept', [declared(null)], click('ana', { aceitarSugestao: true }), 'sem_sugestao'],
+    ['already answered', answeredHistory(), click('ana', { answer: 'x' }), 'pergunta_ja_respondida'],
+    ['no suggestion to accept', [declared(null)], click('ana', { acceptSuggestion: true }), 'sem_sugestao'],
     ['agent: neither resposta nor suggestion', [declared(null)], agent(), 'sem_resposta_nem_sugestao'],
     ['agent: another project', [declared()], agent('x', 'p2'), 'pergunta_nao_encontrada'],
-    [
-      'withdrawn (a click)',
-      [declared(), withdrawnBy()],
-      click('ana', { resposta: 'x' }),
-      'pergunta_retirada',
-    ],
+    ['withdrawn (a click)', [declared(), withdrawnBy()], click('ana', { answer: 'x' }), 'pergunta_retirada'],
     [
       'non-author on a withdrawn question (403 before 409)',
       [declared(), withdrawnBy()],
-      click('bia', { resposta: 'x' }),
+      click('bia', { answer: 'x' }),
       'so_o_autor_da_sessao',
     ],
   ])('refuses: %s', (_name, events, command, reason) => {
@@ -189,17 +184,17 @@ describe('answer', () => {
 
   it('records a click: respondidaPor is the author, who clicked (answeredBy), no agent, and the decision mirrors the question', () => {
     given([declared()])
-      .when(click('ana', { resposta: '  No  ' }))
+      .when(click('ana', { answer: '  No  ' }))
       .then([
         {
           type: 'question.answered',
           data: {
             questionId: 'q1',
-            resposta: '  No  ',
-            aceitouSugestao: false,
+            answer: '  No  ',
+            acceptedSuggestion: false,
             decisionEventId: 'd1',
-            respondidaPor: 'ana',
-            viaAgente: null,
+            answeredFor: 'ana',
+            agentRole: null,
             answeredBy: 'ana',
             answeredAt: now.toISOString(),
           },
@@ -214,7 +209,7 @@ describe('answer', () => {
             choice: '  No  ',
             consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
             questionId: 'q1',
-            viaAgente: null,
+            agentRole: null,
             answeredBy: 'ana',
             decidedAt: now.toISOString(),
           },
@@ -224,34 +219,34 @@ describe('answer', () => {
   });
 
   it('accepting the suggestion answers with its text', () => {
-    const { state } = given([declared()]).when(click('ana', { aceitarSugestao: true }));
-    expect([state?.answered?.resposta, state?.answered?.aceitouSugestao]).toEqual(['Yes', true]);
+    const { state } = given([declared()]).when(click('ana', { acceptSuggestion: true }));
+    expect([state?.answered?.answer, state?.answered?.acceptedSuggestion]).toEqual(['Yes', true]);
   });
 
   it('an agent without resposta takes the suggestion; the user stays respondidaPor', () => {
     expect(given([declared()]).when(agent()).state?.answered).toMatchObject({
-      resposta: 'Yes',
-      aceitouSugestao: true,
-      respondidaPor: 'ana',
-      viaAgente: 'po',
+      answer: 'Yes',
+      acceptedSuggestion: true,
+      answeredFor: 'ana',
+      agentRole: 'po',
     });
   });
 
   it('keeps the agent session in both events for the audit; none given (or a click) leaves the key out', () => {
     const withSession: AnswerCommand = {
       by: 'agent',
-      viaAgente: 'arquiteto',
-      resposta: 'No',
+      role: 'arquiteto',
+      answer: 'No',
       agentSessionId: 'sess-arq-9',
     };
     const [answered, decision] = given([declared()]).when(answer(withSession)).events;
     expect(answered?.data).toMatchObject({
-      viaAgente: 'arquiteto',
+      agentRole: 'arquiteto',
       agentSessionId: 'sess-arq-9',
-      respondidaPor: 'ana',
+      answeredFor: 'ana',
     });
     expect(decision?.data).toMatchObject({
-      viaAgente: 'arquiteto',
+      agentRole: 'arquiteto',
       agentSessionId: 'sess-arq-9',
       actor: { kind: 'user', id: 'ana' },
     });
@@ -259,7 +254,7 @@ describe('answer', () => {
     for (const command of [
       agent('No'),
       answer({ ...withSession, agentSessionId: null }),
-      click('ana', { resposta: 'No' }),
+      click('ana', { answer: 'No' }),
     ]) {
       const events = given([declared()]).when(command).events;
       expect(events).toHaveLength(2);
@@ -270,14 +265,14 @@ describe('answer', () => {
   it('a second agent answer is already_answered with the first answer, never a conflict', () => {
     const first = given(answeredHistory()).state;
     const then = given(answeredHistory()).when(
-      answer({ by: 'agent', viaAgente: 'po', resposta: 'other' }, 'p1', 'd9'),
+      answer({ by: 'agent', role: 'po', answer: 'other' }, 'p1', 'd9'),
     );
     then.then([]);
     expect(answerOutcome(first, then.events)).toEqual({
       kind: 'already_answered',
       answered: first?.answered,
     });
-    expect(first?.answered).toMatchObject({ resposta: 'No', decisionEventId: 'd0' });
+    expect(first?.answered).toMatchObject({ answer: 'No', decisionEventId: 'd0' });
   });
 
   it('§12.1 an agent answer to a withdrawn question is already_withdrawn, never a conflict', () => {
@@ -291,7 +286,7 @@ describe('answer', () => {
   });
 
   it('an answer decided now is the outcome: the answer and its decision', () => {
-    const then = given([declared()]).when(click('ana', { resposta: 'No' }));
+    const then = given([declared()]).when(click('ana', { answer: 'No' }));
     expect(answerOutcome(then.state, then.events)).toEqual({
       kind: 'answered',
       answered: then.events[0]?.data,
@@ -309,26 +304,26 @@ describe('withdraw', () => {
         data: {
           questionId: 'q1',
           by: { kind: 'user', id: 'ana' },
-          motivo: 'Out of scope now',
+          reason: 'Out of scope now',
           withdrawnAt: now.toISOString(),
         },
         occurredAt: now,
       },
     ]);
-    expect(then.state?.withdrawn?.motivo).toBe('Out of scope now');
+    expect(then.state?.withdrawn?.reason).toBe('Out of scope now');
     expect(then.state?.answered).toBeNull();
   });
 
   it('§12.1 only the asking agent (its role, its session) withdraws by tool: by is the agent', () => {
     given([declared()])
-      .when(withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'Decided in the ADR' }))
+      .when(withdraw({ by: 'agent', role: 'criativo', sessionId: 's1', reason: 'Decided in the ADR' }))
       .then([
         {
           type: 'question.withdrawn',
           data: {
             questionId: 'q1',
             by: { kind: 'agent', id: 'criativo' },
-            motivo: 'Decided in the ADR',
+            reason: 'Decided in the ADR',
             withdrawnAt: now.toISOString(),
           },
           occurredAt: now,
@@ -350,37 +345,37 @@ describe('withdraw', () => {
     [
       'agent: already answered',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', sessionId: 's1', reason: 'why' }),
       'pergunta_ja_respondida',
     ],
     [
       'agent: another asker role',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'po', sessionId: 's1', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: the same role in another session',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'criativo', sessionId: 's2', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', sessionId: 's2', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: no session said',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'criativo', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'criativo', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: not the asker, on an answered question (403 before 409)',
       answeredHistory(),
-      withdraw({ by: 'agent', viaAgente: 'po', sessionId: 's1', motivo: 'why' }),
+      withdraw({ by: 'agent', role: 'po', sessionId: 's1', reason: 'why' }),
       'so_quem_perguntou',
     ],
     [
       'agent: another project',
       [declared()],
-      withdraw({ by: 'agent', viaAgente: 'po', motivo: 'why' }, 'p2'),
+      withdraw({ by: 'agent', role: 'po', reason: 'why' }, 'p2'),
       'pergunta_nao_encontrada',
     ],
   ])('refuses: %s', (_name, events, command, reason) => {
@@ -410,22 +405,22 @@ describe('withdraw', () => {
 const agentAnsweredHistory = (answeredAt = at(1)): QuestionEvent[] =>
   answeredHistory().map((e) => {
     if (e.type === 'question.answered')
-      return { ...e, data: { ...e.data, viaAgente: 'po' as const, answeredAt: answeredAt.toISOString() } };
+      return { ...e, data: { ...e.data, agentRole: 'po' as const, answeredAt: answeredAt.toISOString() } };
     if (e.type === 'decision.recorded')
-      return { ...e, data: { ...e.data, viaAgente: 'po' as const, decidedAt: answeredAt.toISOString() } };
+      return { ...e, data: { ...e.data, agentRole: 'po' as const, decidedAt: answeredAt.toISOString() } };
     return e;
   });
 
 const amend = (
   userId: string,
-  resposta: string,
+  answer: string,
   projectId = 'p1',
   decisionEventId = 'd2',
 ): QuestionCommand => ({
   type: 'amend',
   projectId,
   decisionEventId,
-  amendment: { userId, resposta },
+  amendment: { userId, answer },
 });
 
 describe('amend (§11.5)', () => {
@@ -441,7 +436,7 @@ describe('amend (§11.5)', () => {
           choice: 'Yes, lowercase too',
           consequences: afeta,
           questionId: 'q1',
-          viaAgente: null,
+          agentRole: null,
           decidedAt: now.toISOString(),
         },
         occurredAt: now,
@@ -451,9 +446,9 @@ describe('amend (§11.5)', () => {
         data: {
           questionId: 'q1',
           supersededDecisionEventId: 'd0',
-          supersededViaAgente: 'po',
+          supersededAgentRole: 'po',
           decisionEventId: 'd2',
-          resposta: 'Yes, lowercase too',
+          answer: 'Yes, lowercase too',
           by: 'ana',
           supersededAt: now.toISOString(),
         },
@@ -552,14 +547,14 @@ describe('§11.6 a delegate answers for the session author', () => {
         : { grantId: 'g1', projectId: 'p1', by: 'ana', revokedAt: at(over.revokedAt).toISOString() },
   });
   const delegateClick = (grants: Delegation[], userId = 'bia', delegationOn = true) =>
-    answer({ by: 'user', userId, resposta: 'No', grants, delegationOn });
+    answer({ by: 'user', userId, answer: 'No', grants, delegationOn });
 
   it("§12.1 refuses a live grant 403 delegacao_desligada while the project keeps the seeds' rule", () => {
     given([declared()])
       .when(delegateClick([grant()], 'bia', false))
       .then({ statusCode: 403, reason: 'delegacao_desligada' });
     given([declared()])
-      .when(answer({ by: 'user', userId: 'bia', resposta: 'No', grants: [grant()] }))
+      .when(answer({ by: 'user', userId: 'bia', answer: 'No', grants: [grant()] }))
       .then({ statusCode: 403, reason: 'delegacao_desligada' });
     given([declared()])
       .when(delegateClick([], 'bia', false))
@@ -569,7 +564,7 @@ describe('§11.6 a delegate answers for the session author', () => {
   it('records both: respondidaPor the author, answeredBy the delegate, and the grant, in the answer and the decision', () => {
     const { events } = given([declared()]).when(delegateClick([grant()]));
     expect(events.map((e) => e.data)).toEqual([
-      expect.objectContaining({ respondidaPor: 'ana', answeredBy: 'bia', grantId: 'g1', viaAgente: null }),
+      expect.objectContaining({ answeredFor: 'ana', answeredBy: 'bia', grantId: 'g1', agentRole: null }),
       expect.objectContaining({ actor: { kind: 'user', id: 'ana' }, answeredBy: 'bia', grantId: 'g1' }),
     ]);
   });
@@ -609,7 +604,7 @@ describe('§11.6 a delegate answers for the session author', () => {
 
   it('the session author click carries no grant, whatever grants it is handed', () => {
     const { events } = given([declared()]).when(
-      answer({ by: 'user', userId: 'ana', resposta: 'No', grants: [grant()] }),
+      answer({ by: 'user', userId: 'ana', answer: 'No', grants: [grant()] }),
     );
     expect(events[0]?.data).toMatchObject({ answeredBy: 'ana' });
     expect(events[0]?.data).not.toHaveProperty('grantId');

@@ -1,22 +1,20 @@
 import {
   AFETA_MAX_IDS,
   refusal,
+  type Actor,
   type AskerRole,
   type Decider,
   type Decision,
   type DomainEvent,
-  type DecisionRecorded,
-  type DecisionSuperseded,
-  type QuestionAnswered,
+  type UserActor,
   type QuestionDeclared,
   type QuestionJoined,
   type QuestionPrecedentOffered,
   type QuestionSplit,
-  type QuestionWithdrawn,
   type Refusal,
 } from '@openq/contracts';
-import { standingOf, type Delegation, type Standing } from '../delegation/delegation';
-import { DELEGATION_OFF } from './project-policy';
+import { standingOf, type Delegation, type Standing } from '../delegation/domain/delegation';
+import { DELEGATION_OFF } from '../policy/domain/project-policy';
 import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } from './ask-once';
 
 /**
@@ -26,9 +24,9 @@ import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } fr
 export interface Question {
   projectId: string;
   declared: QuestionDeclared;
-  answered: QuestionAnswered | null;
-  withdrawn: QuestionWithdrawn | null;
-  amended: DecisionSuperseded | null;
+  answered: Answer | null;
+  withdrawn: Withdrawal | null;
+  amended: Supersession | null;
   /** §12.3 the askers that joined it and were not split off, in the order they joined. */
   joined: QuestionJoined[];
 }
@@ -41,12 +39,77 @@ export type QuestionWasDeclared = DomainEvent<
   'question.declared',
   { projectId: string; declared: QuestionDeclared }
 >;
-export type QuestionWasAnswered = DomainEvent<'question.answered', QuestionAnswered>;
-export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecorded>;
+/**
+ * An answer (the wire's `question.answered`): the `answer` given (or the suggestion, when
+ * `acceptedSuggestion`), `answeredFor` the session author always (the wire's `respondidaPor`),
+ * `agentRole` the agent that recorded it (the wire's `viaAgente`; null for a click), §11.2 the
+ * agent's chat session when given, §11.6 who clicked (`answeredBy`) and under which grant. The
+ * optional fields are present only when the answer has them, as on the wire.
+ */
+export interface Answer {
+  questionId: string;
+  answer: string;
+  acceptedSuggestion: boolean;
+  decisionEventId: string;
+  answeredFor: string;
+  agentRole: AskerRole | null;
+  agentSessionId?: string | null;
+  answeredBy?: string | null;
+  grantId?: string | null;
+  answeredAt: string;
+}
+
+export type QuestionWasAnswered = DomainEvent<'question.answered', Answer>;
+/**
+ * A decision record (the wire's `decision.recorded`): the session author's `choice` on the
+ * question (`context`), what it affects (`consequences`), `agentRole` the agent that recorded it
+ * (the wire's `viaAgente`; null for a click or an amendment), the optional fields only when present.
+ */
+export interface DecisionRecord {
+  decisionEventId: string;
+  actor: UserActor;
+  context: string;
+  choice: string;
+  consequences: QuestionDeclared['afeta'];
+  questionId: string;
+  agentRole: AskerRole | null;
+  agentSessionId?: string | null;
+  answeredBy?: string | null;
+  grantId?: string | null;
+  decidedAt: string;
+}
+
+export type DecisionWasRecorded = DomainEvent<'decision.recorded', DecisionRecord>;
+/**
+ * §11.5 a question withdrawn: who (the session author, or the agent that asked: its role), why,
+ * and when (the wire's `question.withdrawn`, whose `motivo` is `reason`).
+ */
+export interface Withdrawal {
+  questionId: string;
+  by: Actor;
+  reason: string;
+  withdrawnAt: string;
+}
+
 /** §11.5 the question no longer needs the user: it decides nothing (no decision record). */
-export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', QuestionWithdrawn>;
+export type QuestionWasWithdrawn = DomainEvent<'question.withdrawn', Withdrawal>;
+/**
+ * §11.5 the session author's decision (`decisionEventId`, its `answer`) over the one an agent
+ * recorded (`supersededDecisionEventId`, by the agent of `supersededAgentRole`): the wire's
+ * `decision.superseded`, whose `resposta` is `answer` and `supersededViaAgente` the role.
+ */
+export interface Supersession {
+  questionId: string;
+  supersededDecisionEventId: string;
+  supersededAgentRole: AskerRole;
+  decisionEventId: string;
+  answer: string;
+  by: string;
+  supersededAt: string;
+}
+
 /** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
-export type DecisionWasSuperseded = DomainEvent<'decision.superseded', DecisionSuperseded>;
+export type DecisionWasSuperseded = DomainEvent<'decision.superseded', Supersession>;
 /** §12.3 another asker's declaration joined this open question. */
 export type QuestionWasJoined = DomainEvent<'question.joined', QuestionJoined>;
 /** §12.3 this decided question's decision was offered to an asker instead of a new question. */
@@ -131,25 +194,28 @@ export type AnswerCommand =
   | {
       by: 'user';
       userId: string;
-      resposta?: string;
-      aceitarSugestao?: true;
+      answer?: string;
+      acceptSuggestion?: true;
       grants?: readonly Delegation[];
       /** §12.1 the project's `delegacao` policy, read with the grants (absent: off, the seeds' rule). */
       delegationOn?: boolean;
     }
-  | { by: 'agent'; viaAgente: AskerRole; resposta?: string | null; agentSessionId?: string | null };
+  | { by: 'agent'; role: AskerRole; answer?: string | null; agentSessionId?: string | null };
 
-/** §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call; always with a why. */
+/**
+ * §11.5 the two doors of a withdrawal: the session author by click, or an asker's tool call (its
+ * role and session); always with a why.
+ */
 export type WithdrawCommand = (
-  { by: 'user'; userId: string } | { by: 'agent'; viaAgente: AskerRole; sessionId?: string | null }
+  { by: 'user'; userId: string } | { by: 'agent'; role: AskerRole; sessionId?: string | null }
 ) & {
-  motivo: string;
+  reason: string;
 };
 
 /** §11.5 the session author's own answer, superseding an agent's decision. */
 export interface AmendCommand {
   userId: string;
-  resposta: string;
+  answer: string;
 }
 
 export type QuestionCommand =
@@ -291,15 +357,15 @@ function decideAnswer(
     return ALREADY_ANSWERED();
   }
   if (question.withdrawn) return command.by === 'agent' ? [] : WITHDRAWN();
-  const explicit = command.resposta ?? null;
-  const wantsSuggestion = command.by === 'user' ? command.aceitarSugestao === true : explicit === null;
+  const explicit = command.answer ?? null;
+  const wantsSuggestion = command.by === 'user' ? command.acceptSuggestion === true : explicit === null;
   if (wantsSuggestion && !declared.sugestao) {
     return command.by === 'user'
       ? refusal(400, 'sem_sugestao', 'this question has no suggestion to accept')
       : refusal(400, 'sem_resposta_nem_sugestao', 'no resposta was given and the question has no suggestion');
   }
   const answerText = wantsSuggestion ? declared.sugestao! : explicit!;
-  const viaAgent = command.by === 'agent' ? command.viaAgente : null;
+  const viaAgent = command.by === 'agent' ? command.role : null;
   // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
   const session =
     command.by === 'agent' && command.agentSessionId ? { agentSessionId: command.agentSessionId } : {};
@@ -307,25 +373,25 @@ function decideAnswer(
   const clicker =
     command.by === 'user' ? { answeredBy: command.userId, ...(grantId ? { grantId } : {}) } : {};
   const at = now.toISOString();
-  const answered: QuestionAnswered = {
+  const answered: Answer = {
     questionId: declared.questionId,
-    resposta: answerText,
-    aceitouSugestao: wantsSuggestion,
+    answer: answerText,
+    acceptedSuggestion: wantsSuggestion,
     decisionEventId,
-    respondidaPor: declared.sessionAuthorId,
-    viaAgente: viaAgent,
+    answeredFor: declared.sessionAuthorId,
+    agentRole: viaAgent,
     ...session,
     ...clicker,
     answeredAt: at,
   };
-  const decision: DecisionRecorded = {
+  const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
     choice: answerText,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
-    viaAgente: viaAgent,
+    agentRole: viaAgent,
     ...session,
     ...clicker,
     decidedAt: at,
@@ -354,7 +420,7 @@ function decideWithdraw(
     return NOT_THE_AUTHOR('withdraw');
   if (
     withdrawal.by === 'agent' &&
-    (withdrawal.viaAgente !== declared.autor || withdrawal.sessionId !== declared.sessionId)
+    (withdrawal.role !== declared.autor || withdrawal.sessionId !== declared.sessionId)
   )
     return NOT_THE_ASKER();
   if (question.answered) return ALREADY_ANSWERED();
@@ -362,14 +428,14 @@ function decideWithdraw(
   const by =
     withdrawal.by === 'user'
       ? { kind: 'user' as const, id: withdrawal.userId }
-      : { kind: 'agent' as const, id: withdrawal.viaAgente };
+      : { kind: 'agent' as const, id: withdrawal.role };
   return [
     {
       type: 'question.withdrawn',
       data: {
         questionId: declared.questionId,
         by,
-        motivo: withdrawal.motivo,
+        reason: withdrawal.reason,
         withdrawnAt: now.toISOString(),
       },
       occurredAt: now,
@@ -396,31 +462,31 @@ function decideAmend(
   const { declared, answered, amended } = question;
   if (amendment.userId !== declared.sessionAuthorId) return NOT_THE_AUTHOR('amend');
   if (amended) {
-    if (amended.resposta === amendment.resposta) return [];
+    if (amended.answer === amendment.answer) return [];
     return NOT_AN_AGENT_DECISION('this decision was already amended by the session author');
   }
   if (!answered) {
     return NOT_AN_AGENT_DECISION(question.withdrawn ? 'the question was withdrawn' : 'the question is open');
   }
-  const supersededViaAgente = answered.viaAgente;
-  if (supersededViaAgente === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
+  const supersededAgentRole = answered.agentRole;
+  if (supersededAgentRole === null) return NOT_AN_AGENT_DECISION('the session author answered it by click');
   const decidedAt = now.toISOString();
-  const decision: DecisionRecorded = {
+  const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
     context: declared.pergunta,
-    choice: amendment.resposta,
+    choice: amendment.answer,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
-    viaAgente: null,
+    agentRole: null,
     decidedAt,
   };
-  const superseded: DecisionSuperseded = {
+  const superseded: Supersession = {
     questionId: declared.questionId,
     supersededDecisionEventId: answered.decisionEventId,
-    supersededViaAgente,
+    supersededAgentRole,
     decisionEventId,
-    resposta: amendment.resposta,
+    answer: amendment.answer,
     by: amendment.userId,
     supersededAt: decidedAt,
   };
@@ -465,9 +531,9 @@ export const question: Decider<QuestionCommand, Question | null, QuestionEvent> 
  * stands, or (an agent's only, §12.1) the question had been withdrawn.
  */
 export type AnswerOutcome =
-  | { kind: 'answered'; answered: QuestionAnswered; decision: DecisionRecorded }
-  | { kind: 'already_answered'; answered: QuestionAnswered }
-  | { kind: 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+  | { kind: 'answered'; answered: Answer; decision: DecisionRecord }
+  | { kind: 'already_answered'; answered: Answer }
+  | { kind: 'already_withdrawn'; withdrawn: Withdrawal };
 
 /** Reads the outcome from the events an answer decided (none: the question was already closed). */
 export function answerOutcome(before: Question | null, events: readonly QuestionEvent[]): AnswerOutcome {
@@ -480,7 +546,7 @@ export function answerOutcome(before: Question | null, events: readonly Question
 }
 
 /** What an accepted withdrawal did: withdrawn now, or an earlier withdrawal stands. */
-export type WithdrawOutcome = { kind: 'withdrawn' | 'already_withdrawn'; withdrawn: QuestionWithdrawn };
+export type WithdrawOutcome = { kind: 'withdrawn' | 'already_withdrawn'; withdrawn: Withdrawal };
 
 /** Reads the outcome from the events a withdrawal decided (none: the question was already withdrawn). */
 export function withdrawOutcome(before: Question | null, events: readonly QuestionEvent[]): WithdrawOutcome {
@@ -492,7 +558,7 @@ export function withdrawOutcome(before: Question | null, events: readonly Questi
 }
 
 /** What an accepted amendment did: superseded now, or the same amendment already stood. */
-export type AmendOutcome = { kind: 'amended' | 'already_amended'; superseded: DecisionSuperseded };
+export type AmendOutcome = { kind: 'amended' | 'already_amended'; superseded: Supersession };
 
 /** Reads the outcome from the events an amendment decided (none: the same amendment already stood). */
 export function amendOutcome(before: Question | null, events: readonly QuestionEvent[]): AmendOutcome {
@@ -507,7 +573,7 @@ export function canAmend(question: Question, userId: string): boolean {
   return (
     userId === question.declared.sessionAuthorId &&
     question.answered !== null &&
-    question.answered.viaAgente !== null &&
+    question.answered.agentRole !== null &&
     question.amended === null
   );
 }

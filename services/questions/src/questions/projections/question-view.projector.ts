@@ -5,7 +5,7 @@ import type {
   QuestionDeclared,
   QuestionWithdrawn,
 } from '@openq/contracts';
-import type { AppendedEvent } from '../question-log';
+import type { AppendedEvent } from '../store/question-log.store';
 import { askBands, askKey } from '../domain/same-question';
 
 /** Appended events of one project (a group commit projects several projects at once). */
@@ -31,8 +31,8 @@ interface Closing {
  * hold a question's declaration, its answer and the amendment of that answer. Each statement bumps the counts per
  * project in project order, and answers and withdrawals share one statement, so a batch touches
  * each count row once per statement in one order and two batches never deadlock on them.
- * `openq replay` rebuilds the same tables from the log set-based (`replay.ts`), and
- * `replay.int.spec.ts` checks that both agree row for row.
+ * `openq replay` rebuilds the same tables by running this projector over the log, in order
+ * (`replay.ts`), and `replay.int.spec.ts` checks that the rebuild and the live model agree row for row.
  */
 export async function project(manager: EntityManager, batches: readonly ProjectEvents[]): Promise<void> {
   const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { closeQuestions, type ClosingRequest } from '../commands/close-questions';
+import { closeQuestions, type ClosingRequest } from '../store/question-groups.store';
 import { declareQuestion } from '../commands/declare-question/declare-question.handler';
 import { replayQuestionProjection } from './replay';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { Delegation } from '../delegation/delegation';
-import { grantsInForce } from '../policy/policy-log';
+import type { Delegation } from '../delegation/domain/delegation';
+import { grantsInForce } from '../policy/queries/grants-in-force.query';
 import {
   isFiltered,
   refusal,

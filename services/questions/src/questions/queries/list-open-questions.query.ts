@@ -18,8 +18,9 @@ import {
 } from '@openq/contracts';
 import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
-import type { Delegation } from '../delegation/delegation';
-import { grantsInForce } from '../policy/policy-log';
+import type { Delegation } from '../delegation/domain/delegation';
+import { grantsInForce } from '../policy/queries/grants-in-force.query';
+import { answerFromWire, supersessionFromWire, withdrawalFromWire } from '../store/question-log.store';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
@@ -246,9 +247,9 @@ export async function precedentsOf(
     const precedent = precedentOf({
       projectId: row.project_id,
       declared: row.declared,
-      answered: row.answered,
+      answered: row.answered && answerFromWire(row.answered),
       withdrawn: null,
-      amended: row.amended,
+      amended: row.amended && supersessionFromWire(row.amended),
       joined: [],
     });
     if (precedent) found.set(precedent.questionId, precedent);
@@ -266,9 +267,9 @@ export function toView(
   const question = {
     projectId: row.project_id,
     declared: row.declared,
-    answered: row.answered,
-    withdrawn: row.withdrawn,
-    amended: row.amended,
+    answered: row.answered && answerFromWire(row.answered),
+    withdrawn: row.withdrawn && withdrawalFromWire(row.withdrawn),
+    amended: row.amended && supersessionFromWire(row.amended),
     joined: [],
   };
   const a = row.answered;

@@ -1,13 +1,20 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type Refusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import type { AmendCommand, AmendOutcome, AnswerCommand } from '../../domain/question';
 import { listQuestions } from '../../queries/list-open-questions.query';
 import { replayQuestionProjection } from '../../projections/replay';
 import { declareIn } from '../../testing/declare-in';
 import { useQuestionsDatabase } from '../../testing/questions-database';
-import { answerQuestion, type AnswerDecision } from '../answer-question/answer-question.handler';
-import { amendDecision } from './amend-decision.handler';
+import {
+  answerQuestion,
+  type AnswerDecision,
+  type AnswerInput as AnswerCommand,
+} from '../answer-question/answer-question.handler';
+import {
+  amendDecision,
+  type AmendInput as AmendCommand,
+  type AmendResult as AmendOutcome,
+} from './amend-decision.handler';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 12 });

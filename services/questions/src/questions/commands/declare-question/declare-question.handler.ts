@@ -4,9 +4,9 @@ import type { OutboxWriter } from '@openq/messaging';
 import type { DeclareInput, Question, QuestionCommand } from '../../domain/question';
 import { askOnce, askedOf, askerOf, precedentOf } from '../../domain/ask-once';
 import { likeness } from '../../domain/same-question';
-import { QuestionLog } from '../../question-log';
-import { questionTransaction } from '../../question-transaction';
-import { candidatesFor, earlierCalls, lockAskers } from './ask-once.store';
+import { QuestionLog } from '../../store/question-log.store';
+import { questionTransaction } from '../../questions-transaction';
+import { candidatesFor, earlierCalls, lockAskers } from '../../store/ask-once.store';
 
 export type DeclareResult = DeclareQuestionReply;
 

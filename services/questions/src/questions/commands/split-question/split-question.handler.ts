@@ -1,9 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, newId, type Refusal, type SplitQuestionCommand } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import { QuestionLog } from '../../question-log';
-import { questionTransaction } from '../../question-transaction';
-import { lockAskers } from '../declare-question/ask-once.store';
+import { lockedBatch } from '../../questions-transaction';
+import { lockAskers } from '../../store/ask-once.store';
 
 /**
  * §12.3 the session author splits a wrong join: under the project's declaration lock and the
@@ -17,11 +16,8 @@ export async function splitQuestion(
   now: Date,
 ): Promise<{ questionId: string } | Refusal> {
   return withOutbox(dataSource, {}, async (manager, outbox) => {
-    const log = new QuestionLog(manager);
     await lockAskers(manager, [cmd.projectId]);
-    await log.lockQuestions([cmd.questionId]);
-    const loaded = await log.loadMany([cmd.questionId]);
-    const batch = questionTransaction(manager, outbox, log).batch(loaded);
+    const { batch } = await lockedBatch(manager, outbox, [cmd.questionId]);
     const joined = batch.stateOf(cmd.questionId)?.joined.find((j) => j.asker.toolCallId === cmd.toolCallId);
     const newQuestionId = newId();
     const split = batch.decide(

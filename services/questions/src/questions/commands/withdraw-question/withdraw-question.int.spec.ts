@@ -1,13 +1,20 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal, type QuestionListFilter, type Refusal } from '@openq/contracts';
 import { withOutbox } from '@openq/messaging';
-import type { AnswerCommand, WithdrawCommand, WithdrawOutcome } from '../../domain/question';
 import { countQuestions, listQuestions } from '../../queries/list-open-questions.query';
 import { questionStatuses } from '../../queries/question-status.query';
 import { declareIn } from '../../testing/declare-in';
 import { useQuestionsDatabase } from '../../testing/questions-database';
-import { answerQuestion, type AnswerDecision } from '../answer-question/answer-question.handler';
-import { withdrawQuestion } from './withdraw-question.handler';
+import {
+  answerQuestion,
+  type AnswerDecision,
+  type AnswerInput as AnswerCommand,
+} from '../answer-question/answer-question.handler';
+import {
+  withdrawQuestion,
+  type WithdrawInput as WithdrawCommand,
+  type WithdrawResult as WithdrawOutcome,
+} from './withdraw-question.handler';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 12 });

@@ -1,14 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { fold, newId, type ProjectPolicyChanged } from '@openq/contracts';
-import { DeciderTransaction, type OutboxWriter, type WireEvent } from '@openq/messaging';
-import {
-  projectPolicy,
-  type ProjectPolicy,
-  type ProjectPolicyCommand,
-  type ProjectPolicyEvent,
-} from '../domain/project-policy';
-import type { Delegation } from '../delegation/delegation';
-import { DelegationLog } from '../delegation/delegation-log';
+import { fold, type ProjectPolicyChanged } from '@openq/contracts';
+import type { WireEvent } from '@openq/messaging';
+import { projectPolicy, type ProjectPolicy, type ProjectPolicyEvent } from '../domain/project-policy';
 
 export type PolicyWireEvent = { type: 'project.policy_changed'; data: ProjectPolicyChanged } & WireEvent & {
     eventId: string;
@@ -64,13 +57,7 @@ export class PolicyLog {
           );
     return new Map(
       ids.map((id) => {
-        const events = rows
-          .filter((r) => r.project_id === id)
-          .map((r): ProjectPolicyEvent => ({
-            type: 'project.policy_changed',
-            data: r.data,
-            occurredAt: new Date(r.recorded_at),
-          }));
+        const events = rows.filter((r) => r.project_id === id).map((r) => policyFromLog(r));
         return [id, fold(projectPolicy, events)];
       }),
     );
@@ -90,33 +77,19 @@ export class PolicyLog {
   }
 }
 
-/** The policy slice of the decider kit: a change is appended to the log and queued in the outbox. */
-export function policyTransaction(
-  manager: EntityManager,
-  outbox: OutboxWriter,
-  projectId: string,
-  log = new PolicyLog(manager),
-): DeciderTransaction<ProjectPolicyCommand, ProjectPolicy, ProjectPolicyEvent, PolicyWireEvent> {
-  return new DeciderTransaction(
-    {
-      decider: projectPolicy,
-      projectOf: () => projectId,
-      toWire: (event) => ({ ...event, eventId: newId() }),
-      save: (_state, { published }) => log.append(published),
+/** The wire → domain map, for a row read back from the log. */
+function policyFromLog({ data, recorded_at }: LogRow): ProjectPolicyEvent {
+  const { projectId, by, motivo, delegacao, overrideDeMantenedor, changedAt } = data;
+  return {
+    type: 'project.policy_changed',
+    data: {
+      projectId,
+      by,
+      reason: motivo,
+      delegation: delegacao,
+      maintainerOverride: overrideDeMantenedor,
+      changedAt,
     },
-    outbox,
-  );
-}
-
-/**
- * §12.1 the grants to `userId` in the project that may count now: all of them while delegation is
- * on, none while it is off (a grant made while it was on stops working; the log keeps it).
- */
-export async function grantsInForce(
-  manager: EntityManager,
-  projectId: string,
-  userId: string,
-): Promise<Delegation[]> {
-  const policy = await new PolicyLog(manager).load(projectId);
-  return policy.delegacao ? new DelegationLog(manager).loadTo(projectId, userId) : [];
+    occurredAt: new Date(recorded_at),
+  };
 }

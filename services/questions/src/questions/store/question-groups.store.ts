@@ -1,20 +1,83 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { transactionGroups, type GroupCommitOptions, type GroupCommitter } from '@openq/messaging';
 import { isRefusal } from '@openq/contracts';
-import type { DeclareInput } from './domain/question';
+import type { DeclareInput } from '../domain/question';
 import {
-  closeQuestions,
-  type AmendDecision,
-  type AmendRequest,
+  decideAnswer,
+  prepareAnswers,
+  rememberAnswers,
   type AnswerDecision,
   type AnswerRequest,
-  type ClosingDecision,
-  type ClosingRequest,
+} from '../commands/answer-question/answer-question.handler';
+import {
+  decideWithdrawal,
   type WithdrawDecision,
   type WithdrawRequest,
-} from './commands/close-questions';
-import { declareQuestions, type DeclareResult } from './commands/declare-question/declare-question.handler';
+} from '../commands/withdraw-question/withdraw-question.handler';
+import {
+  decideAmendment,
+  type AmendDecision,
+  type AmendRequest,
+} from '../commands/amend-decision/amend-decision.handler';
+import { declareQuestions, type DeclareResult } from '../commands/declare-question/declare-question.handler';
+import { lockedBatch } from '../questions-transaction';
+
+/**
+ * A command decided under the question's lock: an answer or a withdrawal (which close it), or an
+ * amendment of the answer (§11.5, which supersedes the agent's decision).
+ */
+export type ClosingRequest = AnswerRequest | WithdrawRequest | AmendRequest;
+export type ClosingDecision = AnswerDecision | WithdrawDecision | AmendDecision;
+/** The decision a request gets: an answer's for an answer, a withdrawal's for a withdrawal, and so on. */
+export type DecisionOf<R extends ClosingRequest> = R extends WithdrawRequest
+  ? WithdrawDecision
+  : R extends AmendRequest
+    ? AmendDecision
+    : AnswerDecision;
+
+/**
+ * Answers (click and agent), withdrawals (§11.5, click and agent) and amendments, for a group of
+ * them (a group commit) in the caller's transaction. The group's questions are locked in one
+ * statement (the question's lock: an answer and a withdrawal of one question are serialised, so
+ * never both stand; the log's `question_log_one_closing` index is the backstop) and loaded in
+ * one; each request is then decided in memory by its use case's handler (`decideAnswer`,
+ * `decideWithdrawal`, `decideAmendment`) with the question decider in the order given, on the
+ * state the earlier requests of the group left — exactly as if each had had a transaction of its
+ * own, one after the other: of two answers to one question the first wins and the second is
+ * refused (409), or, for an agent, finds it already answered; an answer after a withdrawal is
+ * refused 409 `pergunta_retirada`, a withdrawal after an answer 409 `pergunta_ja_respondida`, a
+ * second withdrawal finds the first; an amendment (§11.5) sees the answer an earlier request of
+ * the group recorded, and is dated never before it (`amendInstant`). The accepted requests'
+ * events are appended through the decider transaction, set-based, together with their outbox
+ * rows (each in its caller's outbox), and the answers' `Idempotency-Key`s remembered — all or
+ * none.
+ */
+export async function closeQuestions<R extends ClosingRequest>(
+  manager: EntityManager,
+  requests: readonly R[],
+  now: Date,
+): Promise<DecisionOf<R>[]> {
+  if (requests.length === 0) return [];
+  const { batch, loaded } = await lockedBatch(
+    manager,
+    requests[0]!.outbox,
+    requests.map((r) => r.questionId),
+  );
+  const all = requests as readonly ClosingRequest[];
+  const answers = all.filter((r): r is AnswerRequest => 'command' in r);
+  const context = await prepareAnswers(manager, answers, loaded);
+  const out = all.map((request): ClosingDecision =>
+    'withdrawal' in request
+      ? decideWithdrawal(batch, request, now)
+      : 'amendment' in request
+        ? decideAmendment(batch, request, now)
+        : decideAnswer(batch, request, now, context),
+  );
+  await batch.commit();
+  await rememberAnswers(manager, context);
+  return out as DecisionOf<R>[];
+}
 
 /** A declaration arriving at the request edge (`openq.questions.declare`). */
 export interface DeclareUnit {

@@ -1,23 +1,28 @@
-import {
-  refusal,
-  type Decider,
-  type Decision,
-  type DomainEvent,
-  type ProjectPolicies,
-  type ProjectPolicyChanged,
-  type Refusal,
-} from '@openq/contracts';
+import { refusal, type Decider, type Decision, type DomainEvent, type Refusal } from '@openq/contracts';
 
 /**
  * §12.1 a project's policies, folded from its log. The seeds' rules are the default (ARCHITECTURE
  * rule 13): a project with no change recorded has both conveniences off — only the session's
  * author answers by click, and only an answer (or the author) unlocks a parked gate.
  */
-export type ProjectPolicy = ProjectPolicies;
+export interface ProjectPolicy {
+  /** §11.6 a session author's grants let a delegate answer by click (the wire's `delegacao`). */
+  delegation: boolean;
+  /** A maintainer may unlock a parked gate (the wire's `overrideDeMantenedor`; the gates service's decision). */
+  maintainerOverride: boolean;
+}
 
-export const SEEDS_RULES: ProjectPolicy = { delegacao: false, overrideDeMantenedor: false };
+export const SEEDS_RULES: ProjectPolicy = { delegation: false, maintainerOverride: false };
 
-export type ProjectPolicyWasChanged = DomainEvent<'project.policy_changed', ProjectPolicyChanged>;
+/** The policies now in force, who changed them and why (the wire's `project.policy_changed`, mapped in `toWire`). */
+export interface PolicyChanged extends ProjectPolicy {
+  projectId: string;
+  by: string;
+  reason: string;
+  changedAt: string;
+}
+
+export type ProjectPolicyWasChanged = DomainEvent<'project.policy_changed', PolicyChanged>;
 export type ProjectPolicyEvent = ProjectPolicyWasChanged;
 
 /** A maintainer (the gateway checked the role) sets one or both policies, with a why. */
@@ -25,9 +30,9 @@ export interface ChangePolicy {
   type: 'change';
   projectId: string;
   by: string;
-  motivo: string;
-  delegacao?: boolean;
-  overrideDeMantenedor?: boolean;
+  reason: string;
+  delegation?: boolean;
+  maintainerOverride?: boolean;
 }
 export type ProjectPolicyCommand = ChangePolicy;
 
@@ -35,7 +40,7 @@ const NOTHING_TO_CHANGE = (): Refusal =>
   refusal(400, 'corpo_invalido', 'give delegacao, overrideDeMantenedor or both');
 
 export function evolve(_state: ProjectPolicy, event: ProjectPolicyEvent): ProjectPolicy {
-  return { delegacao: event.data.delegacao, overrideDeMantenedor: event.data.overrideDeMantenedor };
+  return { delegation: event.data.delegation, maintainerOverride: event.data.maintainerOverride };
 }
 
 /**
@@ -47,21 +52,20 @@ export function decide(
   state: ProjectPolicy,
   now: Date,
 ): Decision<ProjectPolicyEvent> {
-  if (command.delegacao === undefined && command.overrideDeMantenedor === undefined)
+  if (command.delegation === undefined && command.maintainerOverride === undefined)
     return NOTHING_TO_CHANGE();
   const next: ProjectPolicy = {
-    delegacao: command.delegacao ?? state.delegacao,
-    overrideDeMantenedor: command.overrideDeMantenedor ?? state.overrideDeMantenedor,
+    delegation: command.delegation ?? state.delegation,
+    maintainerOverride: command.maintainerOverride ?? state.maintainerOverride,
   };
-  if (next.delegacao === state.delegacao && next.overrideDeMantenedor === state.overrideDeMantenedor)
-    return [];
+  if (next.delegation === state.delegation && next.maintainerOverride === state.maintainerOverride) return [];
   return [
     {
       type: 'project.policy_changed',
       data: {
         projectId: command.projectId,
         by: command.by,
-        motivo: command.motivo,
+        reason: command.reason,
         ...next,
         changedAt: now.toISOString(),
       },

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Afeta } from '@openq/contracts';
-import { askBands, askKey } from '../../domain/same-question';
+import { askBands, askKey } from '../domain/same-question';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
 const CANDIDATES = 5;

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal } from '@openq/contracts';
 import { runInScope } from '@openq/messaging';
-import type { DeclareInput } from './domain/question';
-import { useQuestionsDatabase } from './testing/questions-database';
+import type { DeclareInput } from '../domain/question';
+import { useQuestionsDatabase } from '../testing/questions-database';
 import {
   amendIn,
   answerGroups,
@@ -11,7 +11,7 @@ import {
   QuestionGroups,
   withdrawIn,
   type AnswerUnit,
-} from './question-groups';
+} from './question-groups.store';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened));

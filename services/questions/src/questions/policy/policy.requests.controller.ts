@@ -9,11 +9,12 @@ import {
   type ProjectPoliciesReply,
   type Refusal,
 } from '@openq/contracts';
-import { changePolicies, getPolicies } from './policy.handlers';
+import { changePolicies } from './commands/change-policies/change-policies.handler';
+import { getPolicies } from './queries/get-policies.query';
 
 /** §12.1 the project's policies: read them, change them (request/reply from the gateway). */
 @Controller()
-export class PoliciesMessagesController {
+export class PolicyRequestsController {
   constructor(private readonly dataSource: DataSource) {}
 
   @MessagePattern(Commands.questions.policiesGet.type)

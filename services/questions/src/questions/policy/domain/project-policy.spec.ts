@@ -9,28 +9,28 @@ const change = (over: Partial<ProjectPolicyCommand> = {}): ProjectPolicyCommand 
   type: 'change',
   projectId: 'p1',
   by: 'mia',
-  motivo: 'release week',
+  reason: 'release week',
   ...over,
 });
 
 describe('§12.1 project policies', () => {
   it("start with the seeds' rules: both conveniences off", () => {
     expect(projectPolicy.initialState).toEqual(SEEDS_RULES);
-    expect(SEEDS_RULES).toEqual({ delegacao: false, overrideDeMantenedor: false });
+    expect(SEEDS_RULES).toEqual({ delegation: false, maintainerOverride: false });
   });
 
   it('a change names what it sets and keeps the other; the event carries both values, who and why', () => {
     given([])
-      .when(change({ delegacao: true }), 3)
+      .when(change({ delegation: true }), 3)
       .then([
         {
           type: 'project.policy_changed',
           data: {
             projectId: 'p1',
             by: 'mia',
-            motivo: 'release week',
-            delegacao: true,
-            overrideDeMantenedor: false,
+            reason: 'release week',
+            delegation: true,
+            maintainerOverride: false,
             changedAt: at(3).toISOString(),
           },
           occurredAt: at(3),
@@ -39,12 +39,12 @@ describe('§12.1 project policies', () => {
   });
 
   it('setting what is in force decides nothing; a change with neither policy is 400 corpo_invalido', () => {
-    const on = history([change({ delegacao: true })]);
+    const on = history([change({ delegation: true })]);
     given(on)
-      .when(change({ delegacao: true }))
+      .when(change({ delegation: true }))
       .then([]);
     given(on).when(change()).then({ statusCode: 400, reason: 'corpo_invalido' });
-    const { state } = given(on).when(change({ overrideDeMantenedor: true, delegacao: false }));
-    expect(state).toEqual({ delegacao: false, overrideDeMantenedor: true });
+    const { state } = given(on).when(change({ maintainerOverride: true, delegation: false }));
+    expect(state).toEqual({ delegation: false, maintainerOverride: true });
   });
 });

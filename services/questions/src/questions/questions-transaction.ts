@@ -1,7 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import { DeciderTransaction, type OutboxWriter, type Saved, type SaveEntry } from '@openq/messaging';
+import { newId } from '@openq/contracts';
+import {
+  DeciderTransaction,
+  type DeciderBatch,
+  type OutboxWriter,
+  type Saved,
+  type SaveEntry,
+} from '@openq/messaging';
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
-import { QuestionLog, questionToWire, toolCallKey, type QuestionWireEvent } from './question-log';
+import {
+  answerToWire,
+  decisionToWire,
+  QuestionLog,
+  supersessionToWire,
+  toolCallKey,
+  withdrawalToWire,
+  type QuestionWireEvent,
+} from './store/question-log.store';
 import { project, type ProjectEvents } from './projections/question-view.projector';
 
 export type QuestionTransaction = DeciderTransaction<
@@ -10,6 +25,44 @@ export type QuestionTransaction = DeciderTransaction<
   QuestionEvent,
   QuestionWireEvent
 >;
+
+/** A batch of the questions slice: commands decided in memory, saved together on `commit`. */
+export type QuestionBatch = DeciderBatch<QuestionCommand, Question | null, QuestionEvent, QuestionWireEvent>;
+
+/**
+ * The questions slice's domain → wire map (docs/decider-kit.md): every question event is
+ * published, with the payload the log stores. A decision keeps its `decisionEventId` as its id;
+ * the others get a new one.
+ */
+export function questionToWire(event: QuestionEvent): QuestionWireEvent {
+  const { occurredAt } = event;
+  switch (event.type) {
+    case 'question.declared':
+      return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
+    case 'question.withdrawn': {
+      return { type: event.type, data: withdrawalToWire(event.data), occurredAt, eventId: newId() };
+    }
+    case 'decision.superseded':
+      return { type: event.type, data: supersessionToWire(event.data), occurredAt, eventId: newId() };
+    case 'question.answered':
+      return { type: event.type, data: answerToWire(event.data), occurredAt, eventId: newId() };
+    case 'question.joined':
+    case 'question.precedent_offered':
+    case 'question.split':
+      return { ...event, eventId: newId() };
+    case 'decision.recorded':
+      return {
+        type: event.type,
+        data: decisionToWire(event.data),
+        occurredAt,
+        eventId: event.data.decisionEventId,
+      };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
 
 /**
  * The questions slice of the decider kit (docs/decider-kit.md), inside the caller's transaction,
@@ -81,3 +134,19 @@ export function questionTransaction(
 }
 
 type DeclaredWire = Extract<QuestionWireEvent, { type: 'question.declared' }>;
+
+/**
+ * The questions a command works on, locked (the question's lock, which answers, withdrawals,
+ * amendments and splits take: one statement, in key order, so two groups sharing questions never
+ * deadlock) and loaded from the log (one statement), with a batch of the slice over them.
+ */
+export async function lockedBatch(
+  manager: EntityManager,
+  outbox: OutboxWriter,
+  questionIds: readonly string[],
+  log = new QuestionLog(manager),
+): Promise<{ batch: QuestionBatch; loaded: Map<string, Question | null> }> {
+  await log.lockQuestions(questionIds);
+  const loaded = await log.loadMany(questionIds);
+  return { batch: questionTransaction(manager, outbox, log).batch(loaded), loaded };
+}

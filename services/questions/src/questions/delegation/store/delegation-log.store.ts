@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { fold, newId, type DelegationGranted, type DelegationRevoked } from '@openq/contracts';
-import { DeciderTransaction, type OutboxWriter, type WireEvent } from '@openq/messaging';
-import { delegation, type Delegation, type DelegationCommand, type DelegationEvent } from './delegation';
+import { fold, type DelegationGranted, type DelegationRevoked } from '@openq/contracts';
+import type { WireEvent } from '@openq/messaging';
+import { delegation, type Delegation, type DelegationEvent } from '../domain/delegation';
 
 /** A delegation event as the log keeps it and the wire carries it, with its id in both. */
 export type DelegationWireEvent = (
@@ -25,11 +25,6 @@ export interface DelegationPair {
 }
 
 export const pairKey = (p: DelegationPair): string => JSON.stringify([p.projectId, p.from, p.to]);
-
-/** The slice's domain → wire map: every delegation event is published, with the payload the log stores. */
-export function delegationToWire(event: DelegationEvent): DelegationWireEvent {
-  return { ...event, eventId: newId() } as DelegationWireEvent;
-}
 
 const COLUMNS = `grant_id, type, data, recorded_at`;
 
@@ -135,28 +130,4 @@ function foldByGrant(rows: readonly LogRow[]): Map<string, Delegation | null> {
     events.set(row.grant_id, list);
   }
   return new Map([...events].map(([id, list]) => [id, fold(delegation, list)]));
-}
-
-export type DelegationTransaction = DeciderTransaction<
-  DelegationCommand,
-  Delegation | null,
-  DelegationEvent,
-  DelegationWireEvent
->;
-
-/** The delegation slice of the decider kit: decided events are appended to the log and queued in the outbox. */
-export function delegationTransaction(
-  manager: EntityManager,
-  outbox: OutboxWriter,
-  log = new DelegationLog(manager),
-): DelegationTransaction {
-  return new DeciderTransaction(
-    {
-      decider: delegation,
-      projectOf: (d) => d?.granted.projectId ?? null,
-      toWire: delegationToWire,
-      save: (_state, { published }) => log.append(published),
-    },
-    outbox,
-  );
 }

@@ -1,16 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DataSource } from 'typeorm';
 import {
-  AgentEvent,
   Commands,
   type AmendDecisionCommand,
   type AmendDecisionReply,
   isRefusal,
-  OpenqEvent,
-  type AgentQuestionAnswerDto,
-  type AgentQuestionDeclareDto,
-  type AgentQuestionWithdrawDto,
   type AnswerByAgentCommand,
   type AnswerByAgentReply,
   type AnswerQuestionCommand,
@@ -21,7 +16,6 @@ import {
   type DeclareQuestionCommand,
   type ListQuestionsCommand,
   type ListQuestionsAcrossCommand,
-  type QuestionRejected,
   type QuestionStatusCommand,
   type QuestionStatusReply,
   type ReadinessCommand,
@@ -30,85 +24,31 @@ import {
   type WithdrawQuestionCommand,
   type WithdrawQuestionReply,
 } from '@openq/contracts';
-import { type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
-import { answerQuestion, type AnswerDecision } from './commands/answer-question/answer-question.handler';
-import { AnswerKeyTaken, answerKeyReused } from './commands/answer-question/answer-with-key';
-import { declareQuestion, type DeclareResult } from './commands/declare-question/declare-question.handler';
-import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
+import type { AnswerDecision } from './commands/answer-question/answer-question.handler';
+import type { DeclareResult } from './commands/declare-question/declare-question.handler';
+import { answerKeyReused } from './commands/answer-question/answer-with-key';
+import { AnswerKeyTaken } from './store/answer-key.store';
 import { splitQuestion } from './commands/split-question/split-question.handler';
-import { amendIn, answerIn, QuestionGroups, withdrawIn, type AnswerUnit } from './question-groups';
+import {
+  amendIn,
+  answerIn,
+  QuestionGroups,
+  withdrawIn,
+  type AnswerUnit,
+} from './store/question-groups.store';
 
 import { countQuestions, readiness } from './queries/list-open-questions.query';
 import { listFiltered } from './queries/filtered-questions.query';
 import { declaredBy, questionStatuses } from './queries/question-status.query';
 import { WITHDRAWN } from './domain/question';
 
+/** Request/reply from the gateway and the other services: each a thin call into a use case or a query. */
 @Controller()
-export class QuestionsMessagesController {
+export class QuestionsRequestsController {
   constructor(
     private readonly dataSource: DataSource,
     private readonly groups: QuestionGroups,
   ) {}
-
-  /** `declare_open_question` from the engine; the same toolCallId declares once. */
-  @EventPattern(AgentEvent.QuestionDeclare)
-  async onDeclare(
-    @Payload() data: AgentQuestionDeclareDto,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    await declareQuestion(manager, outbox, envelope.projectId, { ...data, origin: 'tool' }, new Date());
-  }
-
-  /** `answer_open_question` (ADR 0258): a refusal goes back to the engine as `question.rejected`. */
-  @EventPattern(AgentEvent.QuestionAnswer)
-  async onAnswer(@Payload() data: AgentQuestionAnswerDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    const decision = await answerQuestion(
-      manager,
-      outbox,
-      envelope.projectId,
-      data.questionId,
-      {
-        by: 'agent',
-        viaAgente: data.viaAgente,
-        resposta: data.resposta ?? null,
-        agentSessionId: data.agentSessionId,
-      },
-      new Date(),
-    );
-    if (isRefusal(decision)) {
-      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
-        toolCallId: data.toolCallId,
-        reason: decision.reason,
-        message: decision.message,
-      });
-    }
-  }
-
-  /** §11.5 `withdraw_open_question`: a refusal (404, §12.1 not the asker, already answered) goes back as `question.rejected`. */
-  @EventPattern(AgentEvent.QuestionWithdraw)
-  async onWithdraw(
-    @Payload() data: AgentQuestionWithdrawDto,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    const outcome = await withdrawQuestion(
-      manager,
-      outbox,
-      envelope.projectId,
-      data.questionId,
-      { by: 'agent', viaAgente: data.viaAgente, sessionId: data.sessionId ?? null, motivo: data.motivo },
-      new Date(),
-    );
-    if (isRefusal(outcome)) {
-      outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, envelope.projectId, {
-        toolCallId: data.toolCallId,
-        reason: outcome.reason,
-        message: outcome.message,
-      });
-    }
-  }
 
   /**
    * §11.5 the session author withdraws by click; withdrawing again is 200 with the withdrawal that
@@ -269,16 +209,4 @@ export class QuestionsMessagesController {
       throw error;
     }
   }
-}
-
-/** A refused tool call still gets an answer: `question.rejected` with the failing field. */
-export async function rejectToolCall(invalid: InvalidMessage): Promise<void> {
-  const data = invalid.envelope?.data as { toolCallId?: unknown } | undefined;
-  const projectId = invalid.envelope?.projectId;
-  if (!projectId || typeof data?.toolCallId !== 'string' || data.toolCallId.length === 0) return;
-  invalid.outbox.event<QuestionRejected>(OpenqEvent.QuestionRejected, projectId, {
-    toolCallId: data.toolCallId.slice(0, 200),
-    reason: invalid.reason,
-    message: invalid.message,
-  });
 }

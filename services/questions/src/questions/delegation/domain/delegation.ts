@@ -8,7 +8,8 @@ import {
   type DomainEvent,
   type Refusal,
 } from '@openq/contracts';
-import { DELEGATION_OFF } from '../domain/project-policy';
+import { DELEGATION_OFF } from '../../policy/domain/project-policy';
+import { epochMillis, isoOf } from './instants';
 
 /**
  * §11.6 a delegation grant folded from its log: `from` lets `to` answer, by click, the questions
@@ -78,8 +79,8 @@ function decideGrant(
   if (state) return [];
   if (!command.delegationOn) return DELEGATION_OFF(409);
   if (command.to === command.from) return INVALID('to', 'you cannot delegate to yourself');
-  const until = Date.parse(command.until);
-  if (Number.isNaN(until)) return INVALID('until', 'must be an ISO-8601 instant');
+  const until = epochMillis(command.until);
+  if (until === null) return INVALID('until', 'must be an ISO-8601 instant');
   if (until <= now.getTime()) return INVALID('until', 'must be in the future');
   if (until > now.getTime() + DELEGATION_MAX_DAYS * DAY_MS)
     return INVALID('until', `must be at most ${DELEGATION_MAX_DAYS} days ahead`);
@@ -91,7 +92,7 @@ function decideGrant(
         projectId: command.projectId,
         from: command.from,
         to: command.to,
-        until: new Date(until).toISOString(),
+        until: isoOf(until),
         grantedAt: now.toISOString(),
       },
       occurredAt: now,
@@ -151,7 +152,7 @@ export type DelegationStatus = 'active' | 'expired' | 'revoked';
 /** Where a grant stands at `now`: revoked wins over expired (the grantor's act is the reason to tell). */
 export function delegationStatus(grant: Delegation, now: Date): DelegationStatus {
   if (grant.revoked) return 'revoked';
-  return Date.parse(grant.granted.until) > now.getTime() ? 'active' : 'expired';
+  return (epochMillis(grant.granted.until) ?? Number.NaN) > now.getTime() ? 'active' : 'expired';
 }
 
 /**
@@ -166,7 +167,8 @@ export type Standing =
 
 /** Newest grant first; grants of one instant by id, descending (UUID v7: still time order). */
 export function newestGrantFirst(a: Delegation, b: Delegation): number {
-  const byTime = Date.parse(b.granted.grantedAt) - Date.parse(a.granted.grantedAt);
+  const byTime =
+    (epochMillis(b.granted.grantedAt) ?? Number.NaN) - (epochMillis(a.granted.grantedAt) ?? Number.NaN);
   if (byTime !== 0) return byTime;
   return a.granted.grantId === b.granted.grantId ? 0 : a.granted.grantId < b.granted.grantId ? 1 : -1;
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
   fold,
-  newId,
   type DecisionRecorded,
   type DecisionSuperseded,
   type QuestionAnswered,
@@ -12,7 +11,15 @@ import {
   type QuestionWithdrawn,
 } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
-import { question, type Question, type QuestionEvent } from './domain/question';
+import {
+  question,
+  type Answer,
+  type DecisionRecord,
+  type Question,
+  type QuestionEvent,
+  type Supersession,
+  type Withdrawal,
+} from '../domain/question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -43,39 +50,24 @@ export interface AppendedEvent {
   event: QuestionLogEvent;
 }
 
-/**
- * The questions slice's domain → wire map (docs/decider-kit.md): every question event is
- * published, with the payload the log stores. A decision keeps its `decisionEventId` as its id;
- * the others get a new one.
- */
-export function questionToWire(event: QuestionEvent): QuestionWireEvent {
-  const { occurredAt } = event;
-  switch (event.type) {
-    case 'question.declared':
-      return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
-    case 'question.answered':
-    case 'question.withdrawn':
-    case 'decision.superseded':
-    case 'question.joined':
-    case 'question.precedent_offered':
-    case 'question.split':
-      return { ...event, eventId: newId() };
-    case 'decision.recorded':
-      return { type: event.type, data: event.data, occurredAt, eventId: event.data.decisionEventId };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
-
 /** The wire → domain map, for a row read back from the log (its project is a column there). */
 function fromLog(row: LogRow): QuestionEvent {
   const occurredAt = new Date(row.recorded_at);
   const event = { type: row.type, data: row.data } as QuestionLogEvent;
-  return event.type === 'question.declared'
-    ? { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt }
-    : { ...event, occurredAt };
+  switch (event.type) {
+    case 'question.declared':
+      return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
+    case 'question.answered':
+      return { type: event.type, data: answerFromWire(event.data), occurredAt };
+    case 'decision.recorded':
+      return { type: event.type, data: decisionFromWire(event.data), occurredAt };
+    case 'question.withdrawn':
+      return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
+    case 'decision.superseded':
+      return { type: event.type, data: supersessionFromWire(event.data), occurredAt };
+    default:
+      return { ...event, occurredAt };
+  }
 }
 
 const LOG_COLUMNS = `position, event_id, project_id, question_id, type, data, recorded_at`;
@@ -222,4 +214,108 @@ function foldByQuestion(rows: readonly (LogRow & { question_id: string })[]): Ma
     events.set(row.question_id, list);
   }
   return new Map([...events].map(([id, list]) => [id, fold(question, list)]));
+}
+
+/** §11.5 a withdrawal as the wire says it (`motivo`), in the domain's words. */
+export function withdrawalFromWire({ questionId, by, motivo, withdrawnAt }: QuestionWithdrawn): Withdrawal {
+  return { questionId, by, reason: motivo, withdrawnAt };
+}
+
+/** §11.5 a withdrawal in the wire's words (the payload of `question.withdrawn`, the replies). */
+export function withdrawalToWire({ questionId, by, reason, withdrawnAt }: Withdrawal): QuestionWithdrawn {
+  return { questionId, by, motivo: reason, withdrawnAt };
+}
+
+/** §11.5 an amendment as the wire says it (`resposta`, `supersededViaAgente`), in the domain's words. */
+export function supersessionFromWire(wire: DecisionSuperseded): Supersession {
+  const { questionId, supersededDecisionEventId, supersededViaAgente, decisionEventId, resposta, by } = wire;
+  return {
+    questionId,
+    supersededDecisionEventId,
+    supersededAgentRole: supersededViaAgente,
+    decisionEventId,
+    answer: resposta,
+    by,
+    supersededAt: wire.supersededAt,
+  };
+}
+
+/** §11.5 an amendment in the wire's words (the payload of `decision.superseded`, the replies). */
+export function supersessionToWire(domain: Supersession): DecisionSuperseded {
+  const { questionId, supersededDecisionEventId, supersededAgentRole, decisionEventId, answer, by } = domain;
+  return {
+    questionId,
+    supersededDecisionEventId,
+    supersededViaAgente: supersededAgentRole,
+    decisionEventId,
+    resposta: answer,
+    by,
+    supersededAt: domain.supersededAt,
+  };
+}
+
+/** An answer as the wire says it, in the domain's words (optional fields kept only when present). */
+export function answerFromWire(wire: QuestionAnswered): Answer {
+  return {
+    questionId: wire.questionId,
+    answer: wire.resposta,
+    acceptedSuggestion: wire.aceitouSugestao,
+    decisionEventId: wire.decisionEventId,
+    answeredFor: wire.respondidaPor,
+    agentRole: wire.viaAgente,
+    ...('agentSessionId' in wire ? { agentSessionId: wire.agentSessionId } : {}),
+    ...('answeredBy' in wire ? { answeredBy: wire.answeredBy } : {}),
+    ...('grantId' in wire ? { grantId: wire.grantId } : {}),
+    answeredAt: wire.answeredAt,
+  };
+}
+
+/** An answer in the wire's words (the payload of `question.answered`, the replies), keys in the payload's order. */
+export function answerToWire(answer: Answer): QuestionAnswered {
+  return {
+    questionId: answer.questionId,
+    resposta: answer.answer,
+    aceitouSugestao: answer.acceptedSuggestion,
+    decisionEventId: answer.decisionEventId,
+    respondidaPor: answer.answeredFor,
+    viaAgente: answer.agentRole,
+    ...('agentSessionId' in answer ? { agentSessionId: answer.agentSessionId } : {}),
+    ...('answeredBy' in answer ? { answeredBy: answer.answeredBy } : {}),
+    ...('grantId' in answer ? { grantId: answer.grantId } : {}),
+    answeredAt: answer.answeredAt,
+  };
+}
+
+/** A decision record as the wire says it (`viaAgente`), in the domain's words. */
+export function decisionFromWire(wire: DecisionRecorded): DecisionRecord {
+  return {
+    decisionEventId: wire.decisionEventId,
+    actor: wire.actor,
+    context: wire.context,
+    choice: wire.choice,
+    consequences: wire.consequences,
+    questionId: wire.questionId,
+    agentRole: wire.viaAgente,
+    ...('agentSessionId' in wire ? { agentSessionId: wire.agentSessionId } : {}),
+    ...('answeredBy' in wire ? { answeredBy: wire.answeredBy } : {}),
+    ...('grantId' in wire ? { grantId: wire.grantId } : {}),
+    decidedAt: wire.decidedAt,
+  };
+}
+
+/** A decision record in the wire's words (the payload of `decision.recorded`), keys in the payload's order. */
+export function decisionToWire(decision: DecisionRecord): DecisionRecorded {
+  return {
+    decisionEventId: decision.decisionEventId,
+    actor: decision.actor,
+    context: decision.context,
+    choice: decision.choice,
+    consequences: decision.consequences,
+    questionId: decision.questionId,
+    viaAgente: decision.agentRole,
+    ...('agentSessionId' in decision ? { agentSessionId: decision.agentSessionId } : {}),
+    ...('answeredBy' in decision ? { answeredBy: decision.answeredBy } : {}),
+    ...('grantId' in decision ? { grantId: decision.grantId } : {}),
+    decidedAt: decision.decidedAt,
+  };
 }

@@ -11,11 +11,13 @@ import {
   type Refusal,
   type RevokeDelegationCommand,
 } from '@openq/contracts';
-import { grantDelegation, listDelegations, revokeDelegation } from './delegation.handlers';
+import { grantDelegation } from './commands/grant-delegation/grant-delegation.handler';
+import { revokeDelegation } from './commands/revoke-delegation/revoke-delegation.handler';
+import { listDelegations } from './queries/list-delegations.query';
 
 /** §11.6 delegation grants: grant, revoke, list (request/reply from the gateway). */
 @Controller()
-export class DelegationsMessagesController {
+export class DelegationRequestsController {
   constructor(private readonly dataSource: DataSource) {}
 
   @MessagePattern(Commands.questions.delegationGrant.type)
