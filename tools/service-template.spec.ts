@@ -122,12 +122,16 @@ describe('the service template (docs/conventions.md)', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("a slice's domain/ is imported only from inside that slice", () => {
+  it("a slice's domain/ is imported only from inside that slice (its sub-slices included)", () => {
     const wrong = sourceFiles.flatMap((file) =>
       relativeImports(file).flatMap((target) => {
         const at = target.lastIndexOf(`${sep}domain`);
         if (at < 0 || !target.includes(`${sep}services${sep}`)) return [];
-        const owner = target.slice(0, at);
+        // The top-level slice (`services/<service>/src/<slice>`): a sub-slice's domain is its slice's.
+        const owner = target
+          .split(sep)
+          .slice(0, target.split(sep).lastIndexOf('src') + 2)
+          .join(sep);
         if (file.startsWith(owner + sep) || isWiring(file)) return [];
         return [`${rel(file)} imports ${rel(target)}`];
       }),
