@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compareInstantsDesc, epochMillis, parseTimestamp } from './timestamps';
+import { compareInstantsDesc, epochMillis, isoOfEpochMillis, parseTimestamp } from './timestamps';
 
 describe('parseTimestamp', () => {
   it.each([
@@ -67,5 +67,18 @@ describe('compareInstantsDesc', () => {
       ),
     ).toEqual(['2026-06-17T10:00:00.123457Z', '2026-06-17T10:00:00.123456Z', '2026-06-17T09:00:00Z']);
     expect(compareInstantsDesc('2026-06-17T10:00:00Z', '2026-06-17T12:00:00+02:00')).toBe(0);
+  });
+});
+
+describe('isoOfEpochMillis', () => {
+  it('writes what toISOString writes, and epochMillis reads it back, over years 0–9999', () => {
+    let seed = 20261203;
+    const next = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 20_000; i++) {
+      const epoch = Math.floor(-62_167_219_200_000 + next() * 315_537_897_599_999);
+      const iso = new Date(epoch).toISOString();
+      expect(isoOfEpochMillis(epoch)).toBe(iso);
+      expect(epochMillis(iso)).toBe(epoch);
+    }
   });
 });

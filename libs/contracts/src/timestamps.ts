@@ -61,3 +61,29 @@ export function compareInstantsDesc(a: string, b: string): number {
   if (y === null) return -1;
   return y > x ? 1 : -1;
 }
+
+const DAY_MS = 86_400_000;
+
+/** The ISO-8601 text `Date#toISOString` writes for these milliseconds since the epoch (years 0–9999). */
+export function isoOfEpochMillis(epoch: number): string {
+  const days = Math.floor(epoch / DAY_MS);
+  const inDay = epoch - days * DAY_MS;
+  // H. Hinnant's civil_from_days, the inverse of `daysFromCivil`.
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const hour = Math.floor(inDay / 3_600_000);
+  const minute = Math.floor((inDay % 3_600_000) / 60_000);
+  const second = Math.floor((inDay % 60_000) / 1000);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(inDay % 1000, 3)}Z`;
+}

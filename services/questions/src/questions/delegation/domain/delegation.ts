@@ -1,5 +1,7 @@
 import {
   DELEGATION_MAX_DAYS,
+  epochMillis,
+  isoOfEpochMillis,
   refusal,
   type Decider,
   type Decision,
@@ -9,7 +11,6 @@ import {
   type Refusal,
 } from '@openq/contracts';
 import { DELEGATION_OFF } from '../../policy/domain/project-policy';
-import { epochMillis, isoOf } from './instants';
 
 /**
  * §11.6 a delegation grant folded from its log: `from` lets `to` answer, by click, the questions
@@ -92,7 +93,7 @@ function decideGrant(
         projectId: command.projectId,
         from: command.from,
         to: command.to,
-        until: isoOf(until),
+        until: isoOfEpochMillis(until),
         grantedAt: now.toISOString(),
       },
       occurredAt: now,
