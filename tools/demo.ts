@@ -177,6 +177,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     await until(
       'your answers (the QA gate to resume)',
       async () => {
+        // The gate first: every answer that resumed it is in the list read after it.
+        const gates = await asUser<{ gate: string; state: string }[]>(`/projects/${p}/tasks/${taskId}/gates`);
         const answered = await asUser<{ items: QuestionItem[] }>(
           `/projects/${p}/open-questions?status=answered`,
         );
@@ -187,7 +189,6 @@ export async function runDemo(options: DemoOptions): Promise<void> {
             `   ✓ answered${q.viaAgente ? ` via ${q.viaAgente}` : ' by click'}: ${q.pergunta} → ${q.resposta}`,
           );
         }
-        const gates = await asUser<{ gate: string; state: string }[]>(`/projects/${p}/tasks/${taskId}/gates`);
         return gates.find((g) => g.gate === 'qa' && g.state === 'running') ?? null;
       },
       options.waitMs,
