@@ -50,8 +50,8 @@ function wireOf(event: PublishedGateEvent): WireEvent {
       // [openq] the changes of the round that parked go back to QA; absent when there were none.
       const changes = pendingChanges.map((c) => ({
         subspecialty: c.subspecialty,
-        resumo: c.resumo,
-        itens: [...c.itens],
+        resumo: c.summary,
+        itens: [...c.items],
       }));
       return {
         type: OpenqEvent.GateResumed,

@@ -91,9 +91,9 @@ export const verdictRejected = (
 export const toDeclare = (
   roundId: string,
   subspecialty: string,
-  pergunta: string,
-  sugestao: string | null = null,
-): QuestionToDeclare => ({ key: `${roundId}:${subspecialty}`, subspecialty, pergunta, sugestao });
+  question: string,
+  suggestion: string | null = null,
+): QuestionToDeclare => ({ key: `${roundId}:${subspecialty}`, subspecialty, question, suggestion });
 
 export const questionsRequested = (
   step: number,
@@ -106,9 +106,9 @@ export const questionsRequested = (
     request: {
       roundId,
       sessionAuthorId: o.sessionAuthorId ?? 'u-exec',
-      autor: 'qa-agent',
+      role: 'qa-agent',
       origin: 'qa_verdict',
-      afeta: { regras: [], historias: [], tarefas: ['t1'] },
+      affects: { rules: [], stories: [], tasks: ['t1'] },
       declare: o.declare ?? [],
       link: o.link ?? [],
     },

@@ -19,11 +19,13 @@ const declare = Commands.questions.declare;
 export interface QuestionBatch {
   sessionId: string;
   sessionAuthorId: string;
-  autor: DeclareQuestionCommand['declaration']['autor'];
+  /** Who asks (`autor` on the wire). */
+  role: DeclareQuestionCommand['declaration']['autor'];
   origin: DeclareQuestionCommand['declaration']['origin'];
-  afeta: DeclareQuestionCommand['declaration']['afeta'];
+  /** What the questions affect (`afeta` on the wire). */
+  affects: { rules: string[]; stories: string[]; tasks: string[] };
   /** Each question's `toolCallId` is its idempotency key: a retry gets the same question back. */
-  questions: readonly { toolCallId: string; pergunta: string; sugestao: string | null }[];
+  questions: readonly { toolCallId: string; question: string; suggestion: string | null }[];
 }
 
 /**
@@ -62,16 +64,18 @@ export class QuestionDeclarer {
     batch: QuestionBatch,
     opts: { correlationId: string } & OnRefused,
   ): Promise<string[] | Refusal> {
+    const { rules, stories, tasks } = batch.affects;
+    const afeta = { regras: rules, historias: stories, tarefas: tasks };
     const commands: DeclareQuestionCommand[] = batch.questions.map((q) => ({
       projectId,
       declaration: {
         sessionId: batch.sessionId,
         sessionAuthorId: batch.sessionAuthorId,
-        autor: batch.autor,
+        autor: batch.role,
         origin: batch.origin,
-        pergunta: q.pergunta,
-        sugestao: q.sugestao,
-        afeta: batch.afeta,
+        pergunta: q.question,
+        sugestao: q.suggestion,
+        afeta,
         toolCallId: q.toolCallId,
       },
     }));

@@ -38,12 +38,12 @@ const round = (
     sessionAuthorId: 'u-qa',
     roundId: extra.roundId ?? `r${++rounds}`,
     maxCorrections: extra.maxCorrections,
-    verdicts: verdicts.map((veredito, i) => ({
+    verdicts: verdicts.map((verdict, i) => ({
       subspecialty: `s${i}`,
-      veredito,
-      resumo: `${veredito} from s${i}`,
-      itens: [],
-      ...(veredito === 'needs_user_decision' ? { pergunta: 'Which currency?', sugestao: 'BRL' } : {}),
+      verdict,
+      summary: `${verdict} from s${i}`,
+      items: [],
+      ...(verdict === 'needs_user_decision' ? { question: 'Which currency?', suggestion: 'BRL' } : {}),
     })),
   },
 });
@@ -60,8 +60,8 @@ describe('correction counter', () => {
     ['changes_requested', 0, 0, { correctionCount: 1, exhausted: true }],
     ['blocked', 2, 3, { correctionCount: 2, exhausted: false }],
     ['needs_user_decision', 2, 3, { correctionCount: 2, exhausted: false }],
-  ])('%s with count %i of %i', (veredito, count, max, expected) => {
-    expect(countCorrections(veredito, count, max)).toEqual(expected);
+  ])('%s with count %i of %i', (verdict, count, max, expected) => {
+    expect(countCorrections(verdict, count, max)).toEqual(expected);
   });
 
   it.each<[GateName, Verdict, number, number, string]>([
@@ -151,7 +151,7 @@ describe('correction counter', () => {
       askedForDecision(2, 'c2', {
         correctionCount: 1,
         declare: [toDeclare('c2', 's0', 'Which currency?', 'BRL')],
-        pendingChanges: [{ subspecialty: 's1', resumo: 'changes_requested from s1', itens: [] }],
+        pendingChanges: [{ subspecialty: 's1', summary: 'changes_requested from s1', items: [] }],
       }),
     );
     expect(decided.state).toMatchObject({
@@ -274,7 +274,7 @@ describe('correction counter', () => {
           gate: 'qa',
           sessionAuthorId: 'u',
           roundId: 'x',
-          verdicts: [{ subspecialty: 'a', veredito: 'needs_user_decision', pergunta: '  ' }],
+          verdicts: [{ subspecialty: 'a', verdict: 'needs_user_decision', question: '  ' }],
         },
       },
     ],
@@ -288,7 +288,7 @@ describe('correction counter', () => {
           gate: 'qa',
           sessionAuthorId: 'u',
           roundId: 'x',
-          verdicts: [{ subspecialty: 'a', veredito: 'maybe' as Verdict }],
+          verdicts: [{ subspecialty: 'a', verdict: 'maybe' as Verdict }],
         },
       },
     ],

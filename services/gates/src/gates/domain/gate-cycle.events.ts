@@ -11,25 +11,25 @@ export type ResumeTrigger = 'answer' | 'human' | 'override' | 'withdrawn';
 /** What a subspecialty asked to change; kept on a cycle parked on a decision, shown to QA on resume. */
 export interface PendingChange {
   subspecialty: string;
-  resumo: string | null;
-  itens: readonly string[];
+  summary: string | null;
+  items: readonly string[];
 }
 
 export interface QuestionToDeclare {
   /** Stable per round and verdict: the handler's idempotency key (`toolCallId`) for the declare call. */
   key: string;
   subspecialty: string;
-  pergunta: string;
-  sugestao: string | null;
+  question: string;
+  suggestion: string | null;
 }
 
 /** Instruction to the handler: open these questions in the questions service, then link them. */
 export interface QuestionRequest {
   roundId: string;
   sessionAuthorId: string;
-  autor: 'qa-agent';
+  role: 'qa-agent';
   origin: 'qa_verdict';
-  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  affects: { rules: string[]; stories: string[]; tasks: string[] };
   declare: QuestionToDeclare[];
   /** Existing questions (`openQuestionId`) the round waits on. */
   link: string[];

@@ -15,7 +15,7 @@ import {
 
 const { given } = deciderSpec(gateCycle, at);
 
-const apiChange = { subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix route'] };
+const apiChange = { subspecialty: 'api', summary: 'GET /:codigo 404', items: ['fix route'] };
 const linked = (roundId: string, questionIds: string[]): GateCommand => ({
   type: 'questionsLinked',
   data: { roundId, questionIds },

@@ -45,24 +45,24 @@ const round = (
   type: 'recordRound',
   data: { projectId: 'p1', taskId: 't1', gate: 'qa', sessionAuthorId: 'u-qa', roundId, verdicts, citations },
 });
-const ask = (subspecialty: string, pergunta: string, sugestao?: string): SubspecialtyVerdict => ({
+const ask = (subspecialty: string, question: string, suggestion?: string): SubspecialtyVerdict => ({
   subspecialty,
-  veredito: 'needs_user_decision',
-  pergunta,
-  sugestao,
+  verdict: 'needs_user_decision',
+  question,
+  suggestion,
 });
 const askExisting = (subspecialty: string, openQuestionId: string): SubspecialtyVerdict => ({
   subspecialty,
-  veredito: 'needs_user_decision',
+  verdict: 'needs_user_decision',
   openQuestionId,
 });
 const change: SubspecialtyVerdict = {
   subspecialty: 'api',
-  veredito: 'changes_requested',
-  resumo: 'GET /:codigo 404',
-  itens: ['fix route'],
+  verdict: 'changes_requested',
+  summary: 'GET /:codigo 404',
+  items: ['fix route'],
 };
-const apiChange = { subspecialty: 'api', resumo: 'GET /:codigo 404', itens: ['fix route'] };
+const apiChange = { subspecialty: 'api', summary: 'GET /:codigo 404', items: ['fix route'] };
 const linked = (roundId: string, questionIds: string[], answered?: Record<string, string>): GateCommand => ({
   type: 'questionsLinked',
   data: { roundId, questionIds, answered },
@@ -286,7 +286,7 @@ describe('§11.1 a verdict cites only questions of the project', () => {
   });
 
   it('only a round that parks is checked: a blocked round with a ghost citation is recorded', () => {
-    const blocked: SubspecialtyVerdict = { subspecialty: 'sec', veredito: 'blocked' };
+    const blocked: SubspecialtyVerdict = { subspecialty: 'sec', verdict: 'blocked' };
     const verdicts = [askExisting('rules', ghost), blocked];
     expect(citationsToCheck(given(started).state, 'r1', verdicts)).toEqual([]);
     const decided = given(started).when(round('r1', verdicts, {}));

@@ -121,7 +121,7 @@ describe('§11.5 a cycle parked on questions, one of them withdrawn', () => {
   it('a verdict citing a withdrawn question is not refused (it exists) and does not park on it', () => {
     const cite: SubspecialtyVerdict = {
       subspecialty: 'rules',
-      veredito: 'needs_user_decision',
+      verdict: 'needs_user_decision',
       openQuestionId: 'q1',
     };
     const citations: Record<string, CitedQuestion> = { q1: { status: 'withdrawn' } };

@@ -13,11 +13,11 @@ import { CORRECTION_CYCLE_EXHAUSTED, type GateCycle } from './gate-cycle.state';
 /** One subspecialty's verdict as `agent.qa.verdict` carries it (SPEC §8). */
 export interface SubspecialtyVerdict {
   subspecialty: string;
-  veredito: Verdict;
-  resumo?: string | null;
-  itens?: readonly string[] | null;
-  pergunta?: string | null;
-  sugestao?: string | null;
+  verdict: Verdict;
+  summary?: string | null;
+  items?: readonly string[] | null;
+  question?: string | null;
+  suggestion?: string | null;
   openQuestionId?: string | null;
 }
 
@@ -71,7 +71,7 @@ export function isValidMaxCorrections(value: number | undefined): boolean {
 }
 
 function asksNothing(v: SubspecialtyVerdict): boolean {
-  return v.veredito === 'needs_user_decision' && !v.openQuestionId && !(v.pergunta ?? '').trim();
+  return v.verdict === 'needs_user_decision' && !v.openQuestionId && !(v.question ?? '').trim();
 }
 
 export function validateRound(
@@ -80,7 +80,7 @@ export function validateRound(
 ): Refusal | null {
   if (verdicts.length === 0)
     return refusal(400, 'rodada_vazia', 'a QA round needs at least one subspecialty verdict');
-  const invalid = verdicts.find((v) => !isVerdict(v.veredito));
+  const invalid = verdicts.find((v) => !isVerdict(v.verdict));
   if (invalid) return refusal(400, 'veredito_invalido', `unknown verdict from ${invalid.subspecialty}`);
   const mute = verdicts.find(asksNothing);
   if (mute) {
@@ -98,7 +98,7 @@ export function validateRound(
 /** The existing questions (`openQuestionId`) the round's `needs_user_decision` verdicts cite, once each, in order. */
 export function citedQuestionIds(verdicts: readonly SubspecialtyVerdict[]): string[] {
   const cited = verdicts.flatMap((v) =>
-    v.veredito === 'needs_user_decision' && v.openQuestionId ? [v.openQuestionId] : [],
+    v.verdict === 'needs_user_decision' && v.openQuestionId ? [v.openQuestionId] : [],
   );
   return [...new Set(cited)];
 }
@@ -133,7 +133,7 @@ export function withdrawnCitations(citations: Readonly<Record<string, CitedQuest
 
 /** Whether a round would park on a decision (the only rounds whose citations are linked). */
 export function roundParks(verdicts: readonly SubspecialtyVerdict[]): boolean {
-  return consolidate(verdicts.map((v) => v.veredito)) === 'needs_user_decision';
+  return consolidate(verdicts.map((v) => v.verdict)) === 'needs_user_decision';
 }
 
 export function questionRequest(
@@ -141,7 +141,7 @@ export function questionRequest(
   roundId: string,
   verdicts: readonly SubspecialtyVerdict[],
 ): QuestionRequest {
-  const asking = verdicts.filter((v) => v.veredito === 'needs_user_decision');
+  const asking = verdicts.filter((v) => v.verdict === 'needs_user_decision');
   const link = citedQuestionIds(verdicts);
   // Subspecialties are unique within a round (the DTO checks it), so the key names one question.
   const declare = asking.flatMap((v) =>
@@ -151,17 +151,17 @@ export function questionRequest(
           {
             key: `${roundId}:${v.subspecialty}`,
             subspecialty: v.subspecialty,
-            pergunta: (v.pergunta ?? '').trim(),
-            sugestao: v.sugestao?.trim() || null,
+            question: (v.question ?? '').trim(),
+            suggestion: v.suggestion?.trim() || null,
           },
         ],
   );
   return {
     roundId,
     sessionAuthorId: state.sessionAuthorId,
-    autor: 'qa-agent',
+    role: 'qa-agent',
     origin: 'qa_verdict',
-    afeta: { regras: [], historias: [], tarefas: [state.taskId] },
+    affects: { rules: [], stories: [], tasks: [state.taskId] },
     declare,
     link,
   };
@@ -169,8 +169,8 @@ export function questionRequest(
 
 function pendingChanges(verdicts: readonly SubspecialtyVerdict[]): PendingChange[] {
   return verdicts
-    .filter((v) => v.veredito === 'changes_requested')
-    .map((v) => ({ subspecialty: v.subspecialty, resumo: v.resumo ?? null, itens: v.itens ?? [] }));
+    .filter((v) => v.verdict === 'changes_requested')
+    .map((v) => ({ subspecialty: v.subspecialty, summary: v.summary ?? null, items: v.items ?? [] }));
 }
 
 function blockedReason(
@@ -180,7 +180,7 @@ function blockedReason(
 ): string | null {
   if (exhausted) return CORRECTION_CYCLE_EXHAUSTED;
   if (verdict !== 'blocked') return null;
-  const failing = verdicts.filter((v) => v.veredito === 'blocked').map((v) => v.subspecialty);
+  const failing = verdicts.filter((v) => v.verdict === 'blocked').map((v) => v.subspecialty);
   return `blocked by subspecialty: ${failing.join(', ')}`;
 }
 
@@ -192,7 +192,7 @@ export function roundEvents(
   maxCorrectionsFromVerdict: number | undefined,
   now: Date,
 ): GateEvent[] {
-  const verdict = consolidate(verdicts.map((v) => v.veredito));
+  const verdict = consolidate(verdicts.map((v) => v.verdict));
   if (verdict === null) return [];
   const { taskId, gate } = state;
   const maxCorrections = maxCorrectionsFromVerdict ?? state.maxCorrections;

@@ -1,6 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { deferWrite } from '@openq/persistence';
-import { GATES, type GateCycle, type GateName } from '../domain/gate-cycle';
+import {
+  GATES,
+  type GateCycle,
+  type GateName,
+  type PendingChange,
+  type QuestionRequest,
+} from '../domain/gate-cycle';
 
 export interface CycleKey {
   projectId: string;
@@ -15,24 +21,107 @@ interface CycleRow {
   cycle: StoredCycle;
 }
 
+/** A pending change as the cycle's document keeps it (the wire's words, as ever). */
+interface StoredChange {
+  subspecialty: string;
+  resumo: string | null;
+  itens: readonly string[];
+}
+
+/** A round's question request as the cycle's document keeps it (the wire's words, as ever). */
+interface StoredQuestionRequest {
+  roundId: string;
+  sessionAuthorId: string;
+  autor: QuestionRequest['role'];
+  origin: QuestionRequest['origin'];
+  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  declare: { key: string; subspecialty: string; pergunta: string; sugestao: string | null }[];
+  link: string[];
+}
+
 /**
- * `GateCycle` as JSON: its instants are ISO strings. `withdrawnQuestions` (§11.5) is absent from
- * cycles saved before it existed: none was withdrawn then.
+ * `GateCycle` as JSON: its instants are ISO strings, its pending changes and question request in
+ * the words the document has always had. `withdrawnQuestions` (§11.5) is absent from cycles saved
+ * before it existed: none was withdrawn then.
  */
 type StoredCycle = Omit<
   GateCycle,
-  'lastActivityAt' | 'lastRedispatchAt' | 'updatedAt' | 'withdrawnQuestions'
+  | 'lastActivityAt'
+  | 'lastRedispatchAt'
+  | 'updatedAt'
+  | 'withdrawnQuestions'
+  | 'pendingChanges'
+  | 'pendingQuestionRequest'
 > & {
   lastActivityAt: string;
   lastRedispatchAt: string | null;
   updatedAt: string;
   withdrawnQuestions?: readonly string[];
+  pendingChanges: readonly StoredChange[];
+  pendingQuestionRequest: StoredQuestionRequest | null;
 };
+
+const storedChange = (c: PendingChange): StoredChange => ({
+  subspecialty: c.subspecialty,
+  resumo: c.summary,
+  itens: c.items,
+});
+
+const changeOf = (c: StoredChange): PendingChange => ({
+  subspecialty: c.subspecialty,
+  summary: c.resumo,
+  items: c.itens,
+});
+
+function storedRequest(r: QuestionRequest): StoredQuestionRequest {
+  return {
+    roundId: r.roundId,
+    sessionAuthorId: r.sessionAuthorId,
+    autor: r.role,
+    origin: r.origin,
+    afeta: { regras: r.affects.rules, historias: r.affects.stories, tarefas: r.affects.tasks },
+    declare: r.declare.map((q) => ({
+      key: q.key,
+      subspecialty: q.subspecialty,
+      pergunta: q.question,
+      sugestao: q.suggestion,
+    })),
+    link: r.link,
+  };
+}
+
+function requestOf(r: StoredQuestionRequest): QuestionRequest {
+  return {
+    roundId: r.roundId,
+    sessionAuthorId: r.sessionAuthorId,
+    role: r.autor,
+    origin: r.origin,
+    affects: { rules: r.afeta.regras, stories: r.afeta.historias, tasks: r.afeta.tarefas },
+    declare: r.declare.map((q) => ({
+      key: q.key,
+      subspecialty: q.subspecialty,
+      question: q.pergunta,
+      suggestion: q.sugestao,
+    })),
+    link: r.link,
+  };
+}
+
+/** The cycle as its jsonb document: what `JSON.stringify` makes of it, in the document's words. */
+function toDocument(cycle: GateCycle) {
+  return {
+    ...cycle,
+    pendingQuestionRequest: cycle.pendingQuestionRequest && storedRequest(cycle.pendingQuestionRequest),
+    pendingChanges: cycle.pendingChanges.map(storedChange),
+  };
+}
 
 function revive(stored: StoredCycle): GateCycle {
   return {
     ...stored,
     withdrawnQuestions: stored.withdrawnQuestions ?? [],
+    pendingQuestionRequest: stored.pendingQuestionRequest && requestOf(stored.pendingQuestionRequest),
+    pendingChanges: stored.pendingChanges.map(changeOf),
     lastActivityAt: new Date(stored.lastActivityAt),
     lastRedispatchAt: stored.lastRedispatchAt === null ? null : new Date(stored.lastRedispatchAt),
     updatedAt: new Date(stored.updatedAt),
@@ -160,7 +249,7 @@ export class GateCycleStore {
         cycle.parkedReason === 'user_decision' ? [...cycle.questionIds] : [],
         cycle.lastActivityAt,
         cycle.lastRedispatchAt,
-        JSON.stringify(cycle),
+        JSON.stringify(toDocument(cycle)),
         cycle.updatedAt,
       ],
       `gate_cycle:${cycle.projectId}:${cycle.taskId}:${cycle.gate}`,

@@ -65,9 +65,9 @@ export const analystRequest = (
 ): AnalystQuestionRequest => ({
   sessionId: 's1',
   sessionAuthorId: o.sessionAuthorId ?? 'u1',
-  autor: 'analyst',
+  role: 'analyst',
   origin: 'analyst',
-  afeta: { regras: [], historias: [], tarefas: [o.taskId ?? 'A'] },
+  affects: { rules: [], stories: [], tasks: [o.taskId ?? 'A'] },
   declare,
 });
 
@@ -150,8 +150,8 @@ export const inAnalysis = (): PipelineEvent[] => [taskRegistered(0), taskAdmitte
 
 /** The two questions the specs' analyst asks, keyed for run `run` of session `s1`. */
 export const askedQuestions = (run = 0): AnalystQuestionRequest['declare'] => [
-  { key: `analyst:A:s1:${run}:0`, pergunta: 'Which market?', sugestao: 'BR' },
-  { key: `analyst:A:s1:${run}:1`, pergunta: 'Tax?', sugestao: null },
+  { key: `analyst:A:s1:${run}:0`, question: 'Which market?', suggestion: 'BR' },
+  { key: `analyst:A:s1:${run}:1`, question: 'Tax?', suggestion: null },
 ];
 
 /** In analysis, then at 2 an analysis that needs input (auto-parked unless `autopause: false`). */

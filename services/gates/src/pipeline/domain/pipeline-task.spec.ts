@@ -111,12 +111,12 @@ describe('pipeline task', () => {
         questionsRequested(100, {
           sessionId: 's1',
           sessionAuthorId: 'u1',
-          autor: 'analyst',
+          role: 'analyst',
           origin: 'analyst',
-          afeta: { regras: [], historias: [], tarefas: ['A'] },
+          affects: { rules: [], stories: [], tasks: ['A'] },
           declare: [
-            { key: 'analyst:A:s1:0:0', pergunta: 'Which market?', sugestao: 'BR' },
-            { key: 'analyst:A:s1:0:1', pergunta: 'Tax?', sugestao: null },
+            { key: 'analyst:A:s1:0:0', question: 'Which market?', suggestion: 'BR' },
+            { key: 'analyst:A:s1:0:1', question: 'Tax?', suggestion: null },
           ],
         }),
         taskPaused(100, 'engine'),

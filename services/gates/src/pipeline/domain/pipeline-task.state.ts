@@ -10,10 +10,10 @@ export type PipelineStage = 'created' | 'analysis' | 'architecture' | 'done' | '
 export interface AnalystQuestionRequest {
   sessionId: string;
   sessionAuthorId: string;
-  autor: 'analyst';
+  role: 'analyst';
   origin: 'analyst';
-  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
-  declare: { key: string; pergunta: string; sugestao: string | null }[];
+  affects: { rules: string[]; stories: string[]; tasks: string[] };
+  declare: { key: string; question: string; suggestion: string | null }[];
 }
 
 export interface PipelineTask {

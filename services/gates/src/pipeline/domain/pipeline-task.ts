@@ -104,16 +104,21 @@ function questionRequest(
   return {
     sessionId: report.sessionId,
     sessionAuthorId: report.sessionAuthorId,
-    autor: 'analyst',
+    role: 'analyst',
     origin: 'analyst',
-    afeta: { regras: [], historias: [], tarefas: [state.taskId] },
+    affects: { rules: [], stories: [], tasks: [state.taskId] },
     // Keyed by the analyst run (session and relaunch), so a retried declare call never opens a
     // question twice, while a later run's questions never collapse onto an earlier run's.
-    // The normaliser the questions file's parser returns its questions with (libs/contracts).
-    declare: report.questions.map((q, i) => ({
-      key: `analyst:${state.taskId}:${report.sessionId}:${state.relaunchCount}:${i}`,
-      ...normalizeAnalystQuestion(q),
-    })),
+    // The normaliser the questions file's parser returns its questions with (libs/contracts);
+    // the report carries the contract's question as it is, read here in the domain's words.
+    declare: report.questions.map((q, i) => {
+      const normalized = normalizeAnalystQuestion(q);
+      return {
+        key: `analyst:${state.taskId}:${report.sessionId}:${state.relaunchCount}:${i}`,
+        question: normalized.pergunta,
+        suggestion: normalized.sugestao,
+      };
+    }),
   };
 }
 

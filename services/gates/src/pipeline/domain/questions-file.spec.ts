@@ -31,9 +31,9 @@ it('declares the questions of a file the SDK validated exactly as the SDK return
     },
   });
   const request = state?.pendingQuestionRequest;
-  expect(request?.declare.map(({ pergunta, sugestao }) => ({ pergunta, sugestao }))).toEqual(
-    checked.questions,
-  );
+  expect(
+    request?.declare.map(({ question, suggestion }) => ({ pergunta: question, sugestao: suggestion })),
+  ).toEqual(checked.questions);
   expect(checked.questions).toEqual([
     { pergunta: 'Which market first?\nThe brief names two.', sugestao: 'Brazil' },
     { pergunta: 'Which tax regime applies?', sugestao: null },

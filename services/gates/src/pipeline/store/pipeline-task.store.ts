@@ -1,10 +1,25 @@
 import type { EntityManager } from 'typeorm';
 import { queryAfterWrites } from '@openq/persistence';
-import type { PipelineTask } from '../domain/pipeline-task';
+import type { AnalystQuestionRequest, PipelineTask } from '../domain/pipeline-task';
 import type { RepoFreeze } from '../domain/repo-freeze';
 
+/** An analyst's question request as the task's document keeps it (the wire's words, as ever). */
+interface StoredQuestionRequest {
+  sessionId: string;
+  sessionAuthorId: string;
+  autor: AnalystQuestionRequest['role'];
+  origin: AnalystQuestionRequest['origin'];
+  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  declare: { key: string; pergunta: string; sugestao: string | null }[];
+}
+
+/** The task's jsonb document: the columns beside it hold its instants. */
+type StoredState = Omit<PipelineTask, 'pausedAt' | 'updatedAt' | 'pendingQuestionRequest'> & {
+  pendingQuestionRequest: StoredQuestionRequest | null;
+};
+
 interface TaskRow {
-  state: Omit<PipelineTask, 'pausedAt' | 'updatedAt'>;
+  state: StoredState;
   paused_at: Date | null;
   updated_at: Date;
   status: string | null;
@@ -33,8 +48,35 @@ const freezeFromRow = (row: FreezeRow): RepoFreeze => ({
   frozenAt: row.frozen_at,
 });
 
+function storedRequest(r: AnalystQuestionRequest): StoredQuestionRequest {
+  return {
+    sessionId: r.sessionId,
+    sessionAuthorId: r.sessionAuthorId,
+    autor: r.role,
+    origin: r.origin,
+    afeta: { regras: r.affects.rules, historias: r.affects.stories, tarefas: r.affects.tasks },
+    declare: r.declare.map((q) => ({ key: q.key, pergunta: q.question, sugestao: q.suggestion })),
+  };
+}
+
+function requestOf(r: StoredQuestionRequest): AnalystQuestionRequest {
+  return {
+    sessionId: r.sessionId,
+    sessionAuthorId: r.sessionAuthorId,
+    role: r.autor,
+    origin: r.origin,
+    affects: { rules: r.afeta.regras, stories: r.afeta.historias, tasks: r.afeta.tarefas },
+    declare: r.declare.map((q) => ({ key: q.key, question: q.pergunta, suggestion: q.sugestao })),
+  };
+}
+
 const fromRow = (row: TaskRow): StoredTask => ({
-  task: { ...row.state, pausedAt: row.paused_at, updatedAt: row.updated_at },
+  task: {
+    ...row.state,
+    pendingQuestionRequest: row.state.pendingQuestionRequest && requestOf(row.state.pendingQuestionRequest),
+    pausedAt: row.paused_at,
+    updatedAt: row.updated_at,
+  },
   status: row.status,
 });
 
@@ -94,7 +136,11 @@ export class PipelineTaskStore {
   }
 
   async save(task: PipelineTask): Promise<void> {
-    const { pausedAt, updatedAt, ...state } = task;
+    const { pausedAt, updatedAt, ...rest } = task;
+    const state: StoredState = {
+      ...rest,
+      pendingQuestionRequest: rest.pendingQuestionRequest && storedRequest(rest.pendingQuestionRequest),
+    };
     await this.manager.query(
       `INSERT INTO pipeline_task (project_id, task_id, repo, task_order, stage, paused_at, pause_source,
                                   analyst_running, needs_input, relaunch_count, state, updated_at)

@@ -7,6 +7,7 @@ import {
   type GateEvent,
   type QuestionRequest,
 } from '../../domain/gate-cycle';
+import { roundVerdicts } from './round-verdicts';
 
 /** What a verdict is decided with, besides the cycle and the verdict. */
 export interface VerdictContext {
@@ -28,7 +29,7 @@ export function decideRound(
   citations: Readonly<Record<string, CitedQuestion>>,
   ctx: Pick<VerdictContext, 'projectId' | 'defaultMaxCorrections' | 'now'>,
 ): { round: GateEvent[]; afterRound: GateCycle | null; request: QuestionRequest | null } | Refusal {
-  const { roundId, taskId, gate, sessionAuthorId, maxCorrections, verdicts } = verdict;
+  const { roundId, taskId, gate, sessionAuthorId, maxCorrections } = verdict;
   const round = decide(
     {
       type: 'recordRound',
@@ -40,7 +41,7 @@ export function decideRound(
         maxCorrections,
         defaultMaxCorrections: ctx.defaultMaxCorrections,
         roundId,
-        verdicts,
+        verdicts: roundVerdicts(verdict),
         citations,
       },
     },

@@ -9,10 +9,10 @@ const Q2 = '01890a5d-ac96-774b-bcce-b302099a8058';
 const request = (...keys: string[]): QuestionRequest => ({
   roundId: 'r1',
   sessionAuthorId: 'ana',
-  autor: 'qa-agent',
+  role: 'qa-agent',
   origin: 'qa_verdict',
-  afeta: { regras: [], historias: [], tarefas: ['T1'] },
-  declare: keys.map((key) => ({ key, subspecialty: key.split(':')[1]!, pergunta: 'A?', sugestao: null })),
+  affects: { rules: [], stories: [], tasks: ['T1'] },
+  declare: keys.map((key) => ({ key, subspecialty: key.split(':')[1]!, question: 'A?', suggestion: null })),
   link: [],
 });
 

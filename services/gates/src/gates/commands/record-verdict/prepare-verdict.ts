@@ -9,6 +9,7 @@ import type { QuestionDeclarer } from '../../adapters/question-declarer';
 import { declareQaQuestions } from './qa-question-declarer';
 import { citedQuestion } from './cited-questions';
 import { decideRound, type VerdictContext } from './decide-round';
+import { roundVerdicts } from './round-verdicts';
 
 /**
  * What the verdict's calls to the questions service found, before its transaction: what the
@@ -37,8 +38,8 @@ export async function prepareVerdict(
   ctx: VerdictContext,
 ): Promise<PreparedVerdict> {
   const { projectId, correlationId } = ctx;
-  const { roundId, taskId, gate, sessionId, verdicts } = verdict;
-  const cited = citationsToCheck(null, roundId, verdicts);
+  const { roundId, taskId, gate, sessionId } = verdict;
+  const cited = citationsToCheck(null, roundId, roundVerdicts(verdict));
   const heard = cited.length > 0 ? await new AnsweredQuestions(manager).decisionsOf(projectId, cited) : {};
   const unheard = cited.filter((id) => !(id in heard));
   const asked = unheard.length > 0 ? await questions.owner.statusOf(projectId, unheard, correlationId) : [];

@@ -22,13 +22,13 @@ function natsAnswering(...replies: Reply<unknown>[]) {
   return { nc: nc as unknown as NatsConnection, sent };
 }
 
-const request = (pergunta = 'Archived codes: 404 or 410?'): QuestionRequest => ({
+const request = (question = 'Archived codes: 404 or 410?'): QuestionRequest => ({
   roundId: 'r1',
   sessionAuthorId: 'ana',
-  autor: 'qa-agent',
+  role: 'qa-agent',
   origin: 'qa_verdict',
-  afeta: { regras: [], historias: [], tarefas: ['T1'] },
-  declare: [{ key: 'r1:rules', subspecialty: 'rules', pergunta, sugestao: '410 Gone' }],
+  affects: { rules: [], stories: [], tasks: ['T1'] },
+  declare: [{ key: 'r1:rules', subspecialty: 'rules', question, suggestion: '410 Gone' }],
   link: [],
 });
 const origin = { taskId: 'T1', gate: 'qa' as const, sessionId: 'qa-s1', correlationId: 'c1' };

@@ -32,15 +32,15 @@ export function declareQaQuestions(
   origin: VerdictOrigin,
   request: QuestionRequest,
 ): Promise<string[] | Refusal> {
-  const { sessionAuthorId, autor, afeta } = request;
+  const { sessionAuthorId, role, affects } = request;
   const questions = request.declare.map((q) => ({
     toolCallId: qaToolCallId(origin.taskId, origin.gate, q.key),
-    pergunta: q.pergunta,
-    sugestao: q.sugestao,
+    question: q.question,
+    suggestion: q.suggestion,
   }));
   return declarer.declare(
     projectId,
-    { sessionId: origin.sessionId, sessionAuthorId, autor, origin: request.origin, afeta, questions },
+    { sessionId: origin.sessionId, sessionAuthorId, role, origin: request.origin, affects, questions },
     { correlationId: origin.correlationId, onRefused: 'stop' },
   );
 }

@@ -14,6 +14,7 @@ import {
 } from '../../domain/gate-cycle';
 import type { DeclaredQuestions } from './prepare-verdict';
 import { decideRound, type VerdictContext } from './decide-round';
+import { roundVerdicts } from './round-verdicts';
 
 export type { VerdictContext } from './decide-round';
 import { citedQuestion } from './cited-questions';
@@ -38,7 +39,8 @@ export async function recordVerdict(
   ctx: VerdictContext,
 ): Promise<Decided<GateCycle | null, GateEvent> | Refusal> {
   const { projectId, now } = ctx;
-  const { roundId, taskId, gate, verdicts } = verdict;
+  const { roundId, taskId, gate } = verdict;
+  const verdicts = roundVerdicts(verdict);
   // Existing questions are locked before the cycle, as an answer to one of them locks them:
   // the answer and the link then never miss each other, and never wait on each other in a circle.
   await tx.answers.lock(projectId, citedQuestionIds(verdicts));

@@ -140,16 +140,16 @@ async function declareAnalystQuestions(
   request: AnalystQuestionRequest,
   correlationId: string,
 ): Promise<Record<string, string | null>> {
-  const { sessionId, sessionAuthorId, autor, origin, afeta } = request;
+  const { sessionId, sessionAuthorId, role, origin, affects } = request;
   const questions = request.declare.map((q) => ({
     toolCallId: q.key,
-    pergunta: q.pergunta,
-    sugestao: q.sugestao,
+    question: q.question,
+    suggestion: q.suggestion,
   }));
   const refused = new Set<string>();
   const ids = await declarer.declare(
     projectId,
-    { sessionId, sessionAuthorId, autor, origin, afeta, questions },
+    { sessionId, sessionAuthorId, role, origin, affects, questions },
     {
       correlationId,
       onRefused: 'skip',
