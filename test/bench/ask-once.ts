@@ -14,7 +14,7 @@ import {
 } from '../../services/questions/src/questions/commands/declare-question/declare-question.handler';
 import { answerQuestion } from '../../services/questions/src/questions/commands/answer-question/answer-question.handler';
 import { askBands, askKey } from '../../services/questions/src/questions/domain/same-question';
-import type { DeclareInput } from '../../services/questions/src/questions/domain/question';
+import type { DeclarationInput as DeclareInput } from '../../services/questions/src/questions/commands/declare-question/declare-question.handler';
 import { REPO_ROOT } from './support/processes';
 
 /**

@@ -10,7 +10,10 @@ import {
 import { question, type Question, type QuestionCommand, type QuestionEvent } from './domain/question';
 import {
   answerToWire,
+  declarationToWire,
   decisionToWire,
+  joinToWire,
+  precedentOfferToWire,
   QuestionLog,
   supersessionToWire,
   toolCallKey,
@@ -38,7 +41,7 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
   const { occurredAt } = event;
   switch (event.type) {
     case 'question.declared':
-      return { type: event.type, data: event.data.declared, occurredAt, eventId: newId() };
+      return { type: event.type, data: declarationToWire(event.data.declared), occurredAt, eventId: newId() };
     case 'question.withdrawn': {
       return { type: event.type, data: withdrawalToWire(event.data), occurredAt, eventId: newId() };
     }
@@ -47,7 +50,9 @@ export function questionToWire(event: QuestionEvent): QuestionWireEvent {
     case 'question.answered':
       return { type: event.type, data: answerToWire(event.data), occurredAt, eventId: newId() };
     case 'question.joined':
+      return { type: event.type, data: joinToWire(event.data), occurredAt, eventId: newId() };
     case 'question.precedent_offered':
+      return { type: event.type, data: precedentOfferToWire(event.data), occurredAt, eventId: newId() };
     case 'question.split':
       return { ...event, eventId: newId() };
     case 'decision.recorded':

@@ -1,4 +1,3 @@
-import type { Afeta } from '@openq/contracts';
 import { deciderSpec } from '@openq/testing/decider';
 import {
   question,
@@ -8,14 +7,14 @@ import {
   type QuestionWasDeclared,
 } from './question';
 import { askOnce, precedentOf } from './ask-once';
-import { askBands, askKey, fold } from './same-question';
+import { askBands, askKey, fold, type Affects } from './same-question';
 
 const T0 = Date.parse('2026-12-03T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
 const { given } = deciderSpec(question, at);
-const none = { regras: [], historias: [], tarefas: [] };
+const none = { rules: [], stories: [], tasks: [] };
 
-const declared = (pergunta = 'Should the login page support Google sign-in?'): QuestionWasDeclared => ({
+const declared = (question = 'Should the login page support Google sign-in?'): QuestionWasDeclared => ({
   type: 'question.declared',
   data: {
     projectId: 'p1',
@@ -23,10 +22,10 @@ const declared = (pergunta = 'Should the login page support Google sign-in?'): Q
       questionId: 'q1',
       sessionId: 's1',
       sessionAuthorId: 'ana',
-      autor: 'po',
-      pergunta,
-      sugestao: 'Yes',
-      afeta: none,
+      askedBy: 'po',
+      question,
+      suggestion: 'Yes',
+      affects: none,
       origin: 'tool',
       toolCallId: 'tc-po',
       declaredAt: at(0).toISOString(),
@@ -47,12 +46,12 @@ const answered: QuestionEvent = {
   },
   occurredAt: at(5),
 };
-const architect = { autor: 'arquiteto' as const, sessionId: 's2', toolCallId: 'tc-arq' };
+const architect = { role: 'arquiteto' as const, sessionId: 's2', toolCallId: 'tc-arq' };
 const asked = {
   sessionAuthorId: 'ana',
-  pergunta: 'Google sign-in on the login page?',
-  sugestao: null,
-  afeta: none,
+  question: 'Google sign-in on the login page?',
+  suggestion: null,
+  affects: none,
 };
 const join = { type: 'join' as const, projectId: 'p1', asker: architect, asked, similarity: 0.8 };
 const joinedEvent = (s: number): QuestionEvent => ({
@@ -91,30 +90,30 @@ describe('ask once: the decision reaches every asker', () => {
     decisionEventId: 'd1',
     answer: { by: 'user' as const, userId: 'ana', answer: 'Yes, Google only' },
   };
-  const joinedWith = (s: number, toolCallId: string, afeta: Afeta): QuestionEvent => ({
+  const joinedWith = (s: number, toolCallId: string, affects: Affects): QuestionEvent => ({
     type: 'question.joined',
     data: {
       questionId: 'q1',
       asker: { ...architect, toolCallId },
       similarity: 0.8,
-      asked: { ...asked, afeta },
+      asked: { ...asked, affects },
       joinedAt: at(s).toISOString(),
     },
     occurredAt: at(s),
   });
   const first = declared();
-  first.data.declared.afeta = { regras: ['RN-1'], historias: [], tarefas: ['T-1'] };
+  first.data.declared.affects = { rules: ['RN-1'], stories: [], tasks: ['T-1'] };
   const consequencesOf = (events: readonly QuestionEvent[]) =>
     events.flatMap((e) => (e.type === 'decision.recorded' ? [e.data.consequences] : []));
 
   it('the decision affects what every joined asker affects, each id once, the first asker’s first', () => {
     const then = given([
       first,
-      joinedWith(10, 'tc-a', { regras: ['RN-1'], historias: ['H-2'], tarefas: ['T-2', 'T-1'] }),
-      joinedWith(11, 'tc-b', { regras: [], historias: [], tarefas: ['T-3'] }),
+      joinedWith(10, 'tc-a', { rules: ['RN-1'], stories: ['H-2'], tasks: ['T-2', 'T-1'] }),
+      joinedWith(11, 'tc-b', { rules: [], stories: [], tasks: ['T-3'] }),
     ]).when(answer, 20);
     expect(consequencesOf(then.events)).toEqual([
-      { regras: ['RN-1'], historias: ['H-2'], tarefas: ['T-1', 'T-2', 'T-3'] },
+      { rules: ['RN-1'], stories: ['H-2'], tasks: ['T-1', 'T-2', 'T-3'] },
     ]);
   });
 
@@ -130,21 +129,18 @@ describe('ask once: the decision reaches every asker', () => {
       },
       occurredAt: at(15),
     };
-    const then = given([first, joinedWith(10, 'tc-a', { ...none, tarefas: ['T-2'] }), split]).when(
-      answer,
-      20,
-    );
-    expect(consequencesOf(then.events)).toEqual([first.data.declared.afeta]);
+    const then = given([first, joinedWith(10, 'tc-a', { ...none, tasks: ['T-2'] }), split]).when(answer, 20);
+    expect(consequencesOf(then.events)).toEqual([first.data.declared.affects]);
   });
 
   it('keeps the wire’s ceiling of 50 ids a list', () => {
     const many = Array.from({ length: 40 }, (_, i) => `T-${100 + i}`);
     const then = given([
       first,
-      joinedWith(10, 'tc-a', { ...none, tarefas: many }),
-      joinedWith(11, 'tc-b', { ...none, tarefas: many.map((t) => `${t}b`) }),
+      joinedWith(10, 'tc-a', { ...none, tasks: many }),
+      joinedWith(11, 'tc-b', { ...none, tasks: many.map((t) => `${t}b`) }),
     ]).when(answer, 20);
-    expect(consequencesOf(then.events)[0]!.tarefas).toHaveLength(50);
+    expect(consequencesOf(then.events)[0]!.tasks).toHaveLength(50);
   });
 });
 
@@ -215,12 +211,12 @@ describe('ask once: split', () => {
 describe('askOnce: which outcome a declaration has', () => {
   const fromEvents = (...events: QuestionEvent[]): Question =>
     events.reduce<Question | null>((s, e) => question.evolve(s, e), null)!;
-  const input = (pergunta: string, over: Partial<DeclareInput> = {}): DeclareInput => ({
+  const input = (question: string, over: Partial<DeclareInput> = {}): DeclareInput => ({
     sessionId: 's2',
     sessionAuthorId: 'ana',
-    autor: 'arquiteto',
-    pergunta,
-    afeta: none,
+    askedBy: 'arquiteto',
+    question,
+    affects: none,
     origin: 'tool',
     toolCallId: 'tc-arq',
     ...over,
@@ -239,15 +235,15 @@ describe('askOnce: which outcome a declaration has', () => {
   it('a decided one is the precedent, unless the asker insists (then a new question, precedentOf)', () => {
     const again = input('Does the login page need Google sign-in support?');
     expect(askOnce('p1', again, [decided]).kind).toBe('precedent');
-    expect(askOnce('p1', { ...again, insistir: true, motivo: 'new SSO policy' }, [decided])).toEqual({
+    expect(askOnce('p1', { ...again, insist: true, reason: 'new SSO policy' }, [decided])).toEqual({
       kind: 'declare',
       precedentOf: 'q1',
     });
     expect(precedentOf(decided)).toEqual({
       questionId: 'q1',
       decisionEventId: 'd1',
-      pergunta: declared().data.declared.pergunta,
-      resposta: 'Yes, Google only',
+      question: declared().data.declared.question,
+      answer: 'Yes, Google only',
       decidedAt: at(5).toISOString(),
     });
   });
@@ -270,15 +266,15 @@ describe('askOnce: which outcome a declaration has', () => {
       ...declared(),
       data: {
         ...declared().data,
-        declared: { ...declared().data.declared, afeta: { ...none, historias: ['S1'] } },
+        declared: { ...declared().data.declared, affects: { ...none, stories: ['S1'] } },
       },
     });
-    expect(askOnce('p1', input(same, { afeta: { ...none, historias: ['S2'] } }), [scoped]).kind).toBe(
+    expect(askOnce('p1', input(same, { affects: { ...none, stories: ['S2'] } }), [scoped]).kind).toBe(
       'declare',
     );
-    expect(askOnce('p1', input(same, { afeta: { ...none, historias: ['S1'] } }), [scoped]).kind).toBe('join');
+    expect(askOnce('p1', input(same, { affects: { ...none, stories: ['S1'] } }), [scoped]).kind).toBe('join');
     expect(askOnce('p2', input(same), [open]).kind).toBe('declare');
-    expect(askOnce('p1', input(same, { origin: 'qa_verdict', autor: 'qa-agent' }), [open]).kind).toBe(
+    expect(askOnce('p1', input(same, { origin: 'qa_verdict', askedBy: 'qa-agent' }), [open]).kind).toBe(
       'declare',
     );
   });

@@ -1,13 +1,57 @@
-import {
-  refusal,
-  type Decision,
-  type Precedent,
-  type QuestionAsker,
-  type QuestionJoined,
-  type Refusal,
-} from '@openq/contracts';
+import { refusal, type Decision, type QuestionAuthor, type Refusal } from '@openq/contracts';
 import type { DeclareInput, Question, QuestionEvent } from './question';
-import { likeness } from './same-question';
+import { likeness, type Affects } from './same-question';
+
+/** §12.3 one agent that asked a question: its `role` (the wire's `autor`), its session, its tool call. */
+export interface Asker {
+  role: QuestionAuthor;
+  sessionId: string;
+  toolCallId: string | null;
+}
+
+/** §12.3 what a joining asker declared: its own words (`question`, `suggestion`), `affects`, session author. */
+export interface Asked {
+  sessionAuthorId: string;
+  question: string;
+  suggestion: string | null;
+  affects: Affects;
+}
+
+/**
+ * §12.3 a declaration joined an open question that asks the same thing (the wire's
+ * `question.joined`): who asked, how alike, what it asked (kept for a split), when.
+ */
+export interface Join {
+  questionId: string;
+  asker: Asker;
+  similarity: number;
+  asked: Asked;
+  joinedAt: string;
+}
+
+/**
+ * §12.3 a decided question's decision offered to an asker instead of a new question (the wire's
+ * `question.precedent_offered`).
+ */
+export interface PrecedentOffer {
+  questionId: string;
+  asker: Asker;
+  decisionEventId: string;
+  similarity: number;
+  offeredAt: string;
+}
+
+/**
+ * §12.3 the decision that stands on a decided question: what was asked (`question`, the wire's
+ * `pergunta`) and answered (`answer`, the wire's `resposta`), and when.
+ */
+export interface Precedent {
+  questionId: string;
+  decisionEventId: string;
+  question: string;
+  answer: string;
+  decidedAt: string;
+}
 
 /**
  * §12.3 "Ask once" on the question decider: a declaration that asks what an open question asks
@@ -20,14 +64,14 @@ export type AskOnceCommand =
   | {
       type: 'join';
       projectId: string;
-      asker: QuestionAsker;
-      asked: QuestionJoined['asked'];
+      asker: Asker;
+      asked: Asked;
       similarity: number;
     }
   | {
       type: 'offer_precedent';
       projectId: string;
-      asker: QuestionAsker;
+      asker: Asker;
       similarity: number;
     }
   | {
@@ -50,8 +94,8 @@ const isOpen = (q: Question) => !q.answered && !q.withdrawn;
  * §12.3 the one rule. Only the askers' tool calls are matched (a QA verdict's or an analyst's
  * question parks work on its own id). Among the candidates that ask the same thing (same project,
  * open or decided, `likeness(...).same`), the most alike wins; on a tie, a decided one (its answer
- * frees the person at once). A decided match is the precedent unless the asker insists (`insistir`
- * with `motivo`): then a new question, `precedentOf` the decision's question.
+ * frees the person at once). A decided match is the precedent unless the asker insists (`insist`
+ * with a `reason`): then a new question, `precedentOf` the decision's question.
  */
 export function askOnce(
   projectId: string,
@@ -73,7 +117,7 @@ export function askOnce(
   if (!best) return { kind: 'declare' };
   const questionId = best.question.declared.questionId;
   if (isOpen(best.question)) return { kind: 'join', questionId, similarity: best.similarity };
-  if (declaration.insistir === true) return { kind: 'declare', precedentOf: questionId };
+  if (declaration.insist === true) return { kind: 'declare', precedentOf: questionId };
   return { kind: 'precedent', questionId, similarity: best.similarity };
 }
 
@@ -84,8 +128,8 @@ export function precedentOf(question: Question): Precedent | null {
   return {
     questionId: declared.questionId,
     decisionEventId: amended ? amended.decisionEventId : answered.decisionEventId,
-    pergunta: declared.pergunta,
-    resposta: amended ? amended.answer : answered.answer,
+    question: declared.question,
+    answer: amended ? amended.answer : answered.answer,
     decidedAt: amended ? amended.supersededAt : answered.answeredAt,
   };
 }
@@ -114,7 +158,7 @@ export function decideJoin(
   if (!isOpen(question)) return NOT_OPEN();
   const { toolCallId } = command.asker;
   if (toolCallId !== null && question.joined.some((j) => j.asker.toolCallId === toolCallId)) return [];
-  const data: QuestionJoined = {
+  const data: Join = {
     questionId: question.declared.questionId,
     asker: command.asker,
     similarity: command.similarity,
@@ -184,20 +228,20 @@ export function decideSplit(
 }
 
 /** The asker a declaration is, for `question.joined` / `question.precedent_offered`. */
-export function askerOf(declaration: DeclareInput): QuestionAsker {
+export function askerOf(declaration: DeclareInput): Asker {
   return {
-    autor: declaration.autor,
+    role: declaration.askedBy,
     sessionId: declaration.sessionId,
     toolCallId: declaration.toolCallId ?? null,
   };
 }
 
 /** What a joining asker declared, kept on `question.joined` for a split. */
-export function askedOf(declaration: DeclareInput): QuestionJoined['asked'] {
+export function askedOf(declaration: DeclareInput): Asked {
   return {
     sessionAuthorId: declaration.sessionAuthorId,
-    pergunta: declaration.pergunta,
-    sugestao: declaration.sugestao ?? null,
-    afeta: declaration.afeta,
+    question: declaration.question,
+    suggestion: declaration.suggestion ?? null,
+    affects: declaration.affects,
   };
 }

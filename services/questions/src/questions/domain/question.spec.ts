@@ -22,10 +22,10 @@ const at = (s: number) => new Date(T0 + s * 1000);
 const now = at(100);
 const { given } = deciderSpec(question, at);
 
-const afeta = { regras: ['R1'], historias: [], tarefas: ['T1'] };
+const affects = { rules: ['R1'], stories: [], tasks: ['T1'] };
 
 /** q1 of p1, declared in ana's session (step 0 of `at`). */
-const declared = (sugestao: string | null = 'Yes'): QuestionWasDeclared => ({
+const declared = (suggestion: string | null = 'Yes'): QuestionWasDeclared => ({
   type: 'question.declared',
   data: {
     projectId: 'p1',
@@ -33,10 +33,10 @@ const declared = (sugestao: string | null = 'Yes'): QuestionWasDeclared => ({
       questionId: 'q1',
       sessionId: 's1',
       sessionAuthorId: 'ana',
-      autor: 'criativo',
-      pergunta: 'Accept lowercase codes?',
-      sugestao,
-      afeta,
+      askedBy: 'criativo',
+      question: 'Accept lowercase codes?',
+      suggestion,
+      affects,
       origin: 'tool',
       toolCallId: 'tc',
       declaredAt: at(0).toISOString(),
@@ -59,10 +59,10 @@ const agent = (text: string | null = null, projectId = 'p1') =>
 const declaration = (over: Partial<DeclareInput> = {}): DeclareInput => ({
   sessionId: 's1',
   sessionAuthorId: 'ana',
-  autor: 'criativo',
-  pergunta: 'Accept lowercase codes?',
-  sugestao: 'Yes',
-  afeta,
+  askedBy: 'criativo',
+  question: 'Accept lowercase codes?',
+  suggestion: 'Yes',
+  affects,
   origin: 'tool',
   toolCallId: 'tc',
   ...over,
@@ -99,7 +99,7 @@ const answeredHistory = (): QuestionEvent[] => [
       actor: { kind: 'user', id: 'ana' },
       context: 'Accept lowercase codes?',
       choice: 'No',
-      consequences: afeta,
+      consequences: affects,
       questionId: 'q1',
       agentRole: null,
       decidedAt: at(1).toISOString(),
@@ -138,20 +138,20 @@ describe('declare', () => {
       amended: null,
       joined: [],
     });
-    expect(then.state?.declared.afeta.regras).not.toBe(afeta.regras);
+    expect(then.state?.declared.affects.rules).not.toBe(affects.rules);
   });
 
   it('no suggestion and no tool call unless given', () => {
     const bare = declaration();
-    delete bare.sugestao;
+    delete bare.suggestion;
     delete bare.toolCallId;
     const [event] = given([]).when(declare(bare), 0).events;
-    expect(event?.data).toMatchObject({ declared: { sugestao: null, toolCallId: null } });
+    expect(event?.data).toMatchObject({ declared: { suggestion: null, toolCallId: null } });
   });
 
   it('declaring a question that exists changes nothing', () => {
     given([declared()])
-      .when(declare(declaration({ pergunta: 'Another?' })))
+      .when(declare(declaration({ question: 'Another?' })))
       .then([]);
   });
 });
@@ -207,7 +207,7 @@ describe('answer', () => {
             actor: { kind: 'user', id: 'ana' },
             context: 'Accept lowercase codes?',
             choice: '  No  ',
-            consequences: { regras: ['R1'], historias: [], tarefas: ['T1'] },
+            consequences: { rules: ['R1'], stories: [], tasks: ['T1'] },
             questionId: 'q1',
             agentRole: null,
             answeredBy: 'ana',
@@ -434,7 +434,7 @@ describe('amend (§11.5)', () => {
           actor: { kind: 'user', id: 'ana' },
           context: 'Accept lowercase codes?',
           choice: 'Yes, lowercase too',
-          consequences: afeta,
+          consequences: affects,
           questionId: 'q1',
           agentRole: null,
           decidedAt: now.toISOString(),

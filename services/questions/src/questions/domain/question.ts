@@ -7,15 +7,22 @@ import {
   type Decision,
   type DomainEvent,
   type UserActor,
-  type QuestionDeclared,
-  type QuestionJoined,
-  type QuestionPrecedentOffered,
+  type QuestionAuthor,
+  type QuestionOrigin,
   type QuestionSplit,
   type Refusal,
 } from '@openq/contracts';
 import { standingOf, type Delegation, type Standing } from '../delegation/domain/delegation';
 import { DELEGATION_OFF } from '../policy/domain/project-policy';
-import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } from './ask-once';
+import {
+  decideJoin,
+  decideOfferPrecedent,
+  decideSplit,
+  type AskOnceCommand,
+  type Join,
+  type PrecedentOffer,
+} from './ask-once';
+import type { Affects } from './same-question';
 
 /**
  * A question folded from its log: declared once, then answered or withdrawn at most once (never
@@ -23,12 +30,34 @@ import { decideJoin, decideOfferPrecedent, decideSplit, type AskOnceCommand } fr
  */
 export interface Question {
   projectId: string;
-  declared: QuestionDeclared;
+  declared: Declaration;
   answered: Answer | null;
   withdrawn: Withdrawal | null;
   amended: Supersession | null;
   /** §12.3 the askers that joined it and were not split off, in the order they joined. */
-  joined: QuestionJoined[];
+  joined: Join[];
+}
+
+/**
+ * §3.1 a question as it was declared (the wire's `question.declared`): who asked (`askedBy`, the
+ * wire's `autor`), in which session, for whom (`sessionAuthorId`), the `question` (`pergunta`), an
+ * optional `suggestion` (`sugestao`), what it `affects` (`afeta`), by which door (`origin`) and
+ * tool call. §12.3 a question asked again over a decision has `precedentOf` and the asker's
+ * `reason` (`motivo`), both present together or both absent, as on the wire.
+ */
+export interface Declaration {
+  questionId: string;
+  sessionId: string;
+  sessionAuthorId: string;
+  askedBy: QuestionAuthor;
+  question: string;
+  suggestion: string | null;
+  affects: Affects;
+  origin: QuestionOrigin;
+  toolCallId: string | null;
+  declaredAt: string;
+  precedentOf?: string | null;
+  reason?: string | null;
 }
 
 /**
@@ -37,7 +66,7 @@ export interface Question {
  */
 export type QuestionWasDeclared = DomainEvent<
   'question.declared',
-  { projectId: string; declared: QuestionDeclared }
+  { projectId: string; declared: Declaration }
 >;
 /**
  * An answer (the wire's `question.answered`): the `answer` given (or the suggestion, when
@@ -70,7 +99,7 @@ export interface DecisionRecord {
   actor: UserActor;
   context: string;
   choice: string;
-  consequences: QuestionDeclared['afeta'];
+  consequences: Affects;
   questionId: string;
   agentRole: AskerRole | null;
   agentSessionId?: string | null;
@@ -111,9 +140,9 @@ export interface Supersession {
 /** §11.5 the session author's decision replaced the one an agent recorded (the new one is its own `decision.recorded`). */
 export type DecisionWasSuperseded = DomainEvent<'decision.superseded', Supersession>;
 /** §12.3 another asker's declaration joined this open question. */
-export type QuestionWasJoined = DomainEvent<'question.joined', QuestionJoined>;
+export type QuestionWasJoined = DomainEvent<'question.joined', Join>;
 /** §12.3 this decided question's decision was offered to an asker instead of a new question. */
-export type PrecedentWasOffered = DomainEvent<'question.precedent_offered', QuestionPrecedentOffered>;
+export type PrecedentWasOffered = DomainEvent<'question.precedent_offered', PrecedentOffer>;
 /** §12.3 the session author split a joined asker off into a question of its own. */
 export type QuestionWasSplit = DomainEvent<'question.split', QuestionSplit>;
 export type QuestionEvent =
@@ -171,15 +200,15 @@ export function statusOf(q: Question): QuestionStatusOf {
 export interface DeclareInput {
   sessionId: string;
   sessionAuthorId: string;
-  autor: QuestionDeclared['autor'];
-  pergunta: string;
-  sugestao?: string | null;
-  afeta: QuestionDeclared['afeta'];
-  origin: QuestionDeclared['origin'];
+  askedBy: QuestionAuthor;
+  question: string;
+  suggestion?: string | null;
+  affects: Affects;
+  origin: QuestionOrigin;
   toolCallId?: string | null;
-  /** §12.3 ask even though a decision already answers it, saying why (`motivo`). */
-  insistir?: true;
-  motivo?: string;
+  /** §12.3 ask even though a decision already answers it (the wire's `insistir`), saying why (`reason`). */
+  insist?: true;
+  reason?: string;
   /** §12.3 set by the handler when the asker insisted over this decided question. */
   precedentOf?: string;
 }
@@ -287,42 +316,42 @@ function decideDeclare(
 ): QuestionEvent[] {
   if (state) return [];
   const input = command.declaration;
-  const declared: QuestionDeclared = {
+  const declared: Declaration = {
     questionId: command.questionId,
     sessionId: input.sessionId,
     sessionAuthorId: input.sessionAuthorId,
-    autor: input.autor,
-    pergunta: input.pergunta,
-    sugestao: input.sugestao ?? null,
-    afeta: {
-      regras: [...input.afeta.regras],
-      historias: [...input.afeta.historias],
-      tarefas: [...input.afeta.tarefas],
+    askedBy: input.askedBy,
+    question: input.question,
+    suggestion: input.suggestion ?? null,
+    affects: {
+      rules: [...input.affects.rules],
+      stories: [...input.affects.stories],
+      tasks: [...input.affects.tasks],
     },
     origin: input.origin,
     toolCallId: input.toolCallId ?? null,
     declaredAt: now.toISOString(),
-    ...(input.precedentOf ? { precedentOf: input.precedentOf, motivo: input.motivo ?? null } : {}),
+    ...(input.precedentOf ? { precedentOf: input.precedentOf, reason: input.reason ?? null } : {}),
   };
   return [{ type: 'question.declared', data: { projectId: command.projectId, declared }, occurredAt: now }];
 }
 
 /**
- * §12.3 what the decision affects: the question's `afeta` and that of every asker that joined it
+ * §12.3 what the decision affects: the question's `affects` and that of every asker that joined it
  * and was not split off (each id once, the declaration's first). One answer closes the question
  * for all of them, so the decision must reach each one's work (the dev kickoff and the QA cut link
  * decisions by `consequences`); a joined asker's items may go beyond the first asker's. Each list
  * keeps the wire's ceiling (`AFETA_MAX_IDS`): past it, the later askers' extra ids are left out.
  */
-export function affectedByAll(question: Pick<Question, 'declared' | 'joined'>): QuestionDeclared['afeta'] {
-  const { afeta } = question.declared;
-  if (question.joined.length === 0) return afeta;
-  const union = (key: keyof QuestionDeclared['afeta']) =>
-    [...new Set([afeta[key], ...question.joined.map((j) => j.asked.afeta[key])].flat())].slice(
+export function affectedByAll(question: Pick<Question, 'declared' | 'joined'>): Affects {
+  const { affects } = question.declared;
+  if (question.joined.length === 0) return affects;
+  const union = (key: keyof Affects) =>
+    [...new Set([affects[key], ...question.joined.map((j) => j.asked.affects[key])].flat())].slice(
       0,
       AFETA_MAX_IDS,
     );
-  return { regras: union('regras'), historias: union('historias'), tarefas: union('tarefas') };
+  return { rules: union('rules'), stories: union('stories'), tasks: union('tasks') };
 }
 
 /**
@@ -359,12 +388,12 @@ function decideAnswer(
   if (question.withdrawn) return command.by === 'agent' ? [] : WITHDRAWN();
   const explicit = command.answer ?? null;
   const wantsSuggestion = command.by === 'user' ? command.acceptSuggestion === true : explicit === null;
-  if (wantsSuggestion && !declared.sugestao) {
+  if (wantsSuggestion && !declared.suggestion) {
     return command.by === 'user'
       ? refusal(400, 'sem_sugestao', 'this question has no suggestion to accept')
       : refusal(400, 'sem_resposta_nem_sugestao', 'no resposta was given and the question has no suggestion');
   }
-  const answerText = wantsSuggestion ? declared.sugestao! : explicit!;
+  const answerText = wantsSuggestion ? declared.suggestion! : explicit!;
   const viaAgent = command.by === 'agent' ? command.role : null;
   // §11.2 the agent's chat session, for the audit trail, only when given: a click's events are unchanged.
   const session =
@@ -387,7 +416,7 @@ function decideAnswer(
   const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
-    context: declared.pergunta,
+    context: declared.question,
     choice: answerText,
     consequences: affectedByAll(question),
     questionId: declared.questionId,
@@ -405,7 +434,7 @@ function decideAnswer(
 /**
  * §11.5 withdrawing, by either door. Order of checks for a click: 404, 403 not the session author,
  * 409 already answered; for an agent: 404, §12.1 403 `so_quem_perguntou` unless it is the agent
- * that asked (the declaration's `autor` and `sessionId`: a QA or analyst question is never an
+ * that asked (the declaration's `askedBy` and `sessionId`: a QA or analyst question is never an
  * asker's to drop, and a gate parked on it resumes only by an answer or its author), 409 answered. A question already withdrawn decides no events: the first withdrawal stands and the
  * caller is told so (`withdrawOutcome`), never a conflict.
  */
@@ -420,7 +449,7 @@ function decideWithdraw(
     return NOT_THE_AUTHOR('withdraw');
   if (
     withdrawal.by === 'agent' &&
-    (withdrawal.role !== declared.autor || withdrawal.sessionId !== declared.sessionId)
+    (withdrawal.role !== declared.askedBy || withdrawal.sessionId !== declared.sessionId)
   )
     return NOT_THE_ASKER();
   if (question.answered) return ALREADY_ANSWERED();
@@ -449,7 +478,7 @@ function decideWithdraw(
  * with no agent decision standing (open, withdrawn, answered by a click, or already amended). The
  * same `resposta` again after an amendment decides no events: the amendment stands (a retried
  * click), never a conflict. Two events, in this order: the new decision's `decision.recorded`
- * (a user decision, `viaAgente` null, §12.3 the afeta of all its askers) and `decision.superseded` linking
+ * (a user decision, `viaAgente` null, §12.3 what all its askers affect) and `decision.superseded` linking
  * the two, both at `now` (the handler never passes a `now` before the superseded answer: see
  * `amendInstant`, so "newest first", the context service's rule, picks the new decision).
  */
@@ -474,7 +503,7 @@ function decideAmend(
   const decision: DecisionRecord = {
     decisionEventId,
     actor: { kind: 'user', id: declared.sessionAuthorId },
-    context: declared.pergunta,
+    context: declared.question,
     choice: amendment.answer,
     consequences: affectedByAll(question),
     questionId: declared.questionId,

@@ -1,9 +1,7 @@
-import type { Afeta } from '@openq/contracts';
-
 /**
  * §12.3 "Ask once": whether two declarations ask the same thing. Pure: the questions service
  * finds candidates in PostgreSQL (`pg_trgm` over `askKey`, docs/decisions.md "Ask once") and this
- * module decides. Same meaning needs overlapping or empty `afeta`, a near text once folded (case,
+ * module decides. Same meaning needs overlapping or empty `affects`, a near text once folded (case,
  * accents, plurals, word order, filler words, in Portuguese and English), and no guard firing:
  * a negation on one side only, other numbers, or one content word swapped for another (the
  * near-miss that differs in one entity). A wrong join costs more than a duplicate, so every doubt
@@ -131,8 +129,8 @@ export interface FoldedQuestion {
   negated: boolean;
 }
 
-export function fold(pergunta: string): FoldedQuestion {
-  const all = words(pergunta);
+export function fold(question: string): FoldedQuestion {
+  const all = words(question);
   const portuguese = all.some((w) => PORTUGUESE.has(w));
   const negation = (w: string) => NEGATIONS.has(w) && !(portuguese && (w === 'no' || w === 'nos'));
   const negated = all.filter(negation).length % 2 === 1;
@@ -148,8 +146,8 @@ export function fold(pergunta: string): FoldedQuestion {
  * The text PostgreSQL indexes and compares (`question_view.ask_key`): the content words, folded
  * and sorted (word order does not count).
  */
-export function askKey(pergunta: string): string {
-  return fold(pergunta).tokens.join(' ');
+export function askKey(question: string): string {
+  return fold(question).tokens.join(' ');
 }
 
 /** The trigrams of a text the way `pg_trgm` takes them: per word, padded with two blanks before and one after. */
@@ -258,30 +256,40 @@ function commonPrefix(x: string, y: string): number {
   return i;
 }
 
-/** §12.3 overlapping or empty `afeta`: either side affects nothing, or both name a common id. */
-export function afetaOverlaps(a: Afeta, b: Afeta): boolean {
-  const empty = (x: Afeta) => x.regras.length + x.historias.length + x.tarefas.length === 0;
+/**
+ * §3.1 what a question affects: the ids of rules, stories and tasks (the wire's `afeta`, whose
+ * `regras`, `historias`, `tarefas` these are).
+ */
+export interface Affects {
+  rules: string[];
+  stories: string[];
+  tasks: string[];
+}
+
+/** §12.3 overlapping or empty `affects`: either side affects nothing, or both name a common id. */
+export function affectsOverlap(a: Affects, b: Affects): boolean {
+  const empty = (x: Affects) => x.rules.length + x.stories.length + x.tasks.length === 0;
   if (empty(a) || empty(b)) return true;
   const meets = (xs: readonly string[], ys: readonly string[]) => xs.some((x) => ys.includes(x));
-  return meets(a.regras, b.regras) || meets(a.historias, b.historias) || meets(a.tarefas, b.tarefas);
+  return meets(a.rules, b.rules) || meets(a.stories, b.stories) || meets(a.tasks, b.tasks);
 }
 
 /** How alike two declarations are, and whether that makes them one question. */
 export interface Likeness {
   similarity: number;
-  difference: Difference | 'afeta';
+  difference: Difference | 'affects';
   same: boolean;
 }
 
-/** §12.3 the one rule: near text (≥ `SAME_QUESTION_THRESHOLD`), overlapping `afeta`, no guard firing. */
+/** §12.3 the one rule: near text (≥ `SAME_QUESTION_THRESHOLD`), overlapping `affects`, no guard firing. */
 export function likeness(
-  a: { pergunta: string; afeta: Afeta },
-  b: { pergunta: string; afeta: Afeta },
+  a: { question: string; affects: Affects },
+  b: { question: string; affects: Affects },
 ): Likeness {
-  const fa = fold(a.pergunta);
-  const fb = fold(b.pergunta);
+  const fa = fold(a.question);
+  const fb = fold(b.question);
   const similarity = round(trigramSimilarity(fa.tokens.join(' '), fb.tokens.join(' ')));
-  const difference = afetaOverlaps(a.afeta, b.afeta) ? differenceOf(fa, fb) : 'afeta';
+  const difference = affectsOverlap(a.affects, b.affects) ? differenceOf(fa, fb) : 'affects';
   return { similarity, difference, same: difference === null && similarity >= SAME_QUESTION_THRESHOLD };
 }
 

@@ -20,7 +20,13 @@ import { answerability, canAmend, statusOf } from '../domain/question';
 import { precedentOf } from '../domain/ask-once';
 import type { Delegation } from '../delegation/domain/delegation';
 import { grantsInForce } from '../policy/queries/grants-in-force.query';
-import { answerFromWire, supersessionFromWire, withdrawalFromWire } from '../store/question-log.store';
+import {
+  answerFromWire,
+  declarationFromWire,
+  precedentToWire,
+  supersessionFromWire,
+  withdrawalFromWire,
+} from '../store/question-log.store';
 
 /**
  * §11.6 the grants to the asking user in the project, for `canAnswer` / `answeringAs`: only the
@@ -246,13 +252,13 @@ export async function precedentsOf(
   for (const row of rows) {
     const precedent = precedentOf({
       projectId: row.project_id,
-      declared: row.declared,
+      declared: declarationFromWire(row.declared),
       answered: row.answered && answerFromWire(row.answered),
       withdrawn: null,
       amended: row.amended && supersessionFromWire(row.amended),
       joined: [],
     });
-    if (precedent) found.set(precedent.questionId, precedent);
+    if (precedent) found.set(precedent.questionId, precedentToWire(precedent));
   }
   return found;
 }
@@ -266,7 +272,7 @@ export function toView(
 ): OpenQuestionView {
   const question = {
     projectId: row.project_id,
-    declared: row.declared,
+    declared: declarationFromWire(row.declared),
     answered: row.answered && answerFromWire(row.answered),
     withdrawn: row.withdrawn && withdrawalFromWire(row.withdrawn),
     amended: row.amended && supersessionFromWire(row.amended),

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Afeta } from '@openq/contracts';
-import { askBands, askKey } from '../domain/same-question';
+import { askBands, askKey, type Affects } from '../domain/same-question';
+import { affectsFromWire } from './question-log.store';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
 const CANDIDATES = 5;
@@ -67,8 +68,8 @@ export async function earlierCalls(
 /** A question the index found near a declaration: what the likeness reads, before any lock. */
 export interface Candidate {
   questionId: string;
-  pergunta: string;
-  afeta: Afeta;
+  question: string;
+  affects: Affects;
 }
 
 /**
@@ -84,10 +85,10 @@ export interface Candidate {
  */
 export async function candidatesFor(
   manager: EntityManager,
-  asks: readonly { projectId: string; pergunta: string }[],
+  asks: readonly { projectId: string; question: string }[],
 ): Promise<Candidate[][]> {
   const out: Candidate[][] = asks.map(() => []);
-  const keys = asks.map((a) => askKey(a.pergunta));
+  const keys = asks.map((a) => askKey(a.question));
   const wanted = asks.map((_, i) => i).filter((i) => keys[i] !== '');
   if (wanted.length === 0) return out;
   const rows: { i: number; question_id: string; pergunta: string; afeta: Afeta }[] = await manager.query(
@@ -106,6 +107,7 @@ export async function candidatesFor(
       wanted.map((i) => JSON.stringify(askBands(asks[i]!.projectId, keys[i]!))),
     ],
   );
-  for (const r of rows) out[r.i]!.push({ questionId: r.question_id, pergunta: r.pergunta, afeta: r.afeta });
+  for (const r of rows)
+    out[r.i]!.push({ questionId: r.question_id, question: r.pergunta, affects: affectsFromWire(r.afeta) });
   return out;
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { isRefusal } from '@openq/contracts';
 import { runInScope } from '@openq/messaging';
-import type { DeclareInput } from '../domain/question';
+import type { DeclarationInput as DeclareInput } from '../commands/declare-question/declare-question.handler';
 import { useQuestionsDatabase } from '../testing/questions-database';
 import {
   amendIn,

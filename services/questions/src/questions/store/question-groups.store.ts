@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { transactionGroups, type GroupCommitOptions, type GroupCommitter } from '@openq/messaging';
 import { isRefusal } from '@openq/contracts';
-import type { DeclareInput } from '../domain/question';
 import {
   decideAnswer,
   prepareAnswers,
@@ -20,7 +19,11 @@ import {
   type AmendDecision,
   type AmendRequest,
 } from '../commands/amend-decision/amend-decision.handler';
-import { declareQuestions, type DeclareResult } from '../commands/declare-question/declare-question.handler';
+import {
+  declareQuestions,
+  type DeclarationInput,
+  type DeclareResult,
+} from '../commands/declare-question/declare-question.handler';
 import { lockedBatch } from '../questions-transaction';
 
 /**
@@ -82,7 +85,7 @@ export async function closeQuestions<R extends ClosingRequest>(
 /** A declaration arriving at the request edge (`openq.questions.declare`). */
 export interface DeclareUnit {
   projectId: string;
-  input: DeclareInput;
+  input: DeclarationInput;
 }
 
 /** An answer arriving at the request edge (`openq.questions.answer`, `.answer-by-agent`). */

@@ -1,9 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import {
   fold,
+  type Afeta,
   type DecisionRecorded,
   type DecisionSuperseded,
+  type Precedent as PrecedentWire,
   type QuestionAnswered,
+  type QuestionAsker,
   type QuestionDeclared,
   type QuestionJoined,
   type QuestionPrecedentOffered,
@@ -14,12 +17,15 @@ import type { WireEvent } from '@openq/messaging';
 import {
   question,
   type Answer,
+  type Declaration,
   type DecisionRecord,
   type Question,
   type QuestionEvent,
   type Supersession,
   type Withdrawal,
 } from '../domain/question';
+import type { Asker, Join, Precedent, PrecedentOffer } from '../domain/ask-once';
+import type { Affects } from '../domain/same-question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -56,7 +62,11 @@ function fromLog(row: LogRow): QuestionEvent {
   const event = { type: row.type, data: row.data } as QuestionLogEvent;
   switch (event.type) {
     case 'question.declared':
-      return { type: event.type, data: { projectId: row.project_id, declared: event.data }, occurredAt };
+      return {
+        type: event.type,
+        data: { projectId: row.project_id, declared: declarationFromWire(event.data) },
+        occurredAt,
+      };
     case 'question.answered':
       return { type: event.type, data: answerFromWire(event.data), occurredAt };
     case 'decision.recorded':
@@ -65,6 +75,10 @@ function fromLog(row: LogRow): QuestionEvent {
       return { type: event.type, data: withdrawalFromWire(event.data), occurredAt };
     case 'decision.superseded':
       return { type: event.type, data: supersessionFromWire(event.data), occurredAt };
+    case 'question.joined':
+      return { type: event.type, data: joinFromWire(event.data), occurredAt };
+    case 'question.precedent_offered':
+      return { type: event.type, data: precedentOfferFromWire(event.data), occurredAt };
     default:
       return { ...event, occurredAt };
   }
@@ -293,7 +307,7 @@ export function decisionFromWire(wire: DecisionRecorded): DecisionRecord {
     actor: wire.actor,
     context: wire.context,
     choice: wire.choice,
-    consequences: wire.consequences,
+    consequences: affectsFromWire(wire.consequences),
     questionId: wire.questionId,
     agentRole: wire.viaAgente,
     ...('agentSessionId' in wire ? { agentSessionId: wire.agentSessionId } : {}),
@@ -310,7 +324,7 @@ export function decisionToWire(decision: DecisionRecord): DecisionRecorded {
     actor: decision.actor,
     context: decision.context,
     choice: decision.choice,
-    consequences: decision.consequences,
+    consequences: affectsToWire(decision.consequences),
     questionId: decision.questionId,
     viaAgente: decision.agentRole,
     ...('agentSessionId' in decision ? { agentSessionId: decision.agentSessionId } : {}),
@@ -318,4 +332,119 @@ export function decisionToWire(decision: DecisionRecord): DecisionRecorded {
     ...('grantId' in decision ? { grantId: decision.grantId } : {}),
     decidedAt: decision.decidedAt,
   };
+}
+
+/** §3.1 what a question affects, as the wire says it (`afeta`), in the domain's words. */
+export function affectsFromWire({ regras, historias, tarefas }: Afeta): Affects {
+  return { rules: regras, stories: historias, tasks: tarefas };
+}
+
+/** §3.1 what a question affects, in the wire's words (`afeta`: `regras`, `historias`, `tarefas`). */
+export function affectsToWire({ rules, stories, tasks }: Affects): Afeta {
+  return { regras: rules, historias: stories, tarefas: tasks };
+}
+
+/** A declaration as the wire says it, in the domain's words (§12.3 `precedentOf`/`motivo` only when present). */
+export function declarationFromWire(wire: QuestionDeclared): Declaration {
+  // Assigned, not spread: the list maps every row of a page with it (docs/performance.md).
+  const declared: Declaration = {
+    questionId: wire.questionId,
+    sessionId: wire.sessionId,
+    sessionAuthorId: wire.sessionAuthorId,
+    askedBy: wire.autor,
+    question: wire.pergunta,
+    suggestion: wire.sugestao,
+    affects: affectsFromWire(wire.afeta),
+    origin: wire.origin,
+    toolCallId: wire.toolCallId,
+    declaredAt: wire.declaredAt,
+  };
+  if ('precedentOf' in wire) declared.precedentOf = wire.precedentOf;
+  if ('motivo' in wire) declared.reason = wire.motivo;
+  return declared;
+}
+
+/** A declaration in the wire's words (the payload of `question.declared`), keys in the payload's order. */
+export function declarationToWire(declared: Declaration): QuestionDeclared {
+  return {
+    questionId: declared.questionId,
+    sessionId: declared.sessionId,
+    sessionAuthorId: declared.sessionAuthorId,
+    autor: declared.askedBy,
+    pergunta: declared.question,
+    sugestao: declared.suggestion,
+    afeta: affectsToWire(declared.affects),
+    origin: declared.origin,
+    toolCallId: declared.toolCallId,
+    declaredAt: declared.declaredAt,
+    ...('precedentOf' in declared ? { precedentOf: declared.precedentOf } : {}),
+    ...('reason' in declared ? { motivo: declared.reason } : {}),
+  };
+}
+
+/** §12.3 an asker as the wire says it (`autor`), in the domain's words. */
+export function askerFromWire({ autor, sessionId, toolCallId }: QuestionAsker): Asker {
+  return { role: autor, sessionId, toolCallId };
+}
+
+/** §12.3 an asker in the wire's words. */
+export function askerToWire({ role, sessionId, toolCallId }: Asker): QuestionAsker {
+  return { autor: role, sessionId, toolCallId };
+}
+
+/** §12.3 a join as the wire says it (`question.joined`), in the domain's words. */
+export function joinFromWire(wire: QuestionJoined): Join {
+  const { asked } = wire;
+  return {
+    questionId: wire.questionId,
+    asker: askerFromWire(wire.asker),
+    similarity: wire.similarity,
+    asked: {
+      sessionAuthorId: asked.sessionAuthorId,
+      question: asked.pergunta,
+      suggestion: asked.sugestao,
+      affects: affectsFromWire(asked.afeta),
+    },
+    joinedAt: wire.joinedAt,
+  };
+}
+
+/** §12.3 a join in the wire's words (the payload of `question.joined`), keys in the payload's order. */
+export function joinToWire(join: Join): QuestionJoined {
+  const { asked } = join;
+  return {
+    questionId: join.questionId,
+    asker: askerToWire(join.asker),
+    similarity: join.similarity,
+    asked: {
+      sessionAuthorId: asked.sessionAuthorId,
+      pergunta: asked.question,
+      sugestao: asked.suggestion,
+      afeta: affectsToWire(asked.affects),
+    },
+    joinedAt: join.joinedAt,
+  };
+}
+
+/** §12.3 a precedent offered, as the wire says it (`question.precedent_offered`), in the domain's words. */
+export function precedentOfferFromWire(wire: QuestionPrecedentOffered): PrecedentOffer {
+  const { questionId, asker, decisionEventId, similarity, offeredAt } = wire;
+  return { questionId, asker: askerFromWire(asker), decisionEventId, similarity, offeredAt };
+}
+
+/** §12.3 a precedent offered, in the wire's words, keys in the payload's order. */
+export function precedentOfferToWire(offer: PrecedentOffer): QuestionPrecedentOffered {
+  const { questionId, asker, decisionEventId, similarity, offeredAt } = offer;
+  return { questionId, asker: askerToWire(asker), decisionEventId, similarity, offeredAt };
+}
+
+/** §12.3 the decision that stands, in the wire's words (`pergunta`, `resposta`: the replies, the list). */
+export function precedentToWire({
+  questionId,
+  decisionEventId,
+  question,
+  answer,
+  decidedAt,
+}: Precedent): PrecedentWire {
+  return { questionId, decisionEventId, pergunta: question, resposta: answer, decidedAt };
 }

@@ -1,20 +1,60 @@
 import type { EntityManager } from 'typeorm';
-import { isRefusal, newId, type DeclareQuestionReply } from '@openq/contracts';
+import {
+  isRefusal,
+  newId,
+  type Afeta,
+  type DeclareQuestionReply,
+  type QuestionAuthor,
+  type QuestionOrigin,
+} from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import type { DeclareInput, Question, QuestionCommand } from '../../domain/question';
 import { askOnce, askedOf, askerOf, precedentOf } from '../../domain/ask-once';
 import { likeness } from '../../domain/same-question';
-import { QuestionLog } from '../../store/question-log.store';
+import { affectsFromWire, precedentToWire, QuestionLog } from '../../store/question-log.store';
 import { questionTransaction } from '../../questions-transaction';
 import { candidatesFor, earlierCalls, lockAskers } from '../../store/ask-once.store';
 
 export type DeclareResult = DeclareQuestionReply;
 
+/**
+ * A declaration as the doors send it, in the wire's words (§3.1 `autor`, `pergunta`, `sugestao`,
+ * `afeta`; §12.3 `insistir` with `motivo`).
+ */
+export interface DeclarationInput {
+  sessionId: string;
+  sessionAuthorId: string;
+  autor: QuestionAuthor;
+  pergunta: string;
+  sugestao?: string | null;
+  afeta: Afeta;
+  origin: QuestionOrigin;
+  toolCallId?: string | null;
+  insistir?: true;
+  motivo?: string;
+}
+
 /** One declaration to make: its project, what is declared, and its caller's outbox. */
 export interface DeclareRequest {
   projectId: string;
-  input: DeclareInput;
+  input: DeclarationInput;
   outbox: OutboxWriter;
+}
+
+/** The domain's declaration for one the doors sent (optional fields only when sent). */
+function declareInputOf(input: DeclarationInput): DeclareInput {
+  return {
+    sessionId: input.sessionId,
+    sessionAuthorId: input.sessionAuthorId,
+    askedBy: input.autor,
+    question: input.pergunta,
+    ...(input.sugestao !== undefined ? { suggestion: input.sugestao } : {}),
+    affects: affectsFromWire(input.afeta),
+    origin: input.origin,
+    ...(input.toolCallId !== undefined ? { toolCallId: input.toolCallId } : {}),
+    ...(input.insistir !== undefined ? { insist: input.insistir } : {}),
+    ...(input.motivo !== undefined ? { reason: input.motivo } : {}),
+  };
 }
 
 const callKey = (projectId: string, toolCallId: string) => `${projectId}\u0000${toolCallId}`;
@@ -33,10 +73,15 @@ const callKey = (projectId: string, toolCallId: string) => `${projectId}\u0000${
  */
 export async function declareQuestions(
   manager: EntityManager,
-  requests: readonly DeclareRequest[],
+  sent: readonly DeclareRequest[],
   now: Date,
 ): Promise<DeclareResult[]> {
-  if (requests.length === 0) return [];
+  if (sent.length === 0) return [];
+  const requests = sent.map(({ projectId, input, outbox }) => ({
+    projectId,
+    input: declareInputOf(input),
+    outbox,
+  }));
   const log = new QuestionLog(manager);
   const asking = requests.filter((r) => r.input.origin === 'tool');
   const calls = requests.flatMap(({ projectId, input }) =>
@@ -49,12 +94,12 @@ export async function declareQuestions(
     );
   const earlier = await earlierCalls(manager, calls);
   // Only an asker's new tool call is matched: a retried one has its outcome already.
-  const matched = (r: DeclareRequest) =>
+  const matched = (r: (typeof requests)[number]) =>
     r.input.origin === 'tool' &&
     !(r.input.toolCallId && earlier.has(callKey(r.projectId, r.input.toolCallId)));
   const candidates = await candidatesFor(
     manager,
-    requests.map((r) => ({ projectId: r.projectId, pergunta: matched(r) ? r.input.pergunta : '' })),
+    requests.map((r) => ({ projectId: r.projectId, question: matched(r) ? r.input.question : '' })),
   );
   const known = [...earlier.values()].map((e) => e.questionId);
   // Only a candidate that asks the same thing is locked and read from the log (the decision is
@@ -112,7 +157,7 @@ export async function declareQuestions(
         asker: askerOf(input),
         similarity: outcome.similarity,
       });
-      const precedent = precedentOf(batch.stateOf(outcome.questionId)!)!;
+      const precedent = precedentToWire(precedentOf(batch.stateOf(outcome.questionId)!)!);
       results.push({ questionId: precedent.questionId, created: false, precedent });
       continue;
     }
@@ -144,7 +189,7 @@ function again(
   if (type === 'question.joined') return { questionId, created: false, joined: true };
   const precedent = precedentOf(question);
   if (!precedent) throw new Error('a precedent was offered from a question without a decision');
-  return { questionId, created: false, precedent };
+  return { questionId, created: false, precedent: precedentToWire(precedent) };
 }
 
 /** One declaration in the caller's transaction (an event through the inbox): a group of one. */
@@ -152,7 +197,7 @@ export async function declareQuestion(
   manager: EntityManager,
   outbox: OutboxWriter,
   projectId: string,
-  input: DeclareInput,
+  input: DeclarationInput,
   now: Date,
 ): Promise<DeclareResult> {
   const [result] = await declareQuestions(manager, [{ projectId, input, outbox }], now);

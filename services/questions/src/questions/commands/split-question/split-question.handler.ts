@@ -42,7 +42,7 @@ export async function splitQuestion(
         questionId: newQuestionId,
         declaration: {
           ...asked,
-          autor: asker.autor,
+          askedBy: asker.role,
           sessionId: asker.sessionId,
           toolCallId: asker.toolCallId,
           origin: 'tool',
