@@ -23,10 +23,10 @@ const standard = policy({
 const question = {
   questionId: 'q-1',
   sessionAuthorId: 'ana',
-  autor: 'agent-1',
-  pergunta: 'Which currency?',
-  sugestao: 'BRL',
-  afeta: { regras: [], historias: [], tarefas: ['T-101'] },
+  askedBy: 'agent-1',
+  question: 'Which currency?',
+  suggestion: 'BRL',
+  affects: { rules: [], stories: [], tasks: ['T-101'] },
   origin: 'agent',
   declaredAt: new Date('2026-11-30T10:00:00Z'),
 };

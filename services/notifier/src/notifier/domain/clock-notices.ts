@@ -2,7 +2,7 @@ import type { Decider, DomainEvent } from '@openq/contracts';
 import type { NotificationClock } from './notification';
 import { wallClockText, type ClockAction, type WorkingTime, type WorkingTimeOf } from './clock';
 import {
-  asNotificationQuestion,
+  notifiedQuestion,
   questionBlocks,
   questionWaits,
   type KnownQuestion,
@@ -90,7 +90,7 @@ export function planClockTick(
       planned: {
         recipientUserId: recipient,
         kind: NOTICE_KINDS[action.kind],
-        questions: [asNotificationQuestion(question)],
+        questions: [notifiedQuestion(question)],
         blocks: questionBlocks(question),
         waits: questionWaits(question),
         clock: {

@@ -1,19 +1,27 @@
-import type { Language, NotificationKind } from '@openq/contracts';
-
 /*
- * What a notification is (issue #17), as the notifier's plans make it and every channel renders
- * it (`adapters/channels/channel.ts` re-exports these for the channels): everything resolved,
- * no IO needed.
+ * What the notifier's plans say about a notification (issue #17), in the domain's own words. The
+ * channels render the outbound shape (`adapters/channels/notification.ts`): the delivery rows and
+ * the webhooks' bodies keep the wire's words, mapped from these at the edge (issue #31).
  */
 
-export interface NotificationQuestion {
+/** What a question affects: the rules, stories and tasks it names. */
+export interface Affects {
+  rules: string[];
+  stories: string[];
+  tasks: string[];
+}
+
+/** A question as a notification tells it. */
+export interface NotifiedQuestion {
   questionId: string;
-  pergunta: string;
-  sugestao: string | null;
-  autor: string;
-  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  /** The question's words. */
+  question: string;
+  suggestion: string | null;
+  /** The asking agent's role (`po`, `qa-agent`, …). */
+  askedBy: string;
+  affects: Affects;
   /** Set on question_answered: the answer given. */
-  resposta?: string;
+  answer?: string;
 }
 
 /** Issue #30 what waits on a notification's questions, as data: each channel says it in the reader's language. */
@@ -21,31 +29,6 @@ export type Wait =
   | { kind: 'gate'; gate: string; taskId: string }
   | { kind: 'analyst'; taskId: string }
   | { kind: 'work'; taskId: string };
-
-/** What a channel renders: everything already resolved, no IO needed. */
-export interface Notification {
-  /** The delivery id: stable across retries (dedupe key for receivers; e-mail Message-ID). */
-  id: string;
-  kind: NotificationKind;
-  projectId: string;
-  recipientUserId: string;
-  /** ISO instant of the event that caused the notification. */
-  occurredAt: string;
-  questions: NotificationQuestion[];
-  /** What waits, in words (English, for webhooks' receivers): "QA gate on T-101", "analyst for T-20". */
-  blocks: string[];
-  /** Issue #30 the same as data (absent on rows queued before it: `blocks` is said as it is). */
-  waits?: Wait[];
-  /** Issue #30 the recipient's language (theirs, else the project's, else `en`), set at send time. */
-  language?: Language;
-  gate?: { taskId: string; gate: string; trigger?: string };
-  /** Inbox card; one-tap accept (may be absent). */
-  links: { open: string; accept?: string };
-  /** The event that caused the notification (its eventId); optional, for receivers that log it. */
-  eventId?: string;
-  /** Clock notices only: when the question is due, which notice this is, who is late (escalation). */
-  clock?: NotificationClock;
-}
 
 export interface NotificationClock {
   /** ISO instant the question is (or was) due, in its author's business time. */

@@ -1,20 +1,15 @@
-import type { QuestionDeclared } from '@openq/contracts';
-import { knownFromDeclared, planNotifications, type KnownQuestion } from './recipients';
+import { planNotifications, type KnownQuestion } from './recipients';
 
-const declared = (id: string, author: string, origin = 'tool', tarefas = ['T-101']): QuestionDeclared => ({
+const declared = (id: string, author: string, origin = 'tool', tasks = ['T-101']): KnownQuestion => ({
   questionId: id,
-  sessionId: 's1',
   sessionAuthorId: author,
-  autor: origin === 'qa_verdict' ? 'qa-agent' : 'po',
-  pergunta: `question ${id}?`,
-  sugestao: null,
-  afeta: { regras: [], historias: [], tarefas },
-  origin: origin as QuestionDeclared['origin'],
-  toolCallId: null,
-  declaredAt: '2026-12-01T10:00:00.000Z',
+  askedBy: origin === 'qa_verdict' ? 'qa-agent' : 'po',
+  question: `question ${id}?`,
+  suggestion: null,
+  affects: { rules: [], stories: [], tasks },
+  origin,
 });
-const known = (...qs: QuestionDeclared[]) =>
-  new Map<string, KnownQuestion>(qs.map((q) => [q.questionId, knownFromDeclared(q)]));
+const known = (...qs: KnownQuestion[]) => new Map<string, KnownQuestion>(qs.map((q) => [q.questionId, q]));
 
 describe('planNotifications', () => {
   it('tells the session author of a declared question, with what it holds up', () => {
@@ -28,7 +23,7 @@ describe('planNotifications', () => {
           recipientUserId: 'ana',
           kind: 'question_declared',
           blocks: ['QA gate on T-101'],
-          questions: [expect.objectContaining({ questionId: 'q1', pergunta: 'question q1?' })],
+          questions: [expect.objectContaining({ questionId: 'q1', question: 'question q1?' })],
         }),
       ],
     });
@@ -52,7 +47,6 @@ describe('planNotifications', () => {
           gate: 'qa',
           reason: 'user_decision',
           questionIds: ['q1', 'q2', 'q3'],
-          motivo: 'x',
         },
       },
       qs,
@@ -75,7 +69,7 @@ describe('planNotifications', () => {
     const plan = planNotifications(
       {
         type: 'gate.rescue_parked',
-        data: { taskId: 'T-1', gate: 'qa', reason: 'idle', questionIds: [], motivo: 'idle' },
+        data: { taskId: 'T-1', gate: 'qa', reason: 'idle', questionIds: [] },
       },
       new Map(),
     );
@@ -91,7 +85,6 @@ describe('planNotifications', () => {
           gate: 'qa',
           trigger: 'answer',
           questionIds: ['q1', 'q9'],
-          decisionEventIds: [],
         },
       },
       known(declared('q1', 'ana')),
@@ -108,7 +101,6 @@ describe('planNotifications', () => {
           gate: 'secops',
           trigger: 'withdrawn',
           questionIds: ['q1'],
-          decisionEventIds: [],
           withdrawnQuestionIds: ['q2'],
         },
       },
@@ -125,26 +117,23 @@ describe('planNotifications', () => {
   it('tells the author of an answer an agent recorded, and nobody of their own click', () => {
     const answered = {
       questionId: 'q1',
-      resposta: '410',
-      aceitouSugestao: false,
-      decisionEventId: 'd1',
-      respondidaPor: 'ana',
-      answeredAt: '2026-12-01T10:00:00.000Z',
+      answer: '410',
+      respondent: 'ana',
     };
     const qs = known(declared('q1', 'ana'));
     expect(
-      planNotifications({ type: 'question.answered', data: { ...answered, viaAgente: null } }, qs),
+      planNotifications({ type: 'question.answered', data: { ...answered, viaAgent: null } }, qs),
     ).toEqual({
       notifications: [],
     });
     const byAgent = planNotifications(
-      { type: 'question.answered', data: { ...answered, viaAgente: 'po' } },
+      { type: 'question.answered', data: { ...answered, viaAgent: 'po' } },
       qs,
     );
     expect('notifications' in byAgent && byAgent.notifications[0]).toMatchObject({
       recipientUserId: 'ana',
       kind: 'question_answered',
-      questions: [{ questionId: 'q1', resposta: '410' }],
+      questions: [{ questionId: 'q1', answer: '410' }],
     });
   });
 });

@@ -1,41 +1,65 @@
-import type {
-  GateRescueParked,
-  GateResumed,
-  NotificationKind,
-  QuestionAnswered,
-  QuestionDeclared,
-} from '@openq/contracts';
-import type { NotificationQuestion, Wait } from './notification';
+import type { NotificationKind } from '@openq/contracts';
+import type { Affects, NotifiedQuestion, Wait } from './notification';
 import { waitWords } from '../adapters/channels/templates/wording';
 
 /*
  * Who is told what, for each of the four events the notifier hears (issue #17). Pure: the
  * questions it needs are handed in (the notifier's own copy of question.declared), time and ids
- * too. A notification tells a person; it never answers or resumes anything (SPEC §11.6).
+ * too. A notification tells a person; it never answers or resumes anything (SPEC §11.6). The
+ * facts are the domain's own words, mapped from the wire's events at the edge (issue #31).
  */
 
 /** What the notifier keeps of a declared question. */
 export interface KnownQuestion {
   questionId: string;
   sessionAuthorId: string;
-  autor: string;
-  pergunta: string;
-  sugestao: string | null;
-  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  /** The asking agent's role. */
+  askedBy: string;
+  /** The question's words. */
+  question: string;
+  suggestion: string | null;
+  affects: Affects;
   origin: string;
 }
 
+/** An answer, as the notifier hears it. */
+export interface AnswerGiven {
+  questionId: string;
+  answer: string;
+  /** Who the answer is recorded for: the session author. */
+  respondent: string;
+  /** The agent that recorded it from the chat; null for a person's own click. */
+  viaAgent: string | null;
+}
+
+/** A cycle parked (on the user's decision, or idle: no questions). */
+export interface GateParked {
+  taskId: string;
+  gate: string;
+  reason: string;
+  questionIds: string[];
+}
+
+/** A parked cycle runs again; `withdrawnQuestionIds`: the park's questions withdrawn. */
+export interface GateResumedAgain {
+  taskId: string;
+  gate: string;
+  trigger: string;
+  questionIds: string[];
+  withdrawnQuestionIds?: string[];
+}
+
 export type NotifierFact =
-  | { type: 'question.declared'; data: QuestionDeclared }
-  | { type: 'question.answered'; data: QuestionAnswered }
-  | { type: 'gate.rescue_parked'; data: GateRescueParked }
-  | { type: 'gate.resumed'; data: GateResumed };
+  | { type: 'question.declared'; data: KnownQuestion }
+  | { type: 'question.answered'; data: AnswerGiven }
+  | { type: 'gate.rescue_parked'; data: GateParked }
+  | { type: 'gate.resumed'; data: GateResumedAgain };
 
 /** One notification for one person, before it is addressed to their channels. */
 export interface PlannedNotification {
   recipientUserId: string;
   kind: NotificationKind;
-  questions: NotificationQuestion[];
+  questions: NotifiedQuestion[];
   blocks: string[];
   waits: Wait[];
   gate?: { taskId: string; gate: string; trigger?: string };
@@ -51,7 +75,7 @@ export function gateBlock(gate: string, taskId: string): string {
 
 /** What a question holds up, from where it was born and what it affects. */
 export function questionWaits(q: KnownQuestion): Wait[] {
-  const tasks = q.afeta.tarefas;
+  const tasks = q.affects.tasks;
   if (q.origin === 'qa_verdict') return tasks.map((taskId) => ({ kind: 'gate', gate: 'qa', taskId }));
   if (q.origin === 'analyst') return tasks.map((taskId) => ({ kind: 'analyst', taskId }));
   return tasks.map((taskId) => ({ kind: 'work', taskId }));
@@ -62,26 +86,14 @@ export function questionBlocks(q: KnownQuestion): string[] {
   return questionWaits(q).map((w) => waitWords(w, 'en'));
 }
 
-export function asNotificationQuestion(q: KnownQuestion, resposta?: string): NotificationQuestion {
+export function notifiedQuestion(q: KnownQuestion, answer?: string): NotifiedQuestion {
   return {
     questionId: q.questionId,
-    pergunta: q.pergunta,
-    sugestao: q.sugestao,
-    autor: q.autor,
-    afeta: q.afeta,
-    ...(resposta !== undefined ? { resposta } : {}),
-  };
-}
-
-export function knownFromDeclared(d: QuestionDeclared): KnownQuestion {
-  return {
-    questionId: d.questionId,
-    sessionAuthorId: d.sessionAuthorId,
-    autor: d.autor,
-    pergunta: d.pergunta,
-    sugestao: d.sugestao ?? null,
-    afeta: d.afeta,
-    origin: d.origin,
+    question: q.question,
+    suggestion: q.suggestion,
+    askedBy: q.askedBy,
+    affects: q.affects,
+    ...(answer !== undefined ? { answer } : {}),
   };
 }
 
@@ -100,20 +112,20 @@ function byAuthor(questions: KnownQuestion[]): Map<string, KnownQuestion[]> {
  * The plan for one event:
  * - `question.declared` → the session author;
  * - `question.answered` → the session author, only when someone else recorded the answer (an
- *   agent from the chat, `viaAgente`): a person who clicked knows already;
+ *   agent from the chat, `viaAgent`): a person who clicked knows already;
  * - `gate.rescue_parked` → the authors of the questions the cycle waits on (none for an idle park);
  * - `gate.resumed` → the authors of the questions of the park ("QA gate on T-101 resumed with your decision").
  */
 export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string, KnownQuestion>): Plan {
   switch (fact.type) {
     case 'question.declared': {
-      const q = knownFromDeclared(fact.data);
+      const q = fact.data;
       return {
         notifications: [
           {
             recipientUserId: q.sessionAuthorId,
             kind: 'question_declared',
-            questions: [asNotificationQuestion(q)],
+            questions: [notifiedQuestion(q)],
             blocks: questionBlocks(q),
             waits: questionWaits(q),
           },
@@ -122,15 +134,15 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
     }
     case 'question.answered': {
       const { data } = fact;
-      if (data.viaAgente === null || data.viaAgente === undefined) return { notifications: [] };
+      if (data.viaAgent === null) return { notifications: [] };
       const q = known.get(data.questionId);
       if (!q) return { missing: [data.questionId] };
       return {
         notifications: [
           {
-            recipientUserId: data.respondidaPor,
+            recipientUserId: data.respondent,
             kind: 'question_answered',
-            questions: [asNotificationQuestion(q, data.resposta)],
+            questions: [notifiedQuestion(q, data.answer)],
             blocks: questionBlocks(q),
             waits: questionWaits(q),
           },
@@ -156,7 +168,7 @@ export function planNotifications(fact: NotifierFact, known: ReadonlyMap<string,
         ([recipientUserId, questions]) => ({
           recipientUserId,
           kind,
-          questions: questions.map((q) => asNotificationQuestion(q)),
+          questions: questions.map((q) => notifiedQuestion(q)),
           blocks: [gateBlock(data.gate, data.taskId)],
           waits: [{ kind: 'gate' as const, gate: data.gate, taskId: data.taskId }],
           gate,

@@ -11,7 +11,12 @@ import {
 import type { GivenNotice } from '../domain/clock-notices';
 import type { KnownQuestion } from '../domain/recipients';
 import { skipClockNotices } from './deliveries.store';
-import { KNOWN_QUESTION_COLUMNS, toKnownQuestion, type QuestionRow } from './questions.store';
+import {
+  KNOWN_QUESTION_COLUMNS,
+  toKnownQuestion,
+  type AfetaColumn,
+  type QuestionRow,
+} from './questions.store';
 
 /*
  * Issue #17 the clock's rows: each project's policy, each person's working time, the members
@@ -202,7 +207,7 @@ export interface ClockQuestionRow {
   autor: string;
   pergunta: string;
   sugestao: string | null;
-  afeta: { regras: string[]; historias: string[]; tarefas: string[] };
+  afeta: AfetaColumn;
   origin: string;
   declared_at: Date;
   policy: ClockPolicy;

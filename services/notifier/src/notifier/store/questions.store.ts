@@ -1,24 +1,42 @@
 import type { EntityManager } from 'typeorm';
-import type { QuestionDeclared } from '@openq/contracts';
+import type { Affects } from '../domain/notification';
 import type { KnownQuestion } from '../domain/recipients';
 
+/** A declared question as the notifier keeps it, and when it was declared. */
+export type DeclaredQuestion = KnownQuestion & { declaredAt: string };
+
+/** `afeta` as its column holds it (the wire's words). */
+export interface AfetaColumn {
+  regras: string[];
+  historias: string[];
+  tarefas: string[];
+}
+
+export function afetaColumn(a: Affects): AfetaColumn {
+  return { regras: a.rules, historias: a.stories, tarefas: a.tasks };
+}
+
+export function affectsOf(c: AfetaColumn): Affects {
+  return { rules: c.regras, stories: c.historias, tasks: c.tarefas };
+}
+
 /** Keeps what the notifier needs of a declared question (a redelivery changes nothing). */
-export async function saveQuestion(m: EntityManager, projectId: string, d: QuestionDeclared): Promise<void> {
+export async function saveQuestion(m: EntityManager, projectId: string, q: DeclaredQuestion): Promise<void> {
   await m.query(
     `INSERT INTO notifier_question
        (question_id, project_id, session_author_id, autor, pergunta, sugestao, afeta, origin, declared_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (question_id) DO NOTHING`,
     [
-      d.questionId,
+      q.questionId,
       projectId,
-      d.sessionAuthorId,
-      d.autor,
-      d.pergunta,
-      d.sugestao ?? null,
-      JSON.stringify(d.afeta),
-      d.origin,
-      d.declaredAt,
+      q.sessionAuthorId,
+      q.askedBy,
+      q.question,
+      q.suggestion,
+      JSON.stringify(afetaColumn(q.affects)),
+      q.origin,
+      q.declaredAt,
     ],
   );
 }
@@ -33,7 +51,7 @@ export interface QuestionRow {
   autor: string;
   pergunta: string;
   sugestao: string | null;
-  afeta: KnownQuestion['afeta'];
+  afeta: AfetaColumn;
   origin: string;
 }
 
@@ -56,10 +74,10 @@ export function toKnownQuestion(r: QuestionRow): KnownQuestion {
   return {
     questionId: r.question_id,
     sessionAuthorId: r.session_author_id,
-    autor: r.autor,
-    pergunta: r.pergunta,
-    sugestao: r.sugestao,
-    afeta: r.afeta,
+    askedBy: r.autor,
+    question: r.pergunta,
+    suggestion: r.sugestao,
+    affects: affectsOf(r.afeta),
     origin: r.origin,
   };
 }

@@ -4,13 +4,14 @@
 // a TransientSendError with backoff and dead-letters a PermanentSendError at once.
 
 import type { NotificationChannel, NotificationKind } from '@openq/contracts';
-import type { Notification } from '../../domain/notification';
+import type { Notification } from './notification';
 
 // The channels and kinds are libs/contracts' words (notifications.ts): the inbox names them too.
 export type ChannelKind = NotificationChannel;
 export type { NotificationKind };
-// What a notification is belongs to the domain (the plans make them); the channels render it.
-export type { Notification, NotificationClock, NotificationQuestion, Wait } from '../../domain/notification';
+// What a notification is as it leaves (./notification.ts); the domain's plans make what it says.
+export type { Notification, NotificationQuestion } from './notification';
+export type { NotificationClock, Wait } from '../../domain/notification';
 
 /** Never retried: a 4xx, a bad address, a target that can never accept this message. */
 export class PermanentSendError extends Error {

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
 import type { ChannelKind, Notification, NotificationClock } from '../../adapters/channels/channel';
+import { notificationQuestion } from '../../adapters/channels/notification';
 import {
   planNotifications,
   type KnownQuestion,
@@ -99,7 +100,7 @@ export async function addressToChannels(
         projectId: source.projectId,
         recipientUserId: plan.recipientUserId,
         occurredAt: source.occurredAt,
-        questions: plan.questions,
+        questions: plan.questions.map(notificationQuestion),
         blocks: plan.blocks,
         waits: plan.waits,
         ...(plan.gate ? { gate: plan.gate } : {}),

@@ -5,7 +5,7 @@ import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../doma
 import type { Notification } from '../../adapters/channels/channel';
 import { NOTIFIER_MIGRATIONS } from '../../migrations';
 import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../../store/clock.store';
-import { saveQuestion } from '../../store/questions.store';
+import { saveDeclaredQuestion as saveQuestion } from '../enqueue-notifications/from-wire';
 import { ClockTicker } from './clock-ticker';
 
 /*

@@ -14,6 +14,7 @@ import {
   type ClockQuestionRow,
 } from '../../store/clock.store';
 import { addressToChannels } from '../enqueue-notifications/enqueue';
+import { toKnownQuestion } from '../../store/questions.store';
 
 /** Namespace of a clock notice's event id: uuidv5(notice key), the same however often computed. */
 const NOTICE_NAMESPACE = '5e0c7f4a-2b1d-4c3e-9f8a-6d7e1b2c3a4f';
@@ -100,14 +101,5 @@ export async function tickClockBatch(
 }
 
 function questionOf(row: ClockQuestionRow) {
-  return {
-    questionId: row.question_id,
-    sessionAuthorId: row.session_author_id,
-    autor: row.autor,
-    pergunta: row.pergunta,
-    sugestao: row.sugestao,
-    afeta: row.afeta,
-    origin: row.origin,
-    declaredAt: new Date(row.declared_at),
-  };
+  return { ...toKnownQuestion(row), declaredAt: new Date(row.declared_at) };
 }
