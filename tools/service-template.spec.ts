@@ -26,6 +26,22 @@ function walk(dir: string): string[] {
   });
 }
 
+/** The contract's Portuguese field names (SPEC), which a domain's own types name in English. */
+const WIRE_WORDS =
+  /\b(pergunta|sugestao|resposta|afeta|regras|historias|tarefas|autor|motivo|viaAgente|respondidaPor|aceitouSugestao|veredito|resumo|itens|insistir|decisoes|decisoesTotal|overrideDeMantenedor|idadeSegundos)\b/g;
+
+/**
+ * Domain files whose job is to build or read a contract value itself, so they use its words: the
+ * context's dev kickoff, QA cut and turn context are the contract's reply types (§6.3, §11.2); the
+ * pipeline task reads the analyst's questions through the contract's own normalizer.
+ */
+const BUILDS_WIRE_VALUES = new Set([
+  'services/context/src/context/domain/dev-context.ts',
+  'services/context/src/context/domain/turn-context.ts',
+  'services/context/src/context/domain/decision-selection.ts',
+  'services/gates/src/pipeline/domain/pipeline-task.ts',
+]);
+
 /** The gateway's folders that are not an HTTP area of their own. */
 const GATEWAY_SHARED = new Set(['auth', 'http', 'messaging', 'testing']);
 
@@ -197,6 +213,24 @@ describe('the service template (docs/conventions.md)', () => {
     for (const service of STATEFUL) {
       expect(deciders.filter((d) => d.startsWith(`services/${service}/`))).not.toEqual([]);
     }
+  });
+
+  it("a domain's own names are English: the contract's Portuguese words stay on the wire", () => {
+    const wrong = sourceFiles
+      .filter(
+        (f) => f.includes(`${sep}domain${sep}`) && !isSpec(f) && !f.includes(`${sep}__fixtures__${sep}`),
+      )
+      .filter((f) => !BUILDS_WIRE_VALUES.has(rel(f)))
+      .flatMap((file) => {
+        // Identifiers only: string literals (reason codes, texts) and comments are the wire's words.
+        const code = read(file)
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\/\/.*$/gm, '')
+          .replace(/'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, "''");
+        const words = [...code.matchAll(WIRE_WORDS)].map((m) => m[0]);
+        return words.length > 0 ? [`${rel(file)}: ${[...new Set(words)].join(', ')}`] : [];
+      });
+    expect(wrong).toEqual([]);
   });
 
   it('the gateway is a stateless edge: HTTP areas, no database library, no message controller', () => {
