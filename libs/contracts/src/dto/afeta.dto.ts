@@ -23,3 +23,20 @@ export class AfetaDto implements Afeta {
   @IsEntityIdList(AFETA_MAX_IDS)
   tarefas!: string[];
 }
+
+/** §3.1 what a question (and its decision) affects, in the domains' words (the wire's `afeta`). */
+export interface Affects {
+  rules: string[];
+  stories: string[];
+  tasks: string[];
+}
+
+/** The wire's `afeta` in the domains' words. */
+export function affectsFromWire({ regras, historias, tarefas }: Afeta): Affects {
+  return { rules: regras, stories: historias, tasks: tarefas };
+}
+
+/** What a domain says a question affects, in the wire's words (`afeta`; the same key order). */
+export function affectsToWire({ rules, stories, tasks }: Affects): Afeta {
+  return { regras: rules, historias: stories, tarefas: tasks };
+}

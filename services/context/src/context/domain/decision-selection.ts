@@ -1,11 +1,7 @@
-import { compareInstantsDesc, type DecisionView } from '@openq/contracts';
+import { compareInstantsDesc, type Affects, type DecisionView } from '@openq/contracts';
 
-/** What a question affects (the wire's `afeta`, SPEC §3.1: `regras`, `historias`, `tarefas`). */
-export interface Affects {
-  rules: readonly string[];
-  stories: readonly string[];
-  tasks: readonly string[];
-}
+/** What a question affects (the contract's `Affects`: the wire's `afeta`, SPEC §3.1). */
+export type { Affects } from '@openq/contracts';
 
 /**
  * A decision of the project's decision index (from `decision.recorded` + its question's `afeta`):

@@ -9,6 +9,7 @@ import {
   type DeclareQuestionReply,
   type Refusal,
   type ErrorBody,
+  affectsToWire,
 } from '@openq/contracts';
 import { CORRELATION_HEADER, RpcClient, replyFailure } from '@openq/messaging';
 import { NATS } from '@openq/platform';
@@ -64,8 +65,7 @@ export class QuestionDeclarer {
     batch: QuestionBatch,
     opts: { correlationId: string } & OnRefused,
   ): Promise<string[] | Refusal> {
-    const { rules, stories, tasks } = batch.affects;
-    const afeta = { regras: rules, historias: stories, tarefas: tasks };
+    const afeta = affectsToWire(batch.affects);
     const commands: DeclareQuestionCommand[] = batch.questions.map((q) => ({
       projectId,
       declaration: {

@@ -1,3 +1,4 @@
+import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
 import { deferWrite } from '@openq/persistence';
 import {
@@ -79,7 +80,7 @@ function storedRequest(r: QuestionRequest): StoredQuestionRequest {
     sessionAuthorId: r.sessionAuthorId,
     autor: r.role,
     origin: r.origin,
-    afeta: { regras: r.affects.rules, historias: r.affects.stories, tarefas: r.affects.tasks },
+    afeta: affectsToWire(r.affects),
     declare: r.declare.map((q) => ({
       key: q.key,
       subspecialty: q.subspecialty,
@@ -96,7 +97,7 @@ function requestOf(r: StoredQuestionRequest): QuestionRequest {
     sessionAuthorId: r.sessionAuthorId,
     role: r.autor,
     origin: r.origin,
-    affects: { rules: r.afeta.regras, stories: r.afeta.historias, tasks: r.afeta.tarefas },
+    affects: affectsFromWire(r.afeta),
     declare: r.declare.map((q) => ({
       key: q.key,
       subspecialty: q.subspecialty,

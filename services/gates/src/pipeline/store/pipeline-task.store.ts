@@ -1,3 +1,4 @@
+import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
 import { queryAfterWrites } from '@openq/persistence';
 import type { AnalystQuestionRequest, PipelineTask } from '../domain/pipeline-task';
@@ -54,7 +55,7 @@ function storedRequest(r: AnalystQuestionRequest): StoredQuestionRequest {
     sessionAuthorId: r.sessionAuthorId,
     autor: r.role,
     origin: r.origin,
-    afeta: { regras: r.affects.rules, historias: r.affects.stories, tarefas: r.affects.tasks },
+    afeta: affectsToWire(r.affects),
     declare: r.declare.map((q) => ({ key: q.key, pergunta: q.question, sugestao: q.suggestion })),
   };
 }
@@ -65,7 +66,7 @@ function requestOf(r: StoredQuestionRequest): AnalystQuestionRequest {
     sessionAuthorId: r.sessionAuthorId,
     role: r.autor,
     origin: r.origin,
-    affects: { rules: r.afeta.regras, stories: r.afeta.historias, tasks: r.afeta.tarefas },
+    affects: affectsFromWire(r.afeta),
     declare: r.declare.map((q) => ({ key: q.key, question: q.pergunta, suggestion: q.sugestao })),
   };
 }

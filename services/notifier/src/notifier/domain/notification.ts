@@ -1,15 +1,12 @@
+import type { Affects } from '@openq/contracts';
 /*
  * What the notifier's plans say about a notification (issue #17), in the domain's own words. The
  * channels render the outbound shape (`adapters/channels/notification.ts`): the delivery rows and
  * the webhooks' bodies keep the wire's words, mapped from these at the edge (issue #31).
  */
 
-/** What a question affects: the rules, stories and tasks it names. */
-export interface Affects {
-  rules: string[];
-  stories: string[];
-  tasks: string[];
-}
+/** What a question affects: the rules, stories and tasks it names (the contract's `Affects`). */
+export type { Affects } from '@openq/contracts';
 
 /** A question as a notification tells it. */
 export interface NotifiedQuestion {

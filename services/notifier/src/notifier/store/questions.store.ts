@@ -1,24 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import type { Affects } from '../domain/notification';
+import { affectsFromWire, affectsToWire, type Afeta } from '@openq/contracts';
 import type { KnownQuestion } from '../domain/recipients';
 
 /** A declared question as the notifier keeps it, and when it was declared. */
 export type DeclaredQuestion = KnownQuestion & { declaredAt: string };
 
-/** `afeta` as its column holds it (the wire's words). */
-export interface AfetaColumn {
-  regras: string[];
-  historias: string[];
-  tarefas: string[];
-}
-
-export function afetaColumn(a: Affects): AfetaColumn {
-  return { regras: a.rules, historias: a.stories, tarefas: a.tasks };
-}
-
-export function affectsOf(c: AfetaColumn): Affects {
-  return { rules: c.regras, stories: c.historias, tasks: c.tarefas };
-}
+/** `afeta` as its column holds it: the wire's words (the contract's `Afeta`). */
+export type AfetaColumn = Afeta;
 
 /** Keeps what the notifier needs of a declared question (a redelivery changes nothing). */
 export async function saveQuestion(m: EntityManager, projectId: string, q: DeclaredQuestion): Promise<void> {
@@ -34,7 +22,7 @@ export async function saveQuestion(m: EntityManager, projectId: string, q: Decla
       q.askedBy,
       q.question,
       q.suggestion,
-      JSON.stringify(afetaColumn(q.affects)),
+      JSON.stringify(affectsToWire(q.affects)),
       q.origin,
       q.declaredAt,
     ],
@@ -77,7 +65,7 @@ export function toKnownQuestion(r: QuestionRow): KnownQuestion {
     askedBy: r.autor,
     question: r.pergunta,
     suggestion: r.sugestao,
-    affects: affectsOf(r.afeta),
+    affects: affectsFromWire(r.afeta),
     origin: r.origin,
   };
 }

@@ -1,3 +1,4 @@
+import type { Affects } from '@openq/contracts';
 /**
  * §12.3 "Ask once": whether two declarations ask the same thing. Pure: the questions service
  * finds candidates in PostgreSQL (`pg_trgm` over `askKey`, docs/decisions.md "Ask once") and this
@@ -256,15 +257,8 @@ function commonPrefix(x: string, y: string): number {
   return i;
 }
 
-/**
- * §3.1 what a question affects: the ids of rules, stories and tasks (the wire's `afeta`, whose
- * `regras`, `historias`, `tarefas` these are).
- */
-export interface Affects {
-  rules: string[];
-  stories: string[];
-  tasks: string[];
-}
+/** §3.1 what a question affects (the contract's `Affects`: the wire's `afeta` in English). */
+export type { Affects } from '@openq/contracts';
 
 /** §12.3 overlapping or empty `affects`: either side affects nothing, or both name a common id. */
 export function affectsOverlap(a: Affects, b: Affects): boolean {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Afeta } from '@openq/contracts';
 import { askBands, askKey, type Affects } from '../domain/same-question';
-import { affectsFromWire } from './question-log.store';
+import { affectsFromWire } from '@openq/contracts';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
 const CANDIDATES = 5;

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import {
+  affectsFromWire,
+  affectsToWire,
   fold,
-  type Afeta,
   type DecisionRecorded,
   type DecisionSuperseded,
   type Precedent as PrecedentWire,
@@ -25,7 +26,6 @@ import {
   type Withdrawal,
 } from '../domain/question';
 import type { Asker, Join, Precedent, PrecedentOffer } from '../domain/ask-once';
-import type { Affects } from '../domain/same-question';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -332,16 +332,6 @@ export function decisionToWire(decision: DecisionRecord): DecisionRecorded {
     ...('grantId' in decision ? { grantId: decision.grantId } : {}),
     decidedAt: decision.decidedAt,
   };
-}
-
-/** §3.1 what a question affects, as the wire says it (`afeta`), in the domain's words. */
-export function affectsFromWire({ regras, historias, tarefas }: Afeta): Affects {
-  return { rules: regras, stories: historias, tasks: tarefas };
-}
-
-/** §3.1 what a question affects, in the wire's words (`afeta`: `regras`, `historias`, `tarefas`). */
-export function affectsToWire({ rules, stories, tasks }: Affects): Afeta {
-  return { regras: rules, historias: stories, tarefas: tasks };
 }
 
 /** A declaration as the wire says it, in the domain's words (§12.3 `precedentOf`/`motivo` only when present). */

@@ -1,3 +1,4 @@
+import { affectsToWire } from '@openq/contracts';
 import type { Language, NotificationKind } from '@openq/contracts';
 import type { NotificationClock, NotifiedQuestion, Wait } from '../../domain/notification';
 
@@ -50,7 +51,7 @@ export function notificationQuestion(q: NotifiedQuestion): NotificationQuestion 
     pergunta: q.question,
     sugestao: q.suggestion,
     autor: q.askedBy,
-    afeta: { regras: q.affects.rules, historias: q.affects.stories, tarefas: q.affects.tasks },
+    afeta: affectsToWire(q.affects),
     ...(q.answer !== undefined ? { resposta: q.answer } : {}),
   };
 }

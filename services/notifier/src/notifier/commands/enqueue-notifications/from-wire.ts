@@ -1,3 +1,4 @@
+import { affectsFromWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
 import type { GateRescueParked, GateResumed, QuestionAnswered, QuestionDeclared } from '@openq/contracts';
 import type { NotifierFact } from '../../domain/recipients';
@@ -22,7 +23,7 @@ export function declaredFromWire(d: QuestionDeclared): DeclaredQuestion {
     askedBy: d.autor,
     question: d.pergunta,
     suggestion: d.sugestao ?? null,
-    affects: { rules: d.afeta.regras, stories: d.afeta.historias, tasks: d.afeta.tarefas },
+    affects: affectsFromWire(d.afeta),
     origin: d.origin,
     declaredAt: d.declaredAt,
   };

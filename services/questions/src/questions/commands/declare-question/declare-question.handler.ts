@@ -11,7 +11,8 @@ import type { OutboxWriter } from '@openq/messaging';
 import type { DeclareInput, Question, QuestionCommand } from '../../domain/question';
 import { askOnce, askedOf, askerOf, precedentOf } from '../../domain/ask-once';
 import { likeness } from '../../domain/same-question';
-import { affectsFromWire, precedentToWire, QuestionLog } from '../../store/question-log.store';
+import { affectsFromWire } from '@openq/contracts';
+import { precedentToWire, QuestionLog } from '../../store/question-log.store';
 import { questionTransaction } from '../../questions-transaction';
 import { candidatesFor, earlierCalls, lockAskers } from '../../store/ask-once.store';
 
