@@ -1,35 +1,24 @@
-import { connect, type JsMsg, type NatsConnection } from 'nats';
+import type { JsMsg, NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
-import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import { eventSubject, makeEnvelope } from '@openq/contracts';
 import { encodeJson } from '../codec';
-import { ensureStreams } from '../provisioning';
-import { SubjectOrder } from '../subject-order';
-import { openPingDatabase, PING } from '../__fixtures__/ping-service.fixture';
+import { PING } from '../__fixtures__/ping-service.fixture';
+import { openInboundWorld, type InboundWorld } from '../__fixtures__/inbound-world.fixture';
 import type { BatchItem } from './batch';
 import { Inbox } from './claim';
 import { PredecessorPending } from './order';
 
 /* The inbox claim against the real PostgreSQL (and, for its turn, the real stream). */
 
-let db: TestDatabase;
+let world: InboundWorld;
 let ds: DataSource;
-let nats: TestNatsServer;
 let nc: NatsConnection;
 
 beforeEach(async () => {
-  db = await createTestDatabase();
-  ds = await openPingDatabase(db.url);
-  nats = await startNatsServer();
-  nc = await connect({ servers: nats.url });
+  ({ ds, nc } = world = await openInboundWorld());
 });
 
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await ds.destroy();
-  await db.drop();
-});
+afterEach(() => world.close());
 
 const SUBJECT = eventSubject(PING, 'p1');
 const msg = (seq: number) => ({ subject: SUBJECT, seq });
@@ -75,15 +64,13 @@ describe('Inbox.claimInTurn without an order', () => {
 
 describe('Inbox.claimInTurn with an order', () => {
   it('claims in the statement that takes the turn; waits, claiming nothing, while an earlier message is pending', async () => {
-    const jsm = await nc.jetstreamManager();
-    await ensureStreams(jsm);
     const ids: string[] = [];
     for (let n = 1; n <= 2; n++) {
       const envelope = makeEnvelope(PING, 'p1', { n, note: 'x' });
       await nc.jetstream().publish(SUBJECT, encodeJson(envelope), { msgID: envelope.eventId });
       ids.push(envelope.eventId);
     }
-    const order = new SubjectOrder('svc__a', { jsm, stream: STREAMS.agentEvents.name, ackFloor: 0 });
+    const { order } = world; // svc__a on AGENT_EVENTS, from an ack floor of 0
     const inbox = new Inbox(ds, 'svc__a');
     const claim = (seq: number) =>
       ds.transaction((m) => inbox.claimInTurn(m, order, msg(seq), ids[seq - 1]!));

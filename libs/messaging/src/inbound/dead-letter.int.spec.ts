@@ -1,41 +1,28 @@
 import { Logger } from '@nestjs/common';
-import { connect, type JsMsg, type NatsConnection } from 'nats';
+import type { JsMsg, NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope, STREAMS, type EventEnvelope } from '@openq/contracts';
-import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import { eventSubject, makeEnvelope, type EventEnvelope } from '@openq/contracts';
 import { encodeJson } from '../codec';
-import { ensureStreams } from '../provisioning';
 import { RetryLaterError } from '../retry-later';
 import { SubjectOrder } from '../subject-order';
-import { openPingDatabase, PING, PONGED } from '../__fixtures__/ping-service.fixture';
+import { PING, PONGED } from '../__fixtures__/ping-service.fixture';
+import { openInboundWorld, type InboundWorld } from '../__fixtures__/inbound-world.fixture';
 import { DeadLetters } from './dead-letter';
 import type { InboundOptions } from './options';
 import { PredecessorPending } from './order';
 
 /* Parking a message in the dead letters, against the real PostgreSQL and stream. */
 
-let db: TestDatabase;
+let world: InboundWorld;
 let ds: DataSource;
-let nats: TestNatsServer;
 let nc: NatsConnection;
 let order: SubjectOrder;
 
 beforeEach(async () => {
-  db = await createTestDatabase();
-  ds = await openPingDatabase(db.url);
-  nats = await startNatsServer();
-  nc = await connect({ servers: nats.url });
-  const jsm = await nc.jetstreamManager();
-  await ensureStreams(jsm);
-  order = new SubjectOrder('svc__a', { jsm, stream: STREAMS.agentEvents.name, ackFloor: 0 });
+  ({ ds, nc, order } = world = await openInboundWorld());
 });
 
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await ds.destroy();
-  await db.drop();
-});
+afterEach(() => world.close());
 
 const SUBJECT = eventSubject(PING, 'p1');
 

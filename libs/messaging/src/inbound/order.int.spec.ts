@@ -1,39 +1,26 @@
-import { connect, type JsMsg, type NatsConnection } from 'nats';
+import type { JsMsg, NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope, STREAMS } from '@openq/contracts';
-import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import { eventSubject, makeEnvelope } from '@openq/contracts';
 import { encodeJson } from '../codec';
-import { ensureStreams } from '../provisioning';
 import { SubjectOrder } from '../subject-order';
-import { openPingDatabase, PING } from '../__fixtures__/ping-service.fixture';
+import { PING } from '../__fixtures__/ping-service.fixture';
+import { openInboundWorld, type InboundWorld } from '../__fixtures__/inbound-world.fixture';
 import type { BatchItem } from './batch';
 import type { Outcome } from './options';
 import { enterBatchTurn, enterTurn, PredecessorPending } from './order';
 
 /* A message's and a batch's turn on their subjects, against the real PostgreSQL and stream. */
 
-let db: TestDatabase;
+let world: InboundWorld;
 let ds: DataSource;
-let nats: TestNatsServer;
 let nc: NatsConnection;
 let order: SubjectOrder;
 
 beforeEach(async () => {
-  db = await createTestDatabase();
-  ds = await openPingDatabase(db.url);
-  nats = await startNatsServer();
-  nc = await connect({ servers: nats.url });
-  const jsm = await nc.jetstreamManager();
-  await ensureStreams(jsm);
-  order = new SubjectOrder('svc__a', { jsm, stream: STREAMS.agentEvents.name, ackFloor: 0 });
+  ({ ds, nc, order } = world = await openInboundWorld());
 });
 
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await ds.destroy();
-  await db.drop();
-});
+afterEach(() => world.close());
 
 const P1 = eventSubject(PING, 'p1');
 const P2 = eventSubject(PING, 'p2');
