@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { Client } from 'pg';
 
 /**
@@ -46,8 +47,17 @@ export function beginWithFirstStatement(client: Client): void {
     }
     const begin = state.begin;
     state.begin = null;
-    const begun = query.call(this, begin) as Promise<unknown>;
-    const result = query.apply(this, args);
+    // Both are written at once (pipeline mode): one write to the socket for the two.
+    const stream = (this as unknown as { connection?: { stream?: Writable } }).connection?.stream;
+    stream?.cork();
+    let begun: Promise<unknown>;
+    let result: unknown;
+    try {
+      begun = query.call(this, begin) as Promise<unknown>;
+      result = query.apply(this, args);
+    } finally {
+      stream?.uncork();
+    }
     if (!promised) {
       // A callback's statement: its own error tells a failed BEGIN's (the connection's) story.
       begun.catch(() => undefined);
