@@ -188,7 +188,7 @@ export async function closeQuestion(
     ),
   );
   if (closed.length > 0) {
-    // A statement of its own, after the update waited for the tick: it sees what the tick planned.
+    // In a later statement than the close, which waited for the tick: it sees what the tick planned.
     await skipClockNotices(m, questionId, status);
     return toKnownQuestion(closed[0]!);
   }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { returnedRows } from '@openq/persistence';
+import { deferWrite } from '@openq/persistence';
 import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
 import type { DeliveryListFilter, DeliveryListReply, DeliveryStatus, DeliveryView } from '@openq/contracts';
 import type { ChannelKind, ChannelTargets, Notification } from '../adapters/channels/channel';
@@ -112,21 +112,22 @@ export const CLOCK_KINDS = ['question_reminder', 'question_due', 'question_escal
 /**
  * In the transaction that closes a question: its clock notices still pending (retrying, or held
  * for a digest) are `skipped`, with why, instead of telling someone about a question that waits
- * no more. Returns how many.
+ * no more. Nothing reads what it changed, so it goes with the transaction's next statement
+ * (`deferWrite`): a statement after the close, which waited for the tick holding the question,
+ * so it sees what that tick planned.
  */
 export async function skipClockNotices(
   m: EntityManager,
   questionId: string,
   closedAs: 'answered' | 'withdrawn',
-): Promise<number> {
-  const result: unknown = await m.query(
+): Promise<void> {
+  await deferWrite(
+    m,
     `UPDATE notification_delivery SET status = 'skipped', last_error = $3
       WHERE status = 'pending' AND digest_id IS NULL AND kind = ANY($2::text[])
-        AND notification->'questions'->0->>'questionId' = $1
-      RETURNING id`,
+        AND notification->'questions'->0->>'questionId' = $1`,
     [questionId, CLOCK_KINDS, closedAs === 'answered' ? 'pergunta_respondida' : 'pergunta_retirada'],
   );
-  return returnedRows(result).length;
 }
 
 /** Marks a delivery sent: one statement, right after the channel accepted it. */
