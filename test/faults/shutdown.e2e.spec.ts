@@ -96,6 +96,8 @@ it(`stops each service gracefully ${STOPS_PER_SERVICE} times under load, losing 
   expect(stops.reduce((sum, s) => sum + s.leftUnacked, 0)).toBeLessThan(20);
   // A click in flight when the gateway or the questions service stopped still got its answer:
   // none was committed and then reported as failed (it would come back 409 on its retry).
+  const committedThenFailed = load.clicks.filter((c) => c.status === 409 && c.retries > 0);
+  expect(committedThenFailed.map((c) => `${c.questionId}: ${c.retriedOn.join(', ')}`)).toEqual([]);
   expect(invariants.clicks409AfterRetry).toBe(0);
 }, 600_000);
 

@@ -56,6 +56,8 @@ export interface ClickOutcome {
   reason: string | null;
   decisionEventId: string | null;
   retries: number;
+  /** What each retried attempt got (`<status> <reason> at <time>`). */
+  retriedOn: string[];
 }
 
 /** The toolCallId the gates service gives the question of a QA round (see qaToolCallId). */
@@ -318,14 +320,17 @@ export class Workload {
     resposta = `click answer to ${questionId}`,
   ): Promise<ClickOutcome> {
     let retries = 0;
+    const retriedOn: string[] = [];
     const result: HttpResult = await httpUntilDefinitive(
       () => this.stack.gatewayUrl,
       'POST',
       `/projects/${project}/open-questions/${questionId}/answer`,
       { token: devToken(AUTHOR, project), body: { resposta } },
-      () => {
+      (failed) => {
         retries++;
         this.clickRetries++;
+        const reason = (failed.body as { reason?: string } | null)?.reason ?? '';
+        retriedOn.push(`${failed.status} ${reason} at ${new Date().toISOString().slice(11, 23)}`);
       },
     );
     return {
@@ -335,6 +340,7 @@ export class Workload {
       reason: (result.body as { reason?: string } | null)?.reason ?? null,
       decisionEventId: (result.body as { decisionEventId?: string } | null)?.decisionEventId ?? null,
       retries,
+      retriedOn,
     };
   }
 }
