@@ -12,7 +12,6 @@ import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbo
 import { InfrastructureUnavailableError } from './unavailable';
 import { enableWriteBehind } from './write-behind';
 import { prepareRepeatedStatements } from './prepared-statements';
-import { beginWithFirstStatement, forgetHeldBegin } from './begin-with-first-statement';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
@@ -57,13 +56,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
       max: options.poolSize ?? 10,
       options: `-c search_path=${schema}`,
       connectionTimeoutMillis: 5000,
-      // pg writes a query without waiting for the answers before it: a transaction's BEGIN goes
-      // with its first statement (begin-with-first-statement.ts). Callers still await each query.
-      pipeline: true,
       onConnect: (client: Client) => {
         guardConnection(client);
         prepareRepeatedStatements(client);
-        beginWithFirstStatement(client);
       },
     },
   });
@@ -72,12 +67,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
   } catch (error) {
     throw unavailable(options.url, error);
   }
-  const pool = (
-    dataSource.driver as unknown as {
-      master: { on(event: 'release', fn: (e: unknown, client: unknown) => void): void };
-    }
-  ).master;
-  pool.on('release', (_error, client) => forgetHeldBegin(client));
   await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(ignoreRace);
   await migrate(dataSource, schema);
   enableWriteBehind(dataSource);
