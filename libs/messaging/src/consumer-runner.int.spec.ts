@@ -258,3 +258,55 @@ describe('ConsumerRunner with shared transaction slots', () => {
     expect(slots.inUse).toBe(0);
   });
 });
+
+describe('ConsumerRunner linger (lingerMs)', () => {
+  it('lets a batch wait for company only while work queues; after a batch of one, a message goes at once', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'LINGER', subjects: ['linger.>'] });
+    await jsm.consumers.add('LINGER', { durable_name: 'l', ack_policy: AckPolicy.Explicit });
+    const js = nc.jetstream();
+    const batches: string[][] = [];
+    let hold: Promise<void> | null = null;
+    const processor = {
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        batches.push(msgs.map((m) => m.subject.slice('linger.'.length)));
+        await hold;
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const LINGER_MS = 1500;
+    const runner = new ConsumerRunner(js, processor, {
+      stream: 'LINGER',
+      durable: 'l',
+      concurrency: 1,
+      lingerMs: LINGER_MS,
+    });
+    await runner.start();
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    await js.publish('linger.a');
+    await waitFor(() => batches.length === 1, { what: 'a in its batch' });
+    await js.publish('linger.b'); // queue behind the held batch
+    await js.publish('linger.c');
+    await waitFor(() => runner['ready']() === 2, { what: 'b and c waiting' });
+    hold = null;
+    release();
+    // After a batch of one, what waited goes at once, together.
+    await waitFor(() => runner.handled === 3, { what: 'b and c handled' });
+    // Work queued (the last batch held two): d waits for company, and e, published right after, joins it.
+    await js.publish('linger.d');
+    await js.publish('linger.e');
+    await waitFor(() => runner.handled === 5, { what: 'd and e handled', timeoutMs: 10_000 });
+    // Still after a batch of two: f lingers, finds nobody, and goes alone; g, after a batch of one, at once.
+    await js.publish('linger.f');
+    await waitFor(() => runner.handled === 6, { what: 'f handled', timeoutMs: 10_000 });
+    const sent = Date.now();
+    await js.publish('linger.g');
+    await waitFor(() => runner.handled === 7, { what: 'g handled', timeoutMs: 10_000 });
+    const gTook = Date.now() - sent;
+    await runner.stop();
+    expect(batches).toEqual([['a'], ['b', 'c'], ['d', 'e'], ['f'], ['g']]);
+    expect(gTook).toBeLessThan(LINGER_MS); // g did not linger
+  });
+});

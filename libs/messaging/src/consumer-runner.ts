@@ -14,6 +14,12 @@ export interface ConsumerRunnerOptions {
   maxParkMs?: number;
   /** The process's transaction slots, shared by its consumers: a batch is gathered once it holds one. */
   slots?: TransactionSlots;
+  /**
+   * While work queues (this runner's last batch held more than one message), how long a batch may
+   * wait for company before it is gathered; 0 (the default): never. A message after a batch of one
+   * goes at once.
+   */
+  lingerMs?: number;
 }
 
 export const DEFAULT_BATCH_SIZE = 256;
@@ -59,6 +65,11 @@ export class ConsumerRunner {
   private stopping = false;
   /** Registered with the slots, to be woken at their next release. */
   private waitingForSlot = false;
+  /** How many messages the last batch started held: more than one, and the next may linger. */
+  private lastBatch = 0;
+  /** The next batch's linger: running, or over (it goes once a slot is free). */
+  private linger: NodeJS.Timeout | null = null;
+  private lingered = false;
   private readonly onSlotFree = (): void => {
     this.waitingForSlot = false;
     this.pump();
@@ -132,6 +143,7 @@ export class ConsumerRunner {
   private pump(): void {
     const { slots } = this.options;
     while (!this.stopping && this.running.size < this.options.concurrency && this.hasWork()) {
+      if (this.lingering()) return;
       if (slots && !slots.tryAcquire()) {
         if (!this.waitingForSlot) {
           this.waitingForSlot = true;
@@ -146,6 +158,38 @@ export class ConsumerRunner {
       }
       this.launch(batch);
     }
+  }
+
+  /**
+   * Whether the next batch waits for company: only while work queues (the last batch held more
+   * than one message), at most `lingerMs` once, and not once a full batch is ready.
+   */
+  private lingering(): boolean {
+    const lingerMs = this.options.lingerMs ?? 0;
+    if (lingerMs <= 0 || this.lastBatch <= 1 || this.lingered) return false;
+    if (this.ready() >= this.batchSize) {
+      this.endLinger();
+      return false;
+    }
+    this.linger ??= setTimeout(() => {
+      this.linger = null;
+      this.lingered = true;
+      this.pump();
+    }, lingerMs);
+    return true;
+  }
+
+  private endLinger(): void {
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = null;
+    this.lingered = true;
+  }
+
+  /** Messages held by idle lanes. */
+  private ready(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) if (!lane.busy) n += lane.queue.length;
+    return n;
   }
 
   /** Whether some idle lane holds a message (it may still be pausing: `gather` decides). */
@@ -178,6 +222,8 @@ export class ConsumerRunner {
   }
 
   private launch(batch: JsMsg[]): void {
+    this.lastBatch = batch.length;
+    this.lingered = false;
     const lanes = new Set(batch.map((msg) => this.lanes.get(msg.subject)!));
     for (const msg of batch) this.started.add(msg);
     const task: Promise<void> = this.handle(batch).finally(() => {
@@ -274,6 +320,8 @@ export class ConsumerRunner {
     this.stopping = true;
     if (this.waitingForSlot) this.options.slots?.forget(this.onSlotFree);
     this.waitingForSlot = false;
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = null;
     this.messages?.stop();
     for (const lane of [...this.lanes.values()]) if (!lane.busy) this.release(lane);
     await this.loop?.catch(() => undefined);
