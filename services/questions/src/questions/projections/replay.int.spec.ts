@@ -146,10 +146,18 @@ describe('question log: replay and append-only', () => {
     );
     expect(logAmendments).toBe(amended);
 
+    const indexes = () =>
+      ds.query(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'question_view' ORDER BY indexname`,
+      );
+    const liveIndexes = await indexes();
+    expect(liveIndexes.length).toBeGreaterThan(3); // the GIN ones among them
     const result = await replayQuestionProjection(ds);
     expect(result.questions).toBe(declared.length);
     const rebuilt = await snapshot();
     expect(rebuilt).toEqual(live);
+    // Dropped for the rebuild, the same indexes again after it.
+    expect(await indexes()).toEqual(liveIndexes);
     const [{ n: joins }] = await ds.query(
       `SELECT count(*)::int AS n FROM question_log WHERE type = 'question.joined'`,
     );
