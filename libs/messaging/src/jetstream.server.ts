@@ -108,13 +108,29 @@ export class JetStreamPrepareContext extends BaseRpcContext<[EventEnvelope, () =
 /** Two, as the request edge's group commit runs two groups: docs/performance.md, session 9. */
 export const DEFAULT_TRANSACTION_SLOTS = 2;
 
+/**
+ * A consumer setting: the server's option, else the environment variable (when set), else the
+ * default; a value outside `valid` stops the start with the variable's name.
+ */
+function consumerSetting(
+  option: number | undefined,
+  variable: string,
+  fallback: number,
+  valid: { test: (n: number) => boolean; words: string },
+): number {
+  const fromEnv = process.env[variable];
+  const value = option ?? (fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : fallback);
+  if (!valid.test(value)) throw new Error(`${variable} must be ${valid.words}, got ${fromEnv}`);
+  return value;
+}
+
 function transactionSlotsOf(options: JetStreamServerOptions): TransactionSlots | undefined {
-  const fromEnv = process.env.OPENQ_CONSUMER_TRANSACTIONS;
-  const size =
-    options.transactionSlots ??
-    (fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : DEFAULT_TRANSACTION_SLOTS);
-  if (!Number.isInteger(size) || size < 0)
-    throw new Error(`OPENQ_CONSUMER_TRANSACTIONS must be a whole number ≥ 0, got ${fromEnv}`);
+  const size = consumerSetting(
+    options.transactionSlots,
+    'OPENQ_CONSUMER_TRANSACTIONS',
+    DEFAULT_TRANSACTION_SLOTS,
+    { test: (n) => Number.isInteger(n) && n >= 0, words: 'a whole number ≥ 0' },
+  );
   return size > 0 ? new TransactionSlots(size) : undefined;
 }
 
@@ -125,13 +141,10 @@ function transactionSlotsOf(options: JetStreamServerOptions): TransactionSlots |
 export const DEFAULT_CONSUMER_LINGER_MS = 15;
 
 function lingerOf(options: JetStreamServerOptions): number {
-  const fromEnv = process.env.OPENQ_CONSUMER_LINGER_MS;
-  const ms =
-    options.consumerLingerMs ??
-    (fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : DEFAULT_CONSUMER_LINGER_MS);
-  if (!Number.isFinite(ms) || ms < 0 || ms > 1000)
-    throw new Error(`OPENQ_CONSUMER_LINGER_MS must be between 0 and 1000, got ${fromEnv}`);
-  return ms;
+  return consumerSetting(options.consumerLingerMs, 'OPENQ_CONSUMER_LINGER_MS', DEFAULT_CONSUMER_LINGER_MS, {
+    test: (n) => Number.isFinite(n) && n >= 0 && n <= 1000,
+    words: 'between 0 and 1000',
+  });
 }
 
 function isBeforeTransaction(handler: MessageHandler): boolean {
