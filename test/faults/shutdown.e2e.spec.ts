@@ -103,24 +103,30 @@ it(`stops each service gracefully ${STOPS_PER_SERVICE} times under load, losing 
 
 /**
  * Messages the stopped process had pulled and neither acked nor handed back (nak) would wait
- * ack_wait (30 s) on the server. A nak'ed message still counts in num_ack_pending until it is
+ * ack_wait (10 s) on the server. A nak'ed message still counts in num_ack_pending until it is
  * delivered again, so a probe pulls from the durables: what comes back at once as a redelivery
  * was handed back; the rest of num_ack_pending was abandoned. The probe hands them back again.
+ * Its durables are probed side by side, all within 5 s of the exit: an abandoned message was kept
+ * alive until the stop (a third of ack_wait at most before it), so it comes back no sooner than
+ * about 6.7 s after, outside the probe — one after the other, a later durable's probe would count
+ * its abandoned messages as handed back.
  */
 async function abandoned(service: OpenqServiceName): Promise<number> {
-  let left = 0;
-  for (const c of (await consumerStates(stack.nc)).filter(
+  const durables = (await consumerStates(stack.nc)).filter(
     (x) => x.name.startsWith(`${service}__`) && x.ackPending > 0,
-  )) {
-    const consumer = await stack.nc.jetstream().consumers.get(c.stream, c.name);
-    let back = 0;
-    // 5 s: also what a handler handed back with a retry delay (a transient failure) just before the stop.
-    const batch = await consumer.fetch({ max_messages: c.ackPending + c.pending, expires: 5000 });
-    for await (const m of batch) {
-      if (m.info.deliveryCount > 1) back++;
-      m.nak();
-    }
-    left += Math.max(0, c.ackPending - back);
-  }
-  return left;
+  );
+  const left = await Promise.all(
+    durables.map(async (c) => {
+      const consumer = await stack.nc.jetstream().consumers.get(c.stream, c.name);
+      let back = 0;
+      // 5 s: also what a handler handed back with a retry delay (a transient failure) just before the stop.
+      const batch = await consumer.fetch({ max_messages: c.ackPending + c.pending, expires: 5000 });
+      for await (const m of batch) {
+        if (m.info.deliveryCount > 1) back++;
+        m.nak();
+      }
+      return Math.max(0, c.ackPending - back);
+    }),
+  );
+  return left.reduce((sum, n) => sum + n, 0);
 }

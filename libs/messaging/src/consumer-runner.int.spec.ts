@@ -310,3 +310,44 @@ describe('ConsumerRunner linger (lingerMs)', () => {
     expect(gTook).toBeLessThan(LINGER_MS); // g did not linger
   });
 });
+
+describe('ConsumerRunner keep-alive', () => {
+  it("keeps what it holds from redelivery for longer than the durable's ack_wait, whatever that is", async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'KEEP', subjects: ['keep.>'] });
+    // Shorter than the library's default: the keep-alive follows the durable as the server has it.
+    const ACK_WAIT = 1500;
+    await jsm.consumers.add('KEEP', {
+      durable_name: 'k',
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(ACK_WAIT),
+    });
+    const js = nc.jetstream();
+    const deliveries: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const processor = {
+      received: (msg: JsMsg) => deliveries.push(msg.info.deliveryCount),
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        await held;
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const runner = new ConsumerRunner(js, processor, { stream: 'KEEP', durable: 'k', concurrency: 1 });
+    await runner.start();
+    await js.publish('keep.a'); // handled: held in its transaction
+    await js.publish('keep.a'); // waits in its lane behind the first
+    await waitFor(() => deliveries.length === 2, { what: 'both delivered' });
+    // Four ack_waits: a keep-alive fixed longer than ack_wait would have let the server redeliver both.
+    const since = Date.now();
+    await waitFor(() => Date.now() - since >= 4 * ACK_WAIT, { what: 'four ack_waits', intervalMs: 100 });
+    release();
+    await waitFor(() => runner.handled === 2, { what: 'both handled' });
+    await runner.stop();
+    expect(deliveries).toEqual([1, 1]);
+    const info = await jsm.consumers.info('KEEP', 'k');
+    expect(info.num_redelivered).toBe(0);
+    expect(info.num_ack_pending).toBe(0);
+  });
+});

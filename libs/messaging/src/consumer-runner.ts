@@ -24,6 +24,11 @@ export interface ConsumerRunnerOptions {
 
 export const DEFAULT_BATCH_SIZE = 256;
 
+/** A third of `ackWaitNanos` (at least 100 ms): two keep-alives may be late before one is missed. */
+export function keepAliveMs(ackWaitNanos: number): number {
+  return Math.max(100, Math.floor(ackWaitNanos / 1e6 / 3));
+}
+
 /** The messages of one subject held by this process, lowest stream sequence first. */
 interface Lane {
   subject: string;
@@ -36,7 +41,13 @@ interface Lane {
   timer: NodeJS.Timeout | null;
 }
 
-const HEARTBEAT_MS = 10_000;
+/**
+ * How long one pull request lives: the server sends an idle heartbeat every half of it, and two
+ * missed heartbeats make the client pull again — so a consumer whose server died or whose leader
+ * moved is pulling again within about this long (nats.js's default of 30 s held a cluster's
+ * consumer idle for 30 s after a failover). An idle durable costs one pull request per period.
+ */
+export const PULL_EXPIRES_MS = 10_000;
 const FIRST_PAUSE_MS = 5;
 const MAX_PAUSE_MS = 500;
 
@@ -93,9 +104,15 @@ export class ConsumerRunner {
     const consumer = await this.js.consumers.get(this.options.stream, this.options.durable);
     // The pull window: pulled messages go straight into their lanes, so batches are not bounded
     // by it — the consumer's max_ack_pending bounds what this process may hold.
-    this.messages = await consumer.consume({ max_messages: this.options.concurrency * 2 });
-    // Keep the server from redelivering what waits here or runs a slow transaction.
-    this.heartbeat = setInterval(() => this.keepAlive(), HEARTBEAT_MS);
+    this.messages = await consumer.consume({
+      max_messages: this.options.concurrency * 2,
+      expires: PULL_EXPIRES_MS,
+    });
+    // Keep the server from redelivering what waits here or runs a slow transaction: three times
+    // per ack_wait of the durable as it is on the server (whoever provisioned it; 30 s, the
+    // server's default, when it has none).
+    const { config } = await consumer.info(true);
+    this.heartbeat = setInterval(() => this.keepAlive(), keepAliveMs(config.ack_wait ?? 30e9));
     this.heartbeat.unref();
     this.loop = this.run(this.messages);
   }

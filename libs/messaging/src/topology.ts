@@ -51,8 +51,14 @@ export interface ConsumerSettings {
   maxAckPending: number;
 }
 
+/**
+ * ack_wait 10 s: what a process held when it died (SIGKILL, a lost node, acks lost in a broker
+ * outage) is redelivered within 10 s. A live process keeps what it holds from being redelivered
+ * however long it waits or runs (ConsumerRunner's keep-alive, a third of ack_wait). Measured:
+ * docs/performance.md, session 13.
+ */
 export const DEFAULT_CONSUMER_SETTINGS: ConsumerSettings = {
-  ackWaitMs: 30_000,
+  ackWaitMs: 10_000,
   maxDeliver: -1,
   maxAckPending: 256,
 };
