@@ -198,7 +198,15 @@ describe('context: story corrections (SPEC §6.4, ADR 0214 §8)', () => {
     expect(
       stack.events.ofType<StoryCorrected>(OpenqEvent.StoryCorrected).filter((e) => e.data.storyId === 'S-9'),
     ).toHaveLength(1);
-    const dev = await devContext('T-9a');
+    // The correction needed question.answered; the kickoff's decisions come from decision.recorded,
+    // another durable of the context service that may be applied a moment later.
+    const dev = await waitFor(
+      async () => {
+        const res = await devContext('T-9a');
+        return res.body.decisoes.length > 0 ? res : false;
+      },
+      { what: "the decision in T-9a's dev kickoff" },
+    );
     expect(dev.body.story.dor).toEqual(['FR-1 confirmed: case-insensitive']);
     expect(dev.body.decisoes.map((d: { questionId: string }) => d.questionId)).toEqual([questionId]);
   });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,18 +30,51 @@ export function natsServerBinary(): string {
   return found;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The ports the kernel hands outgoing connections (Linux's `ip_local_port_range`): a port chosen
+ * there may be taken by any process's next connection — to PostgreSQL, to NATS — between the
+ * moment it is found free and the moment a spawned server binds it (EADDRINUSE, seen in CI), or
+ * while a killed service is down and before it binds the same port again.
+ */
+function ephemeralPorts(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    if (Number(low) > 0 && Number(high) >= Number(low)) return [Number(low), Number(high)];
+  } catch {
+    // Not Linux: its usual range.
+  }
+  return [32768, 60999];
+}
+
+/** Below the ephemeral range, above the well-known and registered ports most daemons use. */
+const OWN_PORTS = ((): [number, number] => {
+  const [low, high] = ephemeralPorts();
+  if (low > 12000) return [10000, low - 1];
+  if (high < 60000) return [high + 1, 65535];
+  return [10000, 65535]; // a range of its own for everything: only the bind check is left
+})();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a server a test starts (a nats-server, a service process), free now and outside the
+ * kernel's ephemeral range, so no outgoing connection takes it before the server binds it; chosen
+ * at random, so the suites running side by side rarely try the same one.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = OWN_PORTS;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} after 200 tries`);
 }
 
 /**
