@@ -206,11 +206,19 @@ function bandTrigrams(key: string): string[] {
  * whose trigram similarity is s share a band with probability 1 − (1 − s³)³²: 0.99 at s = 0.5,
  * 0.58 at 0.3, 0.03 at 0.1 — so the index hands over the near questions and few others, and each
  * key's posting list stays short however many questions the project holds (pg_trgm's `%` reads
- * every posting of every trigram of the probe: hundreds of milliseconds at 100,000 questions).
+ * every posting of every trigram of the probe: hundreds of milliseconds at 100,000 questions),
+ * and salted with the key's numbers.
  */
 export function askBands(projectId: string, key: string): string[] {
   const grams = bandTrigrams(key);
   if (grams.length === 0) return [];
+  // Salted with the key's numbers too: two questions with other numbers are never the same
+  // (`differenceOf`), so they need not meet in the index. A project of questions alike but for a
+  // number ("case 1", "case 2", …) otherwise matched all of them on every band, and the
+  // `BAND_MATCHES` cap could leave the one true duplicate out. A key without numbers keeps the
+  // salt it had.
+  const numbers = key.split(' ').filter((t) => /^\d+$/.test(t));
+  const salt = numbers.length > 0 ? `${projectId}#${numbers.join(' ')}` : projectId;
   const out: string[] = [];
   for (let band = 0; band < BANDS; band++) {
     const mins: number[] = [];
@@ -220,7 +228,7 @@ export function askBands(projectId: string, key: string): string[] {
       for (const g of grams) min = Math.min(min, fnv(seed, g));
       mins.push(min);
     }
-    out.push(fnv(0, `${projectId}|${band}|${mins.join('.')}`).toString(36));
+    out.push(fnv(0, `${salt}|${band}|${mins.join('.')}`).toString(36));
   }
   return out;
 }

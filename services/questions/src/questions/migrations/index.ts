@@ -7,6 +7,7 @@ import { DelegationLog1764510000000 } from './1764510000000-delegation-log';
 import { ProjectPolicyLog1764520000000 } from './1764520000000-project-policy-log';
 import { AskOnce1764530000000 } from './1764530000000-ask-once';
 import { AskBandsV21764540000000 } from './1764540000000-ask-bands-v2';
+import { AskBandsNumbers1764550000000 } from './1764550000000-ask-bands-numbers';
 
 /** The questions service's schema, in order (the messaging tables' migrations run first, always). */
 export const QUESTIONS_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const QUESTIONS_MIGRATIONS = [
   ProjectPolicyLog1764520000000,
   AskOnce1764530000000,
   AskBandsV21764540000000,
+  AskBandsNumbers1764550000000,
 ];

@@ -97,4 +97,16 @@ describe('declareQuestion', () => {
     expect(loose[0]!.questionId).not.toBe(loose[1]!.questionId);
     expect(await count(`SELECT count(*) AS n FROM question_log WHERE project_id = 'p2'`, [])).toBe(3);
   });
+
+  it('joins the repeat of one question among hundreds alike but for a number (§12.3, the bands carry the numbers)', async () => {
+    const text = (n: number) => `Which status code should the archive return for case ${n} of the import?`;
+    const first = [];
+    for (let n = 1; n <= 300; n++) first.push(await declare('p-cases', `tc-case-${n}`, text(n)));
+    // Other numbers, other questions: none joined another.
+    expect(first.every((r) => r.created && !r.joined)).toBe(true);
+    // Another agent asks case 150 again: it meets the one question with its number, however many
+    // near ones the project holds (the index used to hand over 100 of the 300, any 100).
+    const again = await declare('p-cases', 'tc-case-150-again', text(150));
+    expect(again).toMatchObject({ questionId: first[149]!.questionId, joined: true });
+  });
 });
