@@ -470,7 +470,10 @@ describe('batches: several messages in one transaction, each with its own guaran
   /** A consumer with the transport's order check, fed by hand: the test decides what goes in a batch. */
   async function batchSetup(
     handler?: (n: number, ctx: EventContext) => Promise<void>,
-    options: Pick<InboundOptions, 'prepare' | 'registry'> & { type?: string; publisher?: boolean } = {},
+    options: Pick<InboundOptions, 'prepare' | 'registry' | 'wholeBatch'> & {
+      type?: string;
+      publisher?: boolean;
+    } = {},
   ) {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
@@ -500,6 +503,7 @@ describe('batches: several messages in one transaction, each with its own guaran
         registry: options.registry ?? eventRegistry,
         order: new SubjectOrder(durable, { jsm, stream, ackFloor: 0 }),
         prepare: options.prepare,
+        wholeBatch: options.wholeBatch,
       },
     );
     const consumer = await nc.jetstream().consumers.get(stream, durable);
@@ -787,6 +791,73 @@ describe('batches: several messages in one transaction, each with its own guaran
       'prep-7-2',
       'prep-8-2',
     ]);
+    await ds.destroy();
+  });
+
+  it("hands a WHOLE_BATCH handler the batch's new messages in one call, each unit with its own events, and one at a time after a split", async () => {
+    const calls: number[][] = [];
+    let failOn = 0;
+    const { ds, processor, fetch, settle } = await batchSetup(undefined, {
+      wholeBatch: async (units) => {
+        calls.push(units.map((u) => (u.data as { n: number }).n));
+        if (units.some((u) => (u.data as { n: number }).n === failOn)) throw new Error(`a bug for ${failOn}`);
+        const { manager } = units[0]!.event;
+        // One statement for the group: what a whole-batch handler is for.
+        await manager.query(
+          `INSERT INTO effects (event_id, n, applied_by, project_id) SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[])`,
+          [
+            units.map((u) => u.event.envelope.eventId),
+            units.map((u) => (u.data as { n: number }).n),
+            units.map(() => 'whole'),
+            units.map((u) => u.event.envelope.projectId),
+          ],
+        );
+        for (const { data, event } of units) event.outbox.event(PONGED, event.envelope.projectId, data);
+      },
+    });
+    const effects = async () =>
+      (await ds.query(`SELECT n FROM effects ORDER BY n`)).map((r: { n: number }) => r.n);
+
+    // A redelivered duplicate (the same envelope again) is no unit: the inbox had it.
+    const again = makeEnvelope(PING, 'p1', { n: 1, note: 'hi' });
+    await nc.jetstream().publish(eventSubject(PING, 'p1'), encodeJson(again));
+    const first = await fetch(1);
+    settle(first, await processor.processBatch(first));
+    expect(calls).toEqual([[1]]); // alone: one call with one unit
+    await nc.jetstream().publish(eventSubject(PING, 'p1'), encodeJson(again));
+    for (const [n, p] of [
+      [2, 'p2'],
+      [3, 'p1'],
+      [4, 'p2'],
+    ] as const)
+      await publishPing(n, p);
+    const batch = await fetch(4);
+    const outcomes = await processor.processBatch(batch);
+    settle(batch, outcomes);
+    expect(outcomes).toEqual(['ack', 'ack', 'ack', 'ack']);
+    // One call for the three new ones, by subject then stream order.
+    expect(calls[1]).toEqual([3, 2, 4]);
+    expect(await effects()).toEqual([1, 2, 3, 4]);
+    // Each unit's events carry its own message's correlation id.
+    const pongs = (await ds.query(
+      `SELECT envelope->'data'->>'n' AS n, envelope->>'correlationId' AS c FROM outbox ORDER BY id`,
+    )) as { n: string; c: string }[];
+    const sent = batch.map(
+      (m) => JSON.parse(new TextDecoder().decode(m.data)) as { data: { n: number }; correlationId: string },
+    );
+    for (const envelope of sent.filter((e) => e.data.n > 1))
+      expect(pongs.find((p) => p.n === String(envelope.data.n))?.c).toBe(envelope.correlationId);
+    expect(pongs).toHaveLength(4);
+
+    // The handler throws for one of them: nothing of the batch is kept, and alone the others go.
+    failOn = 6;
+    for (const n of [5, 6, 7]) await publishPing(n, `q${n}`);
+    const third = await fetch(3);
+    const split = await processor.processBatch(third);
+    settle(third, split);
+    expect(split).toEqual(['ack', 'nak', 'ack']);
+    expect(calls.slice(2)).toEqual([[5, 6, 7], [5], [6], [7]]);
+    expect(await effects()).toEqual([1, 2, 3, 4, 5, 7]);
     await ds.destroy();
   });
 

@@ -11,7 +11,9 @@ import { afterHandlerFailure, DeadLetters } from './inbound/dead-letter';
 import {
   consumerSpan,
   defaultBackoff,
+  type BatchHandlerFn,
   type EventHandlerFn,
+  type EventUnit,
   type InboundOptions,
   type Outcome,
 } from './inbound/options';
@@ -25,8 +27,10 @@ import { parseEventMessage } from './inbound/parse';
  */
 export {
   defaultBackoff,
+  type BatchHandlerFn,
   type EventContext,
   type EventHandlerFn,
+  type EventUnit,
   type InboundOptions,
   type InvalidMessage,
   type Outcome,
@@ -143,14 +147,9 @@ export class InboundProcessor {
         return false; // seen before: the effect is already committed
       }
       const outbox = new OutboxWriter(manager, followOn(envelope));
-      await this.handler(envelope.data, {
-        envelope,
-        manager,
-        outbox,
-        deliveries,
-        streamSeq: msg.seq,
-        prepared,
-      });
+      const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
+      if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
+      else await this.handler(envelope.data, event);
       await outbox.flush();
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
@@ -246,14 +245,17 @@ export class InboundProcessor {
       );
       const claimed = await this.inbox.claimBatch(manager, taken);
       let duplicates = 0;
+      const fresh: BatchItem[] = [];
       for (const item of taken) {
         outcomes.set(item.msg, 'ack');
         if (!claimed.delete(item.envelope.eventId)) {
           duplicates++;
           continue; // seen before: the effect is already committed; the position still passes it
         }
-        await this.runHandler(manager, outbox, item);
+        fresh.push(item);
       }
+      if (this.options.wholeBatch) await this.runWholeBatch(manager, outbox, fresh, this.options.wholeBatch);
+      else for (const item of fresh) await this.runHandler(manager, outbox, item);
       await outbox.flush();
       await this.options.order?.advanceBatch(manager, moved);
       return { outcomes, duplicates };
@@ -280,6 +282,39 @@ export class InboundProcessor {
         prepared,
       }),
     );
+  }
+
+  /**
+   * The batch's new messages in one call of a whole-batch handler (`InboundOptions.wholeBatch`).
+   * Each unit's writer is made in its message's scope, so its events carry that message's
+   * correlation id and trace context, as alone; the call itself runs in a span of its own.
+   */
+  private async runWholeBatch(
+    manager: EntityManager,
+    batchOutbox: OutboxWriter,
+    items: BatchItem[],
+    wholeBatch: BatchHandlerFn,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const units: EventUnit[] = [];
+    for (const { msg, envelope, prepared } of items) {
+      const span = consumerSpan(this.options.consumer, `${envelope.type} process`);
+      const outbox = await runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, async () =>
+        batchOutbox.forUnit(followOn(envelope)),
+      );
+      const event = {
+        envelope,
+        manager,
+        outbox,
+        deliveries: msg.info.deliveryCount,
+        streamSeq: msg.seq,
+        prepared,
+      };
+      units.push({ data: envelope.data, event });
+    }
+    const type = items[0]!.envelope.type;
+    const span = consumerSpan(this.options.consumer, `${type} process ${units.length} at once`);
+    await runInScope(natsHeaderReader(undefined), null, span, () => wholeBatch(units));
   }
 
   /**

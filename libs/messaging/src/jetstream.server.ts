@@ -20,7 +20,7 @@ import {
 } from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
 import { ConsumerRunner } from './consumer-runner';
-import { InboundProcessor, type EventContext, type InvalidMessage } from './inbound';
+import { InboundProcessor, type EventContext, type EventUnit, type InvalidMessage } from './inbound';
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
@@ -80,6 +80,21 @@ export class JetStreamEventContext extends BaseRpcContext<[EventContext]> {
 }
 
 export class JetStreamRequestContext extends BaseRpcContext<[Msg]> {}
+
+/**
+ * `@EventPattern(type, WHOLE_BATCH)`: the method takes `@Payload() units: EventUnit[]` — every new
+ * message of a batch at once, each with its own context (`unit.event`: the batch's `manager`, the
+ * message's own `outbox`, envelope, deliveries) — so it can write the group set-based. A batch of
+ * one (or a split batch, message by message) is a call with one unit. All of a type's handlers in
+ * a service are whole-batch or none is. Its context is a `JetStreamBatchContext`.
+ */
+export const WHOLE_BATCH = { wholeBatch: true } as const;
+
+export class JetStreamBatchContext extends BaseRpcContext<[EventUnit[]]> {
+  get units(): EventUnit[] {
+    return this.args[0];
+  }
+}
 
 /**
  * `@EventPattern(type, BEFORE_TRANSACTION)`: the method runs before the message's transaction
@@ -151,6 +166,10 @@ function isBeforeTransaction(handler: MessageHandler): boolean {
   return (handler.extras as { beforeTransaction?: boolean } | undefined)?.beforeTransaction === true;
 }
 
+function isWholeBatch(handler: MessageHandler): boolean {
+  return (handler.extras as { wholeBatch?: boolean } | undefined)?.wholeBatch === true;
+}
+
 /**
  * NestJS custom transport for JetStream (Nest's NATS transport is core NATS only).
  * `@EventPattern(type)` handlers get a durable pull consumer each (filter `<type>.*`), processed
@@ -215,10 +234,17 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         // Several modules may handle one type: the whole chain runs in the message's transaction,
         // after the type's before-transaction step, if it has one.
         const { inside, before } = this.splitChain(pattern, handler);
+        const whole = inside.filter(isWholeBatch).length;
+        if (whole > 0 && whole < inside.length)
+          throw new Error(`${pattern}: a WHOLE_BATCH handler cannot share its type with per-message ones`);
         const processor = new InboundProcessor(
           this.options.dataSource,
           (data, ctx) => this.invokeChain(inside, data, new JetStreamEventContext([ctx])),
           {
+            wholeBatch:
+              whole > 0
+                ? (units) => this.invokeChain(inside, units, new JetStreamBatchContext([units]))
+                : undefined,
             prepare: before
               ? (envelope, applied) =>
                   this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope, applied]))

@@ -18,6 +18,15 @@ export interface EventContext {
 
 export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;
 
+/** One new message of a batch, for a whole-batch handler: its payload and its own context. */
+export interface EventUnit {
+  data: unknown;
+  event: EventContext;
+}
+
+/** A whole-batch handler: every new message of the batch in one call, each subject's in stream order. */
+export type BatchHandlerFn = (units: EventUnit[]) => Promise<unknown>;
+
 export interface InvalidMessage {
   manager: EntityManager;
   outbox: OutboxWriter;
@@ -44,6 +53,15 @@ export interface InboundOptions {
    * `applied` reads whether this consumer's inbox already has the message (a redelivery).
    */
   prepare?: (envelope: EventEnvelope, applied: () => Promise<boolean>) => Promise<unknown>;
+  /**
+   * Set, the type's handling takes the batch's new messages in one call instead of the handler
+   * once per message (`WHOLE_BATCH`): a handler that can write a group set-based pays its
+   * statements once per batch. Each unit keeps its own outbox writer (its events carry its
+   * correlation id and trace context), its deliveries, sequence and `prepared`; a message alone
+   * (a batch of one, a split) is a call with one unit. Everything else is the batch's as for
+   * per-message handlers: one transaction, split into messages one by one when anything fails.
+   */
+  wholeBatch?: BatchHandlerFn;
 }
 
 /** `defer`: not applied yet, as an earlier message of its subject is pending (the runner parks it and tries again). */

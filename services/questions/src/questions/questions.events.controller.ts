@@ -9,22 +9,35 @@ import {
   type AgentQuestionWithdrawDto,
   type QuestionRejected,
 } from '@openq/contracts';
-import { type InvalidMessage, type JetStreamEventContext } from '@openq/messaging';
+import {
+  WHOLE_BATCH,
+  type EventUnit,
+  type InvalidMessage,
+  type JetStreamEventContext,
+} from '@openq/messaging';
 import { answerQuestion } from './commands/answer-question/answer-question.handler';
-import { declareQuestion } from './commands/declare-question/declare-question.handler';
+import { declareQuestions } from './commands/declare-question/declare-question.handler';
 import { withdrawQuestion } from './commands/withdraw-question/withdraw-question.handler';
 
 /** The agents' tool calls, from their durable JetStream consumers: each in its inbox transaction. */
 @Controller()
 export class QuestionsEventsController {
-  /** `declare_open_question` from the engine; the same toolCallId declares once. */
-  @EventPattern(AgentEvent.QuestionDeclare)
-  async onDeclare(
-    @Payload() data: AgentQuestionDeclareDto,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    await declareQuestion(manager, outbox, envelope.projectId, { ...data, origin: 'tool' }, new Date());
+  /**
+   * `declare_open_question` from the engine; the same toolCallId declares once. A batch's
+   * declarations are declared together, as the request edge's group commit does: one lock, one
+   * look-up of earlier calls and of alike questions, one insert each into the log and the view.
+   */
+  @EventPattern(AgentEvent.QuestionDeclare, WHOLE_BATCH)
+  async onDeclare(@Payload() units: EventUnit[]): Promise<void> {
+    await declareQuestions(
+      units[0]!.event.manager,
+      units.map(({ data, event }) => ({
+        projectId: event.envelope.projectId,
+        input: { ...(data as AgentQuestionDeclareDto), origin: 'tool' as const },
+        outbox: event.outbox,
+      })),
+      new Date(),
+    );
   }
 
   /** `answer_open_question` (ADR 0258): a refusal goes back to the engine as `question.rejected`. */
