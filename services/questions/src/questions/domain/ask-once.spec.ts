@@ -312,4 +312,36 @@ describe('askBands: the keys the index finds a question by', () => {
   it('a key of one- and two-letter words still has bands (its blank-led trigrams)', () => {
     expect(askBands('p1', 'a b')).toHaveLength(32);
   });
+
+  it('computes the bands of their plain definition, so the bands the view stores stay valid', () => {
+    // The definition, written plainly: band b's key hashes the salt, b and the minimum over the
+    // trigrams of FNV-1a seeded with 3b + r + 1, for r = 0, 1, 2.
+    const fnv = (seed: number, text: string) => {
+      let h = (0x811c9dc5 ^ seed) >>> 0;
+      for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+      return h;
+    };
+    const plain = (project: string, key: string) => {
+      const padded = key
+        .split(' ')
+        .flatMap((w) => [...`  ${w} `].slice(2).map((_, i) => `  ${w} `.slice(i, i + 3)));
+      const all = [...new Set(padded)];
+      const grams = all.some((g) => g[0] !== ' ') ? all.filter((g) => g[0] !== ' ') : all;
+      const numbers = key.split(' ').filter((t) => /^\d+$/.test(t));
+      const salt = numbers.length > 0 ? `${project}#${numbers.join(' ')}` : project;
+      return Array.from({ length: 32 }, (_, b) => {
+        const mins = [0, 1, 2].map((r) => Math.min(...grams.map((g) => fnv(b * 3 + r + 1, g))));
+        return fnv(0, `${salt}|${b}|${mins.join('.')}`).toString(36);
+      });
+    };
+    const keys = [
+      ...[
+        'Should the login page support Google sign-in?',
+        'O app deve funcionar offline? Ações e decisões',
+        'Which status code for case 12 of import 7?',
+      ].map(askKey),
+      'a b', // only blank-led trigrams
+    ];
+    for (const key of keys) expect(askBands('p9', key)).toEqual(plain('p9', key));
+  });
 });

@@ -179,14 +179,20 @@ export function trigramSimilarity(a: string, b: string): number {
 const BANDS = 32;
 const ROWS = 3;
 
+/**
+ * `Math.imul(h, 0x01000193)` (FNV's prime, 2^24 + 403), as shifts and one exact multiplication: the
+ * same 32 bits, as fast here, and not a call of a built-in — under jest's sandbox every call of
+ * `Math.imul` measured ~100 × slower, and this is the hottest loop of every test that declares.
+ */
+function fnvMultiply(h: number): number {
+  return ((h << 24) + h * 403) | 0;
+}
+
 /** FNV-1a, 32 bits, of a string after a seed: the hash family of the MinHash. */
 function fnv(seed: number, text: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < text.length; i++) h = fnvMultiply(h ^ text.charCodeAt(i));
+  return h >>> 0;
 }
 
 /**
@@ -219,14 +225,27 @@ export function askBands(projectId: string, key: string): string[] {
   // salt it had.
   const numbers = key.split(' ').filter((t) => /^\d+$/.test(t));
   const salt = numbers.length > 0 ? `${projectId}#${numbers.join(' ')}` : projectId;
+  // `fnv(seed, gram)` for every seed and gram, unrolled over the gram's three characters: the same
+  // values (the stored bands stay valid), about a sixth of the time of the call per pair — this is
+  // the hottest function of a declaration, run twice for it (the look-up and the view).
+  const codes = new Int32Array(grams.length * 3);
+  grams.forEach((g, i) => {
+    codes[i * 3] = g.charCodeAt(0);
+    codes[i * 3 + 1] = g.charCodeAt(1);
+    codes[i * 3 + 2] = g.charCodeAt(2);
+  });
   const out: string[] = [];
+  const mins = [0, 0, 0];
   for (let band = 0; band < BANDS; band++) {
-    const mins: number[] = [];
     for (let row = 0; row < ROWS; row++) {
-      const seed = band * ROWS + row + 1;
+      const start = 0x811c9dc5 ^ (band * ROWS + row + 1);
       let min = 0xffffffff;
-      for (const g of grams) min = Math.min(min, fnv(seed, g));
-      mins.push(min);
+      for (let i = 0; i < codes.length; i += 3) {
+        const h =
+          fnvMultiply(fnvMultiply(fnvMultiply(start ^ codes[i]!) ^ codes[i + 1]!) ^ codes[i + 2]!) >>> 0;
+        if (h < min) min = h;
+      }
+      mins[row] = min;
     }
     out.push(fnv(0, `${salt}|${band}|${mins.join('.')}`).toString(36));
   }
