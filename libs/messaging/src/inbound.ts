@@ -12,6 +12,7 @@ import {
   consumerSpan,
   defaultBackoff,
   type BatchHandlerFn,
+  type EventContext,
   type EventHandlerFn,
   type EventUnit,
   type InboundOptions,
@@ -38,6 +39,22 @@ export {
 export { checkEventEnvelope, parseEventMessage, type ParsedEventMessage } from './inbound/parse';
 
 const DEFER_DELAY_MS = 250;
+
+/**
+ * One message's context inside a batch's transaction; called in its scope, so its outbox writer
+ * takes that message's correlation id and trace context.
+ */
+function unitEvent(manager: EntityManager, batchOutbox: OutboxWriter, item: BatchItem): EventContext {
+  const { msg, envelope, prepared } = item;
+  return {
+    envelope,
+    manager,
+    outbox: batchOutbox.forUnit(followOn(envelope)),
+    deliveries: msg.info.deliveryCount,
+    streamSeq: msg.seq,
+    prepared,
+  };
+}
 
 /**
  * Applies one JetStream message exactly once: parse and validate it, then in ONE transaction
@@ -266,22 +283,11 @@ export class InboundProcessor {
    * One message's handler inside the batch's transaction, as its own unit of work (logs, trace,
    * events): its rows are queued on the batch's writer with its correlation id and trace headers.
    */
-  private runHandler(
-    manager: EntityManager,
-    batchOutbox: OutboxWriter,
-    { msg, envelope, prepared }: BatchItem,
-  ): Promise<unknown> {
-    const span = consumerSpan(this.options.consumer, `${envelope.type} process`);
-    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, () =>
-      this.handler(envelope.data, {
-        envelope,
-        manager,
-        outbox: batchOutbox.forUnit(followOn(envelope)),
-        deliveries: msg.info.deliveryCount,
-        streamSeq: msg.seq,
-        prepared,
-      }),
-    );
+  private runHandler(manager: EntityManager, batchOutbox: OutboxWriter, item: BatchItem): Promise<unknown> {
+    return this.inUnitScope(item, async () => {
+      const event = unitEvent(manager, batchOutbox, item);
+      return this.handler(event.envelope.data, event);
+    });
   }
 
   /**
@@ -297,24 +303,19 @@ export class InboundProcessor {
   ): Promise<void> {
     if (items.length === 0) return;
     const units: EventUnit[] = [];
-    for (const { msg, envelope, prepared } of items) {
-      const span = consumerSpan(this.options.consumer, `${envelope.type} process`);
-      const outbox = await runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, async () =>
-        batchOutbox.forUnit(followOn(envelope)),
-      );
-      const event = {
-        envelope,
-        manager,
-        outbox,
-        deliveries: msg.info.deliveryCount,
-        streamSeq: msg.seq,
-        prepared,
-      };
-      units.push({ data: envelope.data, event });
+    for (const item of items) {
+      const event = await this.inUnitScope(item, async () => unitEvent(manager, batchOutbox, item));
+      units.push({ data: item.envelope.data, event });
     }
     const type = items[0]!.envelope.type;
     const span = consumerSpan(this.options.consumer, `${type} process ${units.length} at once`);
     await runInScope(natsHeaderReader(undefined), null, span, () => wholeBatch(units));
+  }
+
+  /** `work` in the scope of one message of a batch: its correlation id, trace context and span. */
+  private inUnitScope<T>({ msg, envelope }: BatchItem, work: () => Promise<T>): Promise<T> {
+    const span = consumerSpan(this.options.consumer, `${envelope.type} process`);
+    return runInScope(natsHeaderReader(msg.headers), envelope.correlationId, span, work);
   }
 
   /**

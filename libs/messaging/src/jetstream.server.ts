@@ -162,12 +162,12 @@ function lingerOf(options: JetStreamServerOptions): number {
   });
 }
 
-function isBeforeTransaction(handler: MessageHandler): boolean {
-  return (handler.extras as { beforeTransaction?: boolean } | undefined)?.beforeTransaction === true;
-}
-
-function isWholeBatch(handler: MessageHandler): boolean {
-  return (handler.extras as { wholeBatch?: boolean } | undefined)?.wholeBatch === true;
+/** Whether `@EventPattern(type, extras)` marked the handler with one of this transport's extras. */
+function marked(
+  handler: MessageHandler,
+  extra: keyof typeof BEFORE_TRANSACTION | keyof typeof WHOLE_BATCH,
+): boolean {
+  return (handler.extras as Record<string, unknown> | undefined)?.[extra] === true;
 }
 
 /**
@@ -234,7 +234,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         // Several modules may handle one type: the whole chain runs in the message's transaction,
         // after the type's before-transaction step, if it has one.
         const { inside, before } = this.splitChain(pattern, handler);
-        const whole = inside.filter(isWholeBatch).length;
+        const whole = inside.filter((h) => marked(h, 'wholeBatch')).length;
         if (whole > 0 && whole < inside.length)
           throw new Error(`${pattern}: a WHOLE_BATCH handler cannot share its type with per-message ones`);
         const processor = new InboundProcessor(
@@ -451,7 +451,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     const inside: MessageHandler[] = [];
     const before: MessageHandler[] = [];
     for (let handler: MessageHandler | undefined = head; handler;) {
-      (isBeforeTransaction(handler) ? before : inside).push(handler);
+      (marked(handler, 'beforeTransaction') ? before : inside).push(handler);
       const next: MessageHandler | undefined = handler.next;
       // Nest's wrapper of an event handler also calls the handlers chained after it (and
       // returns both results joined): unlinked, each runs once, when this transport calls it.
