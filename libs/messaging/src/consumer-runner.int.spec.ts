@@ -1,6 +1,7 @@
 import { AckPolicy, connect, nanos, type JsMsg, type NatsConnection } from 'nats';
 import { startNatsServer, waitFor, type TestNatsServer } from '@openq/testing';
 import { ConsumerRunner } from './consumer-runner';
+import { ForegroundWork } from './foreground';
 import type { InboundProcessor, Outcome } from './inbound';
 import { TransactionSlots } from './transaction-slots';
 
@@ -312,6 +313,86 @@ describe('ConsumerRunner linger (lingerMs)', () => {
     await runner.stop();
     expect(batches).toEqual([['a'], ['b', 'c'], ['d', 'e'], ['f'], ['g']]);
     expect(gTook).toBeLessThan(LINGER_MS); // g did not linger
+  });
+});
+
+describe('ConsumerRunner background yield', () => {
+  it("lets a background batch wait while the process's foreground batches run, at most yieldMs, and not at all with no foreground consumer", async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'YIELD', subjects: ['fg.>', 'bg.>'] });
+    await jsm.consumers.add('YIELD', {
+      durable_name: 'fg',
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: 'fg.>',
+    });
+    await jsm.consumers.add('YIELD', {
+      durable_name: 'bg',
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: 'bg.>',
+    });
+    const js = nc.jetstream();
+    const order: string[] = [];
+    let hold: Promise<void> | null = null;
+    const processor = {
+      processBatch: async (msgs: JsMsg[]): Promise<Outcome[]> => {
+        order.push(...msgs.map((m) => `${m.subject} start`));
+        if (msgs[0]!.subject.startsWith('fg.')) await hold;
+        order.push(...msgs.map((m) => `${m.subject} end`));
+        return msgs.map(() => 'ack');
+      },
+      settle: (msg: JsMsg) => msg.ack(),
+    } as unknown as InboundProcessor;
+    const work = new ForegroundWork();
+    const YIELD_MS = 2000;
+    const background = new ConsumerRunner(js, processor, {
+      stream: 'YIELD',
+      durable: 'bg',
+      concurrency: 1,
+      foreground: { work, role: 'background', yieldMs: YIELD_MS },
+    });
+    await background.start();
+    // No foreground consumer in the process: nothing to yield to.
+    const alone = Date.now();
+    await js.publish('bg.alone');
+    await waitFor(() => background.handled === 1, { what: 'bg.alone handled' });
+    expect(Date.now() - alone).toBeLessThan(YIELD_MS);
+
+    const foreground = new ConsumerRunner(js, processor, {
+      stream: 'YIELD',
+      durable: 'fg',
+      concurrency: 1,
+      foreground: { work, role: 'foreground' },
+    });
+    await foreground.start();
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    await js.publish('fg.a');
+    await waitFor(() => work.busy, { what: 'fg.a running' });
+    await js.publish('bg.b');
+    // b waits for a, however long a's batch lasts within the bound…
+    const since = Date.now();
+    await waitFor(() => Date.now() - since >= 300, { what: 'a while', intervalMs: 50 });
+    expect(order).not.toContain('bg.b start');
+    release();
+    await waitFor(() => background.handled === 2, { what: 'bg.b handled' });
+    expect(order.indexOf('bg.b start')).toBeGreaterThan(order.indexOf('fg.a end'));
+
+    // …and at most yieldMs while foreground work goes on.
+    hold = new Promise((r) => (release = r));
+    await js.publish('fg.c');
+    await waitFor(() => work.busy, { what: 'fg.c running' });
+    const sent = Date.now();
+    await js.publish('bg.d');
+    await waitFor(() => background.handled === 3, { what: 'bg.d handled', timeoutMs: 10_000 });
+    const waited = Date.now() - sent;
+    expect(order).not.toContain('fg.c end'); // d went while c still ran
+    expect(waited).toBeGreaterThanOrEqual(YIELD_MS - 50);
+    release();
+    await waitFor(() => foreground.handled === 2, { what: 'fg.c handled' });
+    await foreground.stop();
+    await background.stop();
+    expect(work.busy).toBe(false);
+    expect(work.present).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from 'nats';
+import type { ForegroundWork } from './foreground';
 import type { InboundProcessor, Outcome } from './inbound';
 import type { TransactionSlots } from './transaction-slots';
 
@@ -20,6 +21,14 @@ export interface ConsumerRunnerOptions {
    * goes at once.
    */
   lingerMs?: number;
+  /**
+   * The process's foreground work: a foreground runner's batches count in it; a background
+   * runner's batch waits until none runs (after one turn of the event loop, so the deliveries
+   * read with its own go first), at most `yieldMs`.
+   */
+  foreground?:
+    | { work: ForegroundWork; role: 'foreground' }
+    | { work: ForegroundWork; role: 'background'; yieldMs: number };
 }
 
 export const DEFAULT_BATCH_SIZE = 256;
@@ -49,6 +58,12 @@ interface Lane {
  */
 export const PULL_EXPIRES_MS = 10_000;
 const FIRST_PAUSE_MS = 5;
+/**
+ * A background batch's first wait, before it looks whether foreground work runs: the deliveries of
+ * one event to the process's other consumers arrive within it (a published event reaches every
+ * consumer of it at about the same time), so a foreground consumer's batch has started by then.
+ */
+const YIELD_SETTLE_MS = 3;
 const MAX_PAUSE_MS = 500;
 
 /**
@@ -81,6 +96,19 @@ export class ConsumerRunner {
   /** The next batch's linger: running, or over (it goes once a slot is free). */
   private linger: NodeJS.Timeout | null = null;
   private lingered = false;
+  /** A background batch's yield: running (its bound and its wake-up), or over (it goes). */
+  private yieldBound: NodeJS.Timeout | null = null;
+  private yieldTurn: NodeJS.Timeout | null = null;
+  private yielded = false;
+  private readonly endYield = (): void => {
+    if (this.yieldBound) clearTimeout(this.yieldBound);
+    if (this.yieldTurn) clearTimeout(this.yieldTurn);
+    this.options.foreground?.work.forget(this.endYield);
+    this.yieldBound = null;
+    this.yieldTurn = null;
+    this.yielded = true;
+    this.pump();
+  };
   private readonly onSlotFree = (): void => {
     this.waitingForSlot = false;
     this.pump();
@@ -101,6 +129,7 @@ export class ConsumerRunner {
   }
 
   async start(): Promise<void> {
+    if (this.options.foreground?.role === 'foreground') this.options.foreground.work.register();
     const consumer = await this.js.consumers.get(this.options.stream, this.options.durable);
     // The pull window: pulled messages go straight into their lanes, so batches are not bounded
     // by it — the consumer's max_ack_pending bounds what this process may hold.
@@ -160,7 +189,7 @@ export class ConsumerRunner {
   private pump(): void {
     const { slots } = this.options;
     while (!this.stopping && this.running.size < this.options.concurrency && this.hasWork()) {
-      if (this.lingering()) return;
+      if (this.lingering() || this.yielding()) return;
       if (slots && !slots.tryAcquire()) {
         if (!this.waitingForSlot) {
           this.waitingForSlot = true;
@@ -193,6 +222,26 @@ export class ConsumerRunner {
       this.lingered = true;
       this.pump();
     }, lingerMs);
+    return true;
+  }
+
+  /**
+   * Whether a background batch still yields to the process's foreground work: one turn of the
+   * event loop, then until none runs, at most `yieldMs`.
+   */
+  private yielding(): boolean {
+    const foreground = this.options.foreground;
+    if (foreground?.role !== 'background' || foreground.yieldMs <= 0 || this.yielded) return false;
+    if (!foreground.work.present) return false;
+    if (this.yieldBound) return true;
+    this.yieldBound = setTimeout(this.endYield, foreground.yieldMs);
+    this.yieldTurn = setTimeout(
+      () => {
+        this.yieldTurn = null;
+        foreground.work.whenIdle(this.endYield);
+      },
+      Math.min(YIELD_SETTLE_MS, foreground.yieldMs),
+    );
     return true;
   }
 
@@ -241,9 +290,13 @@ export class ConsumerRunner {
   private launch(batch: JsMsg[]): void {
     this.lastBatch = batch.length;
     this.lingered = false;
+    this.yielded = false;
     const lanes = new Set(batch.map((msg) => this.lanes.get(msg.subject)!));
     for (const msg of batch) this.started.add(msg);
+    const foreground = this.options.foreground?.role === 'foreground' ? this.options.foreground.work : null;
+    foreground?.enter();
     const task: Promise<void> = this.handle(batch).finally(() => {
+      foreground?.leave();
       for (const msg of batch) this.started.delete(msg);
       this.running.delete(task);
       for (const lane of lanes) {
@@ -339,6 +392,11 @@ export class ConsumerRunner {
     this.waitingForSlot = false;
     if (this.linger) clearTimeout(this.linger);
     this.linger = null;
+    if (this.yieldBound) clearTimeout(this.yieldBound);
+    if (this.yieldTurn) clearTimeout(this.yieldTurn);
+    this.options.foreground?.work.forget(this.endYield);
+    this.yieldBound = null;
+    this.yieldTurn = null;
     this.messages?.stop();
     for (const lane of [...this.lanes.values()]) if (!lane.busy) this.release(lane);
     await this.loop?.catch(() => undefined);
@@ -346,5 +404,6 @@ export class ConsumerRunner {
     for (const lane of [...this.lanes.values()]) this.release(lane);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    if (this.options.foreground?.role === 'foreground') this.options.foreground.work.unregister();
   }
 }

@@ -1,5 +1,6 @@
 export * from './codec';
 export * from './consumer-runner';
+export * from './foreground';
 export * from './envelope.dto';
 export * from './inbound';
 export * from './jetstream.server';

@@ -19,7 +19,8 @@ import {
   type Reply,
 } from '@openq/contracts';
 import { decodeJson, encodeJson } from './codec';
-import { ConsumerRunner } from './consumer-runner';
+import { ConsumerRunner, type ConsumerRunnerOptions } from './consumer-runner';
+import { asForeground, processForeground, type ForegroundWork } from './foreground';
 import { InboundProcessor, type EventContext, type EventUnit, type InvalidMessage } from './inbound';
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { OutboxPublisher } from './outbox-publisher';
@@ -62,6 +63,15 @@ export interface JetStreamServerOptions {
    * else `OPENQ_CONSUMER_LINGER_MS`, else `DEFAULT_CONSUMER_LINGER_MS`; 0: never.
    */
   consumerLingerMs?: number;
+  /**
+   * A background service (its consumers keep read models and send notices): its batches yield to
+   * the foreground work of the process (`ForegroundWork`) for at most the option's ms, else
+   * `OPENQ_BACKGROUND_YIELD_MS`, else `DEFAULT_BACKGROUND_YIELD_MS`; 0: never. A foreground
+   * service (the default) counts its batches and requests as that work.
+   */
+  background?: { yieldMs?: number };
+  /** The process's foreground work (default: `processForeground`, one per process); tests give their own. */
+  foreground?: ForegroundWork;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
   /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
@@ -162,6 +172,24 @@ function lingerOf(options: JetStreamServerOptions): number {
   });
 }
 
+/**
+ * 50 ms: a background batch waits at most this long for the foreground work of its process to
+ * pause. A/B of 0 and 50: docs/performance.md, session 14.
+ */
+export const DEFAULT_BACKGROUND_YIELD_MS = 50;
+
+function consumerRoleOf(options: JetStreamServerOptions): ConsumerRunnerOptions['foreground'] {
+  const work = options.foreground ?? processForeground;
+  if (!options.background) return { work, role: 'foreground' };
+  const yieldMs = consumerSetting(
+    options.background.yieldMs,
+    'OPENQ_BACKGROUND_YIELD_MS',
+    DEFAULT_BACKGROUND_YIELD_MS,
+    { test: (n) => Number.isFinite(n) && n >= 0 && n <= 1000, words: 'between 0 and 1000' },
+  );
+  return { work, role: 'background', yieldMs };
+}
+
 /** Whether `@EventPattern(type, extras)` marked the handler with one of this transport's extras. */
 function marked(
   handler: MessageHandler,
@@ -182,6 +210,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private readonly runners: ConsumerRunner[] = [];
   private readonly slots: TransactionSlots | undefined;
   private readonly lingerMs: number;
+  private readonly role: ConsumerRunnerOptions['foreground'];
   /** The durables whose lag is sampled into /metrics. */
   private readonly lagTargets: { stream: string; durable: string }[] = [];
   private readonly subscriptions: Subscription[] = [];
@@ -197,6 +226,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     super();
     this.slots = transactionSlotsOf(options);
     this.lingerMs = lingerOf(options);
+    this.role = consumerRoleOf(options);
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -262,6 +292,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           batchSize: this.options.batchSize,
           slots: this.slots,
           lingerMs: this.lingerMs,
+          foreground: this.role,
         });
         await runner.start();
         this.runners.push(runner);
@@ -347,7 +378,11 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       queue: this.options.service,
       callback: (err, msg) => {
         if (err) return;
-        const serving: Promise<void> = this.serve(subject, verb, handler, msg)
+        const serve = () => this.serve(subject, verb, handler, msg);
+        const role = this.role;
+        const serving: Promise<void> = (
+          role?.role === 'foreground' ? asForeground(role.work, serve) : serve()
+        )
           .catch((error: unknown) => this.logger.warn(`could not answer ${subject}: ${String(error)}`))
           .finally(() => this.serving.delete(serving));
         this.serving.add(serving);

@@ -15,7 +15,7 @@ export function startContext(
     module: ContextModule,
     migrations: CONTEXT_MIGRATIONS as never,
     gauges: analyticsGauges(),
-    transport: { eventRegistry, commandRegistry },
+    transport: { eventRegistry, commandRegistry, background: {} },
     ...overrides,
   });
 }

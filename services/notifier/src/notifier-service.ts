@@ -69,7 +69,7 @@ export function startNotifier(
     config,
     module: NotifierModule.forRoot(runtime),
     migrations: NOTIFIER_MIGRATIONS as never,
-    transport: { eventRegistry, commandRegistry },
+    transport: { eventRegistry, commandRegistry, background: {} },
     ...(overrides.httpPort !== undefined ? { httpPort: overrides.httpPort } : {}),
     ...(overrides.embedded !== undefined ? { embedded: overrides.embedded } : {}),
     ...(overrides.poolSize !== undefined ? { poolSize: overrides.poolSize } : {}),
