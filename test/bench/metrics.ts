@@ -48,6 +48,7 @@ export const M = {
   resumeFailed: (p: BenchPlan) => `answers failed (5xx) of ${p.answersAtRate} offered at ${p.rate}/s`,
   resumeSoloP50: 'request → gate.resumed p50, one at a time',
   resumeSoloP99: 'request → gate.resumed p99, one at a time',
+  resumeBackToBackP50: 'request → gate.resumed p50, one at a time, back to back',
   resumeSoloRatio: 'ratio one-at-a-time p50 / floor publish→commit p50',
   resumeHttpP50: 'HTTP answer (request → 200) p50',
   resumeHttpP99: 'HTTP answer (request → 200) p99',

@@ -12,7 +12,10 @@ export interface BenchPlan {
   ingestEvents: number;
   answersAtRate: number;
   answersSaturating: number;
-  /** Answered one at a time after the others (the path's latency without queueing). */
+  /**
+   * Answered one at a time after the others: every other one once the services are idle (the
+   * path's latency without queueing), the rest back to back (each as the previous one resumed).
+   */
   answersUnloaded: number;
   readsSmall: number;
   readsLarge: number;
@@ -50,7 +53,7 @@ export const FULL: BenchPlan = {
   ingestEvents: 2000,
   answersAtRate: 1000,
   answersSaturating: 500,
-  answersUnloaded: 30,
+  answersUnloaded: 60,
   readsSmall: 10_000,
   readsLarge: 1_000_000,
   readRequests: 500,
@@ -82,7 +85,7 @@ export const QUICK: BenchPlan = {
   ingestEvents: 300,
   answersAtRate: 50,
   answersSaturating: 50,
-  answersUnloaded: 10,
+  answersUnloaded: 20,
   readsSmall: 1000,
   readsLarge: 20_000,
   readRequests: 100,

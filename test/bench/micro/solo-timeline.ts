@@ -3,9 +3,15 @@
  * cycles parked by agent events, then answered one at a time over HTTP; a core NATS subscriber on
  * `>` stamps every message the cycle puts on the wire (requests, replies, JetStream publishes and
  * their PubAcks, pulls, acks). Prints, per hop, the median offset from the HTTP request:
- * `npm run build && node dist/test/bench/micro/solo-timeline.js [cycles]`.
+ * `npm run build && node dist/test/bench/micro/solo-timeline.js [cycles] [services]`, services a comma
+ * list (default `questions,gates,context,notifier`). Environment: `SOLO_SPY` the subjects stamped
+ * (comma list, default `>`; `gate.>` alone costs the cycle nearly nothing), `SOLO_GAP=0` answers back
+ * to back instead of 150 ms apart, `SOLO_PROFILE=<file>` writes a CPU profile of the cycles alone
+ * (`node /path/to/profile.js <file>` summarises it).
  */
 import '../../../tools/register-paths';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { connect } from 'nats';
 import { AgentEvent, eventSubject, makeEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
@@ -15,6 +21,11 @@ import { http } from '../support/http';
 import { BENCH_USER, gateStartedData, verdictData } from '../support/payloads';
 import { until } from '../support/load';
 import { now } from '../support/stats';
+
+const post = (session: Session, method: string, params?: object) =>
+  new Promise<unknown>((resolve, reject) =>
+    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -32,7 +43,7 @@ function hop(subject: string, data: Uint8Array): string {
 async function main(): Promise<void> {
   const cycles = Number(process.argv[2] ?? 40);
   const stack = await Stack.start({
-    services: ['questions', 'gates', 'context', 'notifier'],
+    services: (process.argv[3] ?? 'questions,gates,context,notifier').split(',') as never,
     env: BENCH_GATEWAY_ENV,
   });
   stack.events.stop();
@@ -42,7 +53,20 @@ async function main(): Promise<void> {
   const counts = new Map<string, number>();
   const parked = new Map<string, string>();
   const resumed = new Set<string>();
-  const sub = spy.subscribe('>');
+  const spied = (process.env.SOLO_SPY ?? '>').split(',');
+  const sub = spy.subscribe(spied.length === 1 ? spied[0]! : 'gate.>');
+  const extra = spied.length > 1 ? spied.filter((s) => s !== 'gate.>') : [];
+  for (const subject of extra) {
+    const more = spy.subscribe(subject);
+    void (async () => {
+      for await (const m of more) {
+        if (!current) continue;
+        const name = hop(m.subject, m.data);
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+        if (!current.seen.has(name)) current.seen.set(name, now() - current.t0);
+      }
+    })();
+  }
   void (async () => {
     for await (const m of sub) {
       const t = now();
@@ -80,6 +104,13 @@ async function main(): Promise<void> {
     const token = stack.token(BENCH_USER, 'p0', 'viewer');
     const offsets = new Map<string, number[]>();
     const totals: number[] = [];
+    const profiler = process.env.SOLO_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await post(profiler, 'Profiler.enable');
+      await post(profiler, 'Profiler.setSamplingInterval', { interval: 100 });
+      await post(profiler, 'Profiler.start');
+    }
     for (const taskId of taskIds) {
       current = { t0: now(), seen: new Map() };
       const res = await http(
@@ -92,9 +123,14 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`answer → ${res.status} ${res.body}`);
       await until(() => resumed.has(taskId), 'resumed', 10_000, 0.2);
       totals.push(now() - current.t0);
-      await new Promise((r) => setTimeout(r, 150)); // the tail (notifier, context) before the next cycle
+      if (process.env.SOLO_GAP !== '0') await new Promise((r) => setTimeout(r, 150)); // the tail (notifier, context) before the next cycle
       for (const [name, t] of current.seen) offsets.set(name, [...(offsets.get(name) ?? []), t]);
       current = null;
+    }
+    if (profiler) {
+      const { profile } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
+      writeFileSync(process.env.SOLO_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
     }
     const rows = [...offsets]
       .filter(([, ts]) => ts.length >= cycles / 2)

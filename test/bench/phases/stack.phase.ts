@@ -80,8 +80,9 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   );
   sqlTrace.install();
   // As deployed (issue #29): all five services, the notifier too — it consumes every question.
+  // BENCH_SERVICES=questions,gates (say) measures what the others cost a cycle; never for the targets.
   const stack = await Stack.start({
-    services: ['questions', 'gates', 'context', 'notifier'],
+    services: (process.env.BENCH_SERVICES ?? 'questions,gates,context,notifier').split(',') as never,
     env: { ...BENCH_GATEWAY_ENV },
   });
   // The test collectors parse every event; the bench has its own cheaper subscribers.
@@ -190,6 +191,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
           c.add(S.resume, M.resumeFailed(plan), 'answers', openqRun.failedAtRate);
           c.add(S.resume, M.resumeSoloP50, 'ms', openqRun.unloadedP50);
           c.add(S.resume, M.resumeSoloP99, 'ms', openqRun.unloadedP99);
+          c.add(S.resume, M.resumeBackToBackP50, 'ms', openqRun.backToBackP50);
           c.add(S.resume, M.resumeSoloRatio, '×', openqRun.unloadedP50 / fl.commitP50);
           c.add(S.resume, M.resumeHttpP50, 'ms', openqRun.httpP50);
           c.add(S.resume, M.resumeHttpP99, 'ms', openqRun.httpP99);
