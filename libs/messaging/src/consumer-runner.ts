@@ -23,8 +23,8 @@ export interface ConsumerRunnerOptions {
   lingerMs?: number;
   /**
    * The process's foreground work: a foreground runner's batches count in it; a background
-   * runner's batch waits until none runs (after one turn of the event loop, so the deliveries
-   * read with its own go first), at most `yieldMs`.
+   * runner's batch waits until none runs (after `YIELD_SETTLE_MS`, so the deliveries of the same
+   * event to foreground consumers go first), at most `yieldMs`.
    */
   foreground?:
     | { work: ForegroundWork; role: 'foreground' }
@@ -100,12 +100,10 @@ export class ConsumerRunner {
   private yieldBound: NodeJS.Timeout | null = null;
   private yieldTurn: NodeJS.Timeout | null = null;
   private yielded = false;
+  /** Counted among the process's foreground consumers (from a successful start until stop). */
+  private registered = false;
   private readonly endYield = (): void => {
-    if (this.yieldBound) clearTimeout(this.yieldBound);
-    if (this.yieldTurn) clearTimeout(this.yieldTurn);
-    this.options.foreground?.work.forget(this.endYield);
-    this.yieldBound = null;
-    this.yieldTurn = null;
+    this.clearYield();
     this.yielded = true;
     this.pump();
   };
@@ -129,7 +127,6 @@ export class ConsumerRunner {
   }
 
   async start(): Promise<void> {
-    if (this.options.foreground?.role === 'foreground') this.options.foreground.work.register();
     const consumer = await this.js.consumers.get(this.options.stream, this.options.durable);
     // The pull window: pulled messages go straight into their lanes, so batches are not bounded
     // by it — the consumer's max_ack_pending bounds what this process may hold.
@@ -143,6 +140,10 @@ export class ConsumerRunner {
     const { config } = await consumer.info(true);
     this.heartbeat = setInterval(() => this.keepAlive(), keepAliveMs(config.ack_wait ?? 30e9));
     this.heartbeat.unref();
+    if (this.options.foreground?.role === 'foreground') {
+      this.options.foreground.work.register();
+      this.registered = true;
+    }
     this.loop = this.run(this.messages);
   }
 
@@ -226,8 +227,8 @@ export class ConsumerRunner {
   }
 
   /**
-   * Whether a background batch still yields to the process's foreground work: one turn of the
-   * event loop, then until none runs, at most `yieldMs`.
+   * Whether a background batch still yields to the process's foreground work: `YIELD_SETTLE_MS`,
+   * then until none runs, at most `yieldMs`.
    */
   private yielding(): boolean {
     const foreground = this.options.foreground;
@@ -243,6 +244,14 @@ export class ConsumerRunner {
       Math.min(YIELD_SETTLE_MS, foreground.yieldMs),
     );
     return true;
+  }
+
+  private clearYield(): void {
+    if (this.yieldBound) clearTimeout(this.yieldBound);
+    if (this.yieldTurn) clearTimeout(this.yieldTurn);
+    this.options.foreground?.work.forget(this.endYield);
+    this.yieldBound = null;
+    this.yieldTurn = null;
   }
 
   private endLinger(): void {
@@ -392,11 +401,7 @@ export class ConsumerRunner {
     this.waitingForSlot = false;
     if (this.linger) clearTimeout(this.linger);
     this.linger = null;
-    if (this.yieldBound) clearTimeout(this.yieldBound);
-    if (this.yieldTurn) clearTimeout(this.yieldTurn);
-    this.options.foreground?.work.forget(this.endYield);
-    this.yieldBound = null;
-    this.yieldTurn = null;
+    this.clearYield();
     this.messages?.stop();
     for (const lane of [...this.lanes.values()]) if (!lane.busy) this.release(lane);
     await this.loop?.catch(() => undefined);
@@ -404,6 +409,7 @@ export class ConsumerRunner {
     for (const lane of [...this.lanes.values()]) this.release(lane);
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-    if (this.options.foreground?.role === 'foreground') this.options.foreground.work.unregister();
+    if (this.registered) this.options.foreground?.work.unregister();
+    this.registered = false;
   }
 }

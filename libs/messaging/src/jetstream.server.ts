@@ -172,13 +172,15 @@ function lingerOf(options: JetStreamServerOptions): number {
   });
 }
 
+type ConsumerRole = NonNullable<ConsumerRunnerOptions['foreground']>;
+
 /**
  * 50 ms: a background batch waits at most this long for the foreground work of its process to
- * pause. A/B of 0 and 50: docs/performance.md, session 14.
+ * pause. A/B of 0 and 50, and of 50 and 200: docs/performance.md, session 14.
  */
 export const DEFAULT_BACKGROUND_YIELD_MS = 50;
 
-function consumerRoleOf(options: JetStreamServerOptions): ConsumerRunnerOptions['foreground'] {
+function consumerRoleOf(options: JetStreamServerOptions): ConsumerRole {
   const work = options.foreground ?? processForeground;
   if (!options.background) return { work, role: 'foreground' };
   const yieldMs = consumerSetting(
@@ -210,7 +212,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private readonly runners: ConsumerRunner[] = [];
   private readonly slots: TransactionSlots | undefined;
   private readonly lingerMs: number;
-  private readonly role: ConsumerRunnerOptions['foreground'];
+  private readonly role: ConsumerRole;
   /** The durables whose lag is sampled into /metrics. */
   private readonly lagTargets: { stream: string; durable: string }[] = [];
   private readonly subscriptions: Subscription[] = [];
@@ -379,9 +381,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       callback: (err, msg) => {
         if (err) return;
         const serve = () => this.serve(subject, verb, handler, msg);
-        const role = this.role;
         const serving: Promise<void> = (
-          role?.role === 'foreground' ? asForeground(role.work, serve) : serve()
+          this.role.role === 'foreground' ? asForeground(this.role.work, serve) : serve()
         )
           .catch((error: unknown) => this.logger.warn(`could not answer ${subject}: ${String(error)}`))
           .finally(() => this.serving.delete(serving));
