@@ -139,4 +139,19 @@ describe('bench: results written as JSON, a markdown table and a chart', () => {
     expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain(`${S.resume} · ${M.resumeSoloP50}`);
   });
+
+  it('draws the chart when a latency measured 0 in one of its runs', () => {
+    const c = collector(passing);
+    for (const v of [0, 0.4, 2]) c.add(S.resume, M.resumeSoloP50, 'ms', v);
+    const results: BenchResults = {
+      meta: { date: '2026-12-05', mode: 'quick', runs: 3, machine: 'test', commit: 'abc' },
+      figures: c.rows(),
+      targets: judgeTargets(c, plan),
+      details: {},
+      errors: {},
+    };
+    const svg = readFileSync(writeResults(dir, 'zero', results).svg, 'utf8');
+    expect(svg).toContain(`${S.resume} · ${M.resumeSoloP50}`);
+    expect(svg).not.toMatch(/NaN|Infinity/);
+  });
 });

@@ -71,7 +71,9 @@ export function svgChart(results: BenchResults): string {
   const top = 40;
   const height = top + rows.length * (barH + gap) + 40;
   const maxV = Math.max(1, ...rows.map((r) => r.figure.max));
-  const minV = Math.min(0.1, ...rows.map((r) => r.figure.min));
+  // A log scale starts above zero: a run that measured 0 (a p50 under the clock's step) is drawn
+  // at the scale's start, not allowed to take the scale to −∞.
+  const minV = Math.min(0.1, ...rows.map((r) => r.figure.min).filter((v) => v > 0));
   const lo = Math.log10(minV);
   const hi = Math.log10(maxV) + 0.1;
   const x = (v: number) => left + ((Math.log10(Math.max(v, minV)) - lo) / (hi - lo)) * (width - left - 80);
