@@ -115,19 +115,20 @@ describe('bench: results written as JSON, a markdown table and a chart', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'openq-bench-spec-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const resultsOf = (c: Collector, errors: BenchResults['errors'] = {}): BenchResults => ({
+    meta: { date: '2026-12-02', mode: 'quick', runs: 3, machine: 'test', commit: 'abc' },
+    figures: c.rows(),
+    targets: judgeTargets(c, plan),
+    details: {},
+    errors,
+  });
 
   it('writes every figure and every target, with failures listed', () => {
     const c = collector(passing);
     c.add(S.resume, M.resumeSoloP50, 'ms', 4);
     c.add(S.resume, M.resumeSoloP50, 'ms', 5);
     c.add(S.resume, M.resumeSoloP50, 'ms', 9);
-    const results: BenchResults = {
-      meta: { date: '2026-12-02', mode: 'quick', runs: 3, machine: 'test', commit: 'abc' },
-      figures: c.rows(),
-      targets: judgeTargets(c, plan),
-      details: {},
-      errors: { [S.shed]: 'boom' },
-    };
+    const results = resultsOf(c, { [S.shed]: 'boom' });
     const paths = writeResults(dir, 'stamp', results);
     expect(JSON.parse(readFileSync(paths.json, 'utf8'))).toEqual(results);
     const md = readFileSync(paths.md, 'utf8');
@@ -143,14 +144,7 @@ describe('bench: results written as JSON, a markdown table and a chart', () => {
   it('draws the chart when a latency measured 0 in one of its runs', () => {
     const c = collector(passing);
     for (const v of [0, 0.4, 2]) c.add(S.resume, M.resumeSoloP50, 'ms', v);
-    const results: BenchResults = {
-      meta: { date: '2026-12-05', mode: 'quick', runs: 3, machine: 'test', commit: 'abc' },
-      figures: c.rows(),
-      targets: judgeTargets(c, plan),
-      details: {},
-      errors: {},
-    };
-    const svg = readFileSync(writeResults(dir, 'zero', results).svg, 'utf8');
+    const svg = readFileSync(writeResults(dir, 'zero', resultsOf(c)).svg, 'utf8');
     expect(svg).toContain(`${S.resume} · ${M.resumeSoloP50}`);
     expect(svg).not.toMatch(/NaN|Infinity/);
   });
