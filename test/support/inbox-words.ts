@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { wordsOf as wordsIn } from '@openq/testing';
 import { loadInboxModule } from '../../tools/build-inbox';
 
 /*
@@ -32,7 +33,7 @@ export const ENGLISH_ONLY = new Set([
  */
 export async function englishLeft(page: Page, also: readonly string[] = []): Promise<string[]> {
   const forbidden = new Set([...ENGLISH_ONLY, ...also]);
-  const words = await page.evaluate(() => {
+  const texts = await page.evaluate(() => {
     const texts: string[] = [document.title];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -43,7 +44,10 @@ export async function englishLeft(page: Page, also: readonly string[] = []): Pro
     }
     for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')))
       for (const a of ['aria-label', 'title', 'placeholder']) texts.push(el.getAttribute(a) ?? '');
-    return texts.flatMap((t) => t.match(/[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ']+/g) ?? []);
+    return texts;
   });
-  return [...new Set(words.filter((w) => forbidden.has(w.toLowerCase())))];
+  // Words as the server-rendered checks read them: an id shown on the page (a question's, in the
+  // bulk panel) is not words, though its hex may spell "dec" or "add".
+  const words = new Set(texts.flatMap((t) => [...wordsIn(t)]));
+  return [...words].filter((w) => forbidden.has(w));
 }

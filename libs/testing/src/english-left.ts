@@ -38,12 +38,17 @@ export function dictionaryTexts(dictionary: unknown): string[] {
   return [];
 }
 
-/** Lower-case words of letters (accents kept), HTML tags, entities and URLs left out. */
+/**
+ * Lower-case words of letters (accents kept), HTML tags, entities and URLs left out, and every
+ * token with a digit in it: an id or a hash (`3f2dec1a-…`, `T-1`) is not words, and its letters
+ * ("dec", "add") must not read as English.
+ */
 export function wordsOf(text: string): Set<string> {
   const plain = text
     .replace(/<[^>]*>/g, ' ')
     .replace(/https?:\/\/[^\s"'<>)|]+/g, ' ')
-    .replace(/&[a-z#0-9]+;/gi, ' ');
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/[A-Za-zÀ-ÖØ-öø-ÿ0-9_-]*[0-9][A-Za-zÀ-ÖØ-öø-ÿ0-9_-]*/g, ' ');
   return new Set((plain.match(/[A-Za-zÀ-ÖØ-öø-ÿ]+(?:'[a-z]+)?/g) ?? []).map((w) => w.toLowerCase()));
 }
 
