@@ -13,12 +13,9 @@ function values(name: string): string[] {
     Object.values(d).flatMap((v) => (typeof v === 'string' ? [v] : walk(v)));
   return walk(loadInboxModule(name).default as Dictionary);
 }
+/** A dictionary's words, its placeholders (`{{count}}`) left out, read as the pages are. */
 const wordsOf = (texts: string[]): Set<string> =>
-  new Set(
-    texts.flatMap((t) =>
-      (t.replace(/\{\{[^}]*\}\}/g, ' ').match(/[A-Za-z][A-Za-z']+/g) ?? []).map((w) => w.toLowerCase()),
-    ),
-  );
+  new Set(texts.flatMap((t) => [...wordsIn(t.replace(/\{\{[^}]*\}\}/g, ' '))]));
 
 const portuguese = wordsOf(values('locale-pt-BR'));
 /** The en dictionary's words less the pt-BR one's, plus what Intl would say in English. */
