@@ -1,6 +1,6 @@
 import { refusal, type Decision, type QuestionAuthor, type Refusal } from '@openq/contracts';
 import type { DeclareInput, Question, QuestionEvent } from './question';
-import { likeness, type Affects } from './same-question';
+import { likeness, type Affects, type Alike } from './same-question';
 
 /** §12.3 one agent that asked a question: its `role` (the wire's `autor`), its session, its tool call. */
 export interface Asker {
@@ -101,12 +101,13 @@ export function askOnce(
   projectId: string,
   declaration: DeclareInput,
   candidates: readonly (Question | null)[],
+  alike: Alike = likeness,
 ): AskOutcome {
   if (declaration.origin !== 'tool') return { kind: 'declare' };
   let best: { question: Question; similarity: number } | null = null;
   for (const question of candidates) {
     if (!question || question.projectId !== projectId || question.withdrawn) continue;
-    const { similarity, same } = likeness(declaration, question.declared);
+    const { similarity, same } = alike(declaration, question.declared);
     if (!same) continue;
     const better =
       !best ||

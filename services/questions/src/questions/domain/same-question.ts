@@ -163,8 +163,10 @@ function trigrams(text: string): Set<string> {
 
 /** `pg_trgm`'s `similarity()`: shared trigrams over all trigrams of both texts (0..1). */
 export function trigramSimilarity(a: string, b: string): number {
-  const ta = trigrams(a);
-  const tb = trigrams(b);
+  return similarityOf(trigrams(a), trigrams(b));
+}
+
+function similarityOf(ta: ReadonlySet<string>, tb: ReadonlySet<string>): number {
   if (ta.size === 0 || tb.size === 0) return 0;
   let shared = 0;
   for (const t of ta) if (tb.has(t)) shared += 1;
@@ -302,16 +304,51 @@ export interface Likeness {
   same: boolean;
 }
 
-/** §12.3 the one rule: near text (≥ `SAME_QUESTION_THRESHOLD`), overlapping `affects`, no guard firing. */
-export function likeness(
-  a: { question: string; affects: Affects },
-  b: { question: string; affects: Affects },
-): Likeness {
-  const fa = fold(a.question);
-  const fb = fold(b.question);
-  const similarity = round(trigramSimilarity(fa.tokens.join(' '), fb.tokens.join(' ')));
-  const difference = affectsOverlap(a.affects, b.affects) ? differenceOf(fa, fb) : 'affects';
+/** A declaration as `likeness` reads it: its words and what it affects. */
+export interface Asking {
+  question: string;
+  affects: Affects;
+}
+
+/** How alike two declarations are (`likeness`, or a `likenessMemo`'s). */
+export type Alike = (a: Asking, b: Asking) => Likeness;
+
+/** A text as `likeness` compares it: folded, and the trigrams of its key. */
+interface Shape {
+  folded: FoldedQuestion;
+  grams: ReadonlySet<string>;
+}
+
+function shapeOf(question: string): Shape {
+  const folded = fold(question);
+  return { folded, grams: trigrams(folded.tokens.join(' ')) };
+}
+
+function compare(a: Shape, aAffects: Affects, b: Shape, bAffects: Affects): Likeness {
+  const similarity = round(similarityOf(a.grams, b.grams));
+  const difference = affectsOverlap(aAffects, bAffects) ? differenceOf(a.folded, b.folded) : 'affects';
   return { similarity, difference, same: difference === null && similarity >= SAME_QUESTION_THRESHOLD };
+}
+
+/** §12.3 the one rule: near text (≥ `SAME_QUESTION_THRESHOLD`), overlapping `affects`, no guard firing. */
+export function likeness(a: Asking, b: Asking): Likeness {
+  return compare(shapeOf(a.question), a.affects, shapeOf(b.question), b.affects);
+}
+
+/**
+ * `likeness` for the many pairs of one group of declarations and their candidates: each text is
+ * folded once for the group, not once per pair (a group of declarations in one project compares
+ * each with the group's earlier ones; folding was most of a burst's CPU). Same results; the memo
+ * lives as long as the function.
+ */
+export function likenessMemo(): Alike {
+  const shapes = new Map<string, Shape>();
+  const shape = (question: string) => {
+    let s = shapes.get(question);
+    if (!s) shapes.set(question, (s = shapeOf(question)));
+    return s;
+  };
+  return (a, b) => compare(shape(a.question), a.affects, shape(b.question), b.affects);
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -65,6 +65,22 @@ export async function earlierCalls(
   return byCall;
 }
 
+/**
+ * What a declaration probes the index with: its folded key (`askKey`, empty when nothing is to be
+ * matched) and the MinHash bands of it (`askBands`, salted with the project).
+ */
+export interface AskProbe {
+  projectId: string;
+  key: string;
+  bands: readonly string[];
+}
+
+/** The probe of a declaration's words (`question` empty: no probe, nothing matched). */
+export function askProbe(projectId: string, question: string): AskProbe {
+  const key = askKey(question);
+  return { projectId, key, bands: key === '' ? [] : askBands(projectId, key) };
+}
+
 /** A question the index found near a declaration: what the likeness reads, before any lock. */
 export interface Candidate {
   questionId: string;
@@ -85,11 +101,10 @@ export interface Candidate {
  */
 export async function candidatesFor(
   manager: EntityManager,
-  asks: readonly { projectId: string; question: string }[],
+  probes: readonly AskProbe[],
 ): Promise<Candidate[][]> {
-  const out: Candidate[][] = asks.map(() => []);
-  const keys = asks.map((a) => askKey(a.question));
-  const wanted = asks.map((_, i) => i).filter((i) => keys[i] !== '');
+  const out: Candidate[][] = probes.map(() => []);
+  const wanted = probes.map((_, i) => i).filter((i) => probes[i]!.key !== '');
   if (wanted.length === 0) return out;
   const rows: { i: number; question_id: string; pergunta: string; afeta: Afeta }[] = await manager.query(
     `SELECT t.i::int AS i, c.question_id, c.pergunta, c.afeta FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[]) AS t(i, p, k, b)
@@ -102,9 +117,9 @@ export async function candidatesFor(
           ORDER BY question_ask_similarity(ask_key, t.k) DESC LIMIT ${CANDIDATES}) AS c`,
     [
       wanted,
-      wanted.map((i) => asks[i]!.projectId),
-      wanted.map((i) => keys[i]!),
-      wanted.map((i) => JSON.stringify(askBands(asks[i]!.projectId, keys[i]!))),
+      wanted.map((i) => probes[i]!.projectId),
+      wanted.map((i) => probes[i]!.key),
+      wanted.map((i) => JSON.stringify(probes[i]!.bands)),
     ],
   );
   for (const r of rows)

@@ -10,11 +10,11 @@ import {
 import type { OutboxWriter } from '@openq/messaging';
 import type { DeclareInput, Question, QuestionCommand } from '../../domain/question';
 import { askOnce, askedOf, askerOf, precedentOf } from '../../domain/ask-once';
-import { likeness } from '../../domain/same-question';
+import { likenessMemo } from '../../domain/same-question';
 import { affectsFromWire } from '@openq/contracts';
 import { precedentToWire, QuestionLog } from '../../store/question-log.store';
 import { questionTransaction } from '../../questions-transaction';
-import { candidatesFor, earlierCalls, lockAskers } from '../../store/ask-once.store';
+import { askProbe, candidatesFor, earlierCalls, lockAskers } from '../../store/ask-once.store';
 
 export type DeclareResult = DeclareQuestionReply;
 
@@ -70,7 +70,8 @@ const callKey = (projectId: string, toolCallId: string) => `${projectId}\u0000${
  * thing are locked (an answer cannot slip in between) and loaded from the log;
  * `askOnce` then says declare, join (`question.joined` on the open one) or precedent
  * (`question.precedent_offered` on the decided one, no new question), also against the group's
- * own earlier declarations. Everything decided is saved at once, set-based (docs/decider-kit.md).
+ * own earlier declarations that share a band with it. Everything decided is saved at once,
+ * set-based (docs/decider-kit.md).
  */
 export async function declareQuestions(
   manager: EntityManager,
@@ -98,11 +99,11 @@ export async function declareQuestions(
   const matched = (r: (typeof requests)[number]) =>
     r.input.origin === 'tool' &&
     !(r.input.toolCallId && earlier.has(callKey(r.projectId, r.input.toolCallId)));
-  const candidates = await candidatesFor(
-    manager,
-    requests.map((r) => ({ projectId: r.projectId, question: matched(r) ? r.input.question : '' })),
-  );
+  const probes = requests.map((r) => askProbe(r.projectId, matched(r) ? r.input.question : ''));
+  const candidates = await candidatesFor(manager, probes);
   const known = [...earlier.values()].map((e) => e.questionId);
+  // Each text of the group is folded once, however many pairs it is in.
+  const likeness = likenessMemo();
   // Only a candidate that asks the same thing is locked and read from the log (the decision is
   // taken again on what the log says under the lock): most declarations lock and read nothing.
   const alike = requests.map((r, i) =>
@@ -117,7 +118,10 @@ export async function declareQuestions(
 
   const results: (DeclareResult | (() => DeclareResult))[] = [];
   const byCall = new Map<string, number>();
-  const declaredHere = new Map<string, string[]>();
+  // The group's own declarations so far, found the way the index finds committed ones: by a
+  // MinHash band they share (salted with the project), so a group of many declarations in one
+  // project compares each with its near ones, not with all the earlier ones.
+  const declaredHere = new GroupBands();
   for (const { projectId, input, outbox } of requests) {
     const key = input.toolCallId ? callKey(projectId, input.toolCallId) : null;
     const previous = key ? earlier.get(key) : undefined;
@@ -133,8 +137,9 @@ export async function declareQuestions(
     if (key) byCall.set(key, results.length);
     const index = results.length;
     const mine = alike[index] ?? [];
-    const pool = [...mine, ...(declaredHere.get(projectId) ?? [])].map((id) => batch.stateOf(id));
-    const outcome = askOnce(projectId, input, pool);
+    const probe = probes[index]!;
+    const pool = [...mine, ...declaredHere.near(probe.bands)].map((id) => batch.stateOf(id));
+    const outcome = askOnce(projectId, input, pool, likeness);
     const decide = (questionId: string, command: QuestionCommand) => {
       const entry = batch.decide(questionId, command, now, outbox);
       if (isRefusal(entry)) throw new Error(`declaration refused: ${entry.reason}: ${entry.message}`);
@@ -165,8 +170,7 @@ export async function declareQuestions(
     const questionId = newId();
     const declaration = outcome.precedentOf ? { ...input, precedentOf: outcome.precedentOf } : input;
     const entry = decide(questionId, { type: 'declare', projectId, questionId, declaration });
-    if (input.origin === 'tool')
-      declaredHere.set(projectId, [...(declaredHere.get(projectId) ?? []), questionId]);
+    if (input.origin === 'tool') declaredHere.add(questionId, probe.bands);
     results.push(() => {
       if (!entry.stored?.state) throw new Error('a declaration left no question');
       return { questionId: entry.stored.state.declared.questionId, created: entry.stored.events.length > 0 };
@@ -174,6 +178,28 @@ export async function declareQuestions(
   }
   await batch.commit();
   return results.map(resolve);
+}
+
+/** A group's declarations by their ask bands, each found in the order it was declared. */
+class GroupBands {
+  private readonly byBand = new Map<string, string[]>();
+  private readonly order = new Map<string, number>();
+
+  add(questionId: string, bands: readonly string[]): void {
+    this.order.set(questionId, this.order.size);
+    for (const band of bands) {
+      const ids = this.byBand.get(band);
+      if (ids) ids.push(questionId);
+      else this.byBand.set(band, [questionId]);
+    }
+  }
+
+  /** The declarations sharing a band with these, earliest first. */
+  near(bands: readonly string[]): string[] {
+    const found = new Set<string>();
+    for (const band of bands) for (const id of this.byBand.get(band) ?? []) found.add(id);
+    return [...found].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+  }
 }
 
 const resolve = (r: DeclareResult | (() => DeclareResult)): DeclareResult =>

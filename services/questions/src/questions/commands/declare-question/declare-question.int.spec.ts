@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
 import { declareIn } from '../../testing/declare-in';
-import { declareQuestion, type DeclareResult } from './declare-question.handler';
+import { declareQuestion, declareQuestions, type DeclareResult } from './declare-question.handler';
 
 let ds: DataSource;
 useQuestionsDatabase((opened) => (ds = opened), { poolSize: 25 });
@@ -108,5 +108,51 @@ describe('declareQuestion', () => {
     // near ones the project holds (the index used to hand over 100 of the 300, any 100).
     const again = await declare('p-cases', 'tc-case-150-again', text(150));
     expect(again).toMatchObject({ questionId: first[149]!.questionId, joined: true });
+  });
+
+  it('in one group of 400 declarations of one project, each repeat joins its own question (the group meets itself by bands)', async () => {
+    const text = (n: number) => `Which status code should the archive return for case ${n} of the import?`;
+    const reworded = (n: number) =>
+      `For case ${n} of the import, which status codes should the archive return?`;
+    // 200 questions alike but for a number, then each asked again in other words, in one group commit.
+    const asked = [
+      ...Array.from({ length: 200 }, (_, n) => ({ n, toolCallId: `tc-g-${n}`, pergunta: text(n) })),
+      ...Array.from({ length: 200 }, (_, n) => ({ n, toolCallId: `tc-g-${n}-again`, pergunta: reworded(n) })),
+    ];
+    const results = await ds.transaction(async (m) => {
+      const outbox = new OutboxWriter(m);
+      const out = await declareQuestions(
+        m,
+        asked.map(({ toolCallId, pergunta }) => ({
+          projectId: 'p-group',
+          outbox,
+          input: {
+            sessionId: 's',
+            sessionAuthorId: 'ana',
+            autor: 'po' as const,
+            origin: 'tool' as const,
+            pergunta,
+            sugestao: null,
+            afeta: { regras: [], historias: [], tarefas: [] },
+            toolCallId,
+          },
+        })),
+        new Date(),
+      );
+      await outbox.flush();
+      return out;
+    });
+    const firsts = results.slice(0, 200);
+    expect(firsts.every((r) => r.created && !r.joined)).toBe(true);
+    expect(new Set(firsts.map((r) => r.questionId)).size).toBe(200);
+    results
+      .slice(200)
+      .forEach((r, n) => expect(r).toMatchObject({ questionId: firsts[n]!.questionId, joined: true }));
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM question_view WHERE project_id = 'p-group' AND status = 'open'`,
+        [],
+      ),
+    ).toBe(200);
   });
 });
