@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import {
   errors,
   jwtVerify,
@@ -56,11 +57,19 @@ export interface JwtExpectations {
  * id and `roles` an object. jose's errors become `JwtRejected` with a `JwtProblem`.
  */
 export class JwtVerifier {
+  /**
+   * The keys as jose takes them: an HS256 secret as a key object made once (given bytes, jose makes
+   * one on every call).
+   */
+  private readonly key: { readonly secret: KeyObject } | { readonly jwks: JWTVerifyGetKey };
+
   constructor(
     private readonly keys: KeySource,
     private readonly expect: JwtExpectations = {},
     private readonly nowMs: () => number = Date.now,
-  ) {}
+  ) {
+    this.key = 'secret' in keys ? { secret: createSecretKey(keys.secret) } : { jwks: keys.jwks };
+  }
 
   async verify(token: string): Promise<UserIdentity> {
     const options: JWTVerifyOptions = {
@@ -81,9 +90,9 @@ export class JwtVerifier {
   }
 
   private async verifyWithJose(token: string, options: JWTVerifyOptions): Promise<JWTPayload> {
-    if ('secret' in this.keys) return (await jwtVerify(token, this.keys.secret, options)).payload;
+    if ('secret' in this.key) return (await jwtVerify(token, this.key.secret, options)).payload;
     try {
-      return (await jwtVerify(token, this.keys.jwks, options)).payload;
+      return (await jwtVerify(token, this.key.jwks, options)).payload;
     } catch (error) {
       // A JWKS may list several keys that fit the header (no `kid`): jose hands them over to try.
       if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
