@@ -31,6 +31,8 @@ const passing = {
   pgStatement: [S.resume, M.pgPerStatementRatio, '×', 1.5],
   burstFailed: [S.burst, M.burstFailed(plan.burstDeclarations), 'requests', 0],
   burstAnswered: [S.burst, M.burstAllAnswered(plan.burstDeclarations), 'ms', 1500],
+  burstDeployedFailed: [S.burstDeployed, M.burstFailed(plan.burstDeclarations), 'requests', 0],
+  burstDeployedAnswered: [S.burstDeployed, M.burstAllAnswered(plan.burstDeclarations), 'ms', 1800],
   resumeP99: [S.resume, M.resumeP99(plan), 'ms', 20],
   health: [S.shed, M.healthP99(2560, 'probe port'), 'ms', 30],
   readP99: [S.reads, M.readP99(plan.readsLarge), 'ms', 8],
@@ -55,6 +57,8 @@ describe('bench: targets judged on the medians', () => {
       'pg-per-statement',
       'burst-failed',
       'burst-answered',
+      'burst-failed-deployed',
+      'burst-answered-deployed',
       'resume-p99',
       'health-p99',
       'read-p99',
@@ -79,6 +83,19 @@ describe('bench: targets judged on the medians', () => {
     };
     expect(judged(100)).toBe(true);
     expect(judged(140)).toBe(false);
+  });
+
+  it('judges the burst as deployed on its own: 504s there miss even when the one process answered all', () => {
+    const missed = judgeTargets(
+      collector({
+        ...passing,
+        burstDeployedFailed: [S.burstDeployed, M.burstFailed(plan.burstDeclarations), 'requests', 998],
+        burstDeployedAnswered: [S.burstDeployed, M.burstAllAnswered(plan.burstDeclarations), 'ms', 7014],
+      }),
+      plan,
+    ).filter((t) => !t.met);
+    expect(missed.map((t) => t.id)).toEqual(['burst-failed-deployed', 'burst-answered-deployed']);
+    expect(missed[0]?.description).toMatch(/, as deployed$/);
   });
 
   it('misses a target whose median is outside its limit, and only that one', () => {

@@ -12,6 +12,7 @@ export const S = {
   parked: '5 parked capacity',
   peer: '6 peer: LangGraph',
   burst: '7 burst',
+  burstDeployed: '7b burst, one project, as deployed',
   shed: '8 read burst, shed',
   peak: '9 peak resumes',
 } as const;
@@ -82,6 +83,9 @@ export const M = {
   /** CPU per event (or per cycle) in each process of the system, from /proc. */
   cpu: (where: 'node' | 'postgres' | 'nats', per = 'event') =>
     `CPU per ${per}: ${where === 'node' ? 'Node (openq + load, one process)' : where === 'postgres' ? 'PostgreSQL backends' : 'nats-server'}`,
+
+  /** Node's CPU when each service runs in a process of its own (scenario 7b), the load's included. */
+  cpuDeployed: (per = 'event') => `CPU per ${per}: Node (five service processes + load)`,
 
   /** All three together: the CPU the system spends per event (or cycle). */
   cpuTotal: (per = 'event') => `CPU per ${per}: all (Node + PostgreSQL + nats-server)`,

@@ -3,8 +3,9 @@ import { Stack } from '../../support/stack';
 import { M, PER, S } from '../metrics';
 import { peakLevels } from '../plan';
 import { answerResumeRun, peakRun } from '../scenarios/answer-resume';
-import { burstRun } from '../scenarios/burst';
+import { burstRun, type BurstRun } from '../scenarios/burst';
 import { readBurst } from '../scenarios/shed';
+import { DEPLOYED, ProcessSystem } from '../scenarios/parked';
 import { probePortOf, startGateway } from '../../../services/gateway/src/gateway';
 import type { AddressInfo } from 'node:net';
 import { BatchedFloor, Floor } from '../scenarios/floor';
@@ -20,6 +21,35 @@ import { attempt, BENCH_GATEWAY_ENV, type PhaseContext } from './common';
 async function settle(stack: Stack): Promise<void> {
   for (const service of stack.services.values()) await service.server.outboxRelay?.flush();
   await quiesce(stack.nc);
+}
+
+/** A burst's figures, under its scenario. */
+function addBurst(c: Collector, scenario: string, n: number, burst: BurstRun): void {
+  c.add(scenario, M.burstFailed(n), 'requests', burst.failed5xx + burst.noResponse);
+  c.add(scenario, M.burst5xx(n), 'requests', burst.failed5xx);
+  c.add(scenario, M.burstAllAnswered(n), 'ms', burst.allAnsweredMs);
+  c.add(scenario, M.burstP50(n), 'ms', burst.p50);
+  c.add(scenario, M.burstP99(n), 'ms', burst.p99);
+}
+
+/**
+ * The burst against the services as processes (`DEPLOYED`), all in one project (one pipeline's
+ * agents at once: the declarations of a group meet each other), from and to quiet (every durable
+ * consumer idle, so the background services' share of each declaration counts), with the CPU of
+ * each process; their statements are not counted (sql-trace sees this process only).
+ */
+async function deployedBurst(system: ProcessSystem, n: number, tag: string) {
+  const backends = async () =>
+    (
+      await system.pg.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      )
+    ).rows.map((r) => r.pid);
+  await quiesce(system.nc);
+  const cpu = await CpuMeter.start(backends, system.natsServer.port, system.pids());
+  const run = await burstRun(system, n, tag, 1);
+  await quiesce(system.nc);
+  return { run, cpu: await cpu.stop(n) };
 }
 
 /** CPU, SQL statements and transactions of one measurement window. */
@@ -275,13 +305,8 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
           statements[S.burst] = await cpu.close(c, S.burst, n, PER.httpDeclaration);
           return run;
         });
-        if (burst) {
-          c.add(S.burst, M.burstFailed(n), 'requests', burst.failed5xx + burst.noResponse);
-          c.add(S.burst, M.burst5xx(n), 'requests', burst.failed5xx);
-          c.add(S.burst, M.burstAllAnswered(n), 'ms', burst.allAnsweredMs);
-          c.add(S.burst, M.burstP50(n), 'ms', burst.p50);
-          c.add(S.burst, M.burstP99(n), 'ms', burst.p99);
-        } else failed.add(S.burst);
+        if (burst) addBurst(c, S.burst, n, burst);
+        else failed.add(S.burst);
         progress.tick();
       }
 
@@ -354,5 +379,47 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
     await batched?.stop().catch(() => undefined);
     await stack.stop();
   }
+  if (want('burst')) await deployedBursts(ctx);
   progress.tick();
+}
+
+/**
+ * The burst again with each service in a process of its own, as deployed (`DEPLOYED`), once the
+ * in-process stack has stopped: one process cannot show what a service's own CPU does to the
+ * gateway's deadline (a burst in one project timed out there, docs/performance.md, session 16).
+ * No ratio reads it, so it runs after the others rather than between them, and its five idle
+ * processes are not there while the others are measured.
+ */
+async function deployedBursts(ctx: PhaseContext): Promise<void> {
+  const { plan, collector: c, progress } = ctx;
+  const n = plan.burstDeclarations;
+  progress.step(`burst as deployed: starting the five services, each in a process of its own`);
+  const system = await attempt(ctx, S.burstDeployed, () =>
+    ProcessSystem.start(3600, DEPLOYED, { ...BENCH_GATEWAY_ENV }),
+  );
+  if (!system) return;
+  try {
+    // Fresh processes compile as they go (the first burst of a cold set took twice as long); the
+    // in-process stack is warm from the scenarios before. A smaller burst warms them alike.
+    progress.step(`burst as deployed: warming up (${Math.ceil(n / 10)} declarations)`);
+    if (
+      !(await attempt(ctx, S.burstDeployed, () => burstRun(system, Math.ceil(n / 10), `dw${Date.now()}`, 1)))
+    )
+      return;
+    for (let r = 1; r <= plan.runs; r++) {
+      progress.step(`run ${r}/${plan.runs}: burst as deployed (${n} declarations at once over HTTP)`);
+      const done = await attempt(ctx, S.burstDeployed, () =>
+        deployedBurst(system, n, `d${r}${Date.now().toString(36)}`),
+      );
+      if (!done) break;
+      addBurst(c, S.burstDeployed, n, done.run);
+      const per = PER.httpDeclaration;
+      c.add(S.burstDeployed, M.cpuDeployed(per), 'ms', done.cpu.node);
+      c.add(S.burstDeployed, M.cpu('postgres', per), 'ms', done.cpu.postgres);
+      c.add(S.burstDeployed, M.cpu('nats', per), 'ms', done.cpu.nats);
+      c.add(S.burstDeployed, M.cpuTotal(per), 'ms', done.cpu.node + done.cpu.postgres + done.cpu.nats);
+    }
+  } finally {
+    await system.stop();
+  }
 }

@@ -13,7 +13,17 @@ import { ServiceProcess, type ServiceProcessName } from '../support/processes';
 import { sleep } from '../support/stats';
 import { answerResumeRun, type AnswerResumeRun, type RunningSystem } from './answer-resume';
 
-const SERVICES: ServiceProcessName[] = ['questions', 'gates', 'context', 'gateway'];
+/** The parked-capacity scenario's services: those that hold or serve parked cycles. */
+const SERVICES: readonly ServiceProcessName[] = ['questions', 'gates', 'context', 'gateway'];
+
+/** All five, as deployed (issue #29): the notifier consumes every question too. */
+export const DEPLOYED: readonly ServiceProcessName[] = [
+  'questions',
+  'gates',
+  'context',
+  'notifier',
+  'gateway',
+];
 
 /** The gates tables a parked cycle lives in. */
 const GATE_TABLES = ['gate_cycle', 'answered_questions'];
@@ -33,15 +43,22 @@ export class ProcessSystem implements RunningSystem {
     readonly pg: Client,
     private readonly env: Record<string, string>,
     private readonly ports: Record<ServiceProcessName, number>,
+    readonly services: readonly ServiceProcessName[],
   ) {}
 
-  static async start(sweepIntervalS: number): Promise<ProcessSystem> {
+  /** `services` in processes of their own (the parked scenario's four unless told), `env` on top. */
+  static async start(
+    sweepIntervalS: number,
+    services: readonly ServiceProcessName[] = SERVICES,
+    extraEnv: Record<string, string> = {},
+  ): Promise<ProcessSystem> {
     const natsServer = await startNatsServer();
     const db = await createTestDatabase('openq_bench_parked');
     const ports = {
       questions: await freePort(),
       gates: await freePort(),
       context: await freePort(),
+      notifier: await freePort(),
       gateway: await freePort(),
     };
     const env = {
@@ -54,14 +71,16 @@ export class ProcessSystem implements RunningSystem {
       QUESTIONS_HTTP_PORT: String(ports.questions),
       GATES_HTTP_PORT: String(ports.gates),
       CONTEXT_HTTP_PORT: String(ports.context),
+      NOTIFIER_HTTP_PORT: String(ports.notifier),
       GATE_SWEEP_INTERVAL_S: String(sweepIntervalS),
+      ...extraEnv,
     };
     const nc = await connect({ servers: natsServer.url });
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
-    const system = new ProcessSystem(natsServer, db, nc, pg, env, ports);
+    const system = new ProcessSystem(natsServer, db, nc, pg, env, ports, services);
     system.baseUrl = `http://127.0.0.1:${ports.gateway}`;
-    for (const name of SERVICES) await system.startService(name);
+    for (const name of services) await system.startService(name);
     return system;
   }
 
@@ -81,9 +100,14 @@ export class ProcessSystem implements RunningSystem {
     return mintDevToken({ user, project, role, secret: DEV_JWT_SECRET });
   }
 
+  /** The services' process ids. */
+  pids(): number[] {
+    return [...this.processes.values()].map((p) => p.pid);
+  }
+
   /** RSS of each service (MiB). */
   rss(): Record<ServiceProcessName, number> {
-    return Object.fromEntries(SERVICES.map((n) => [n, this.processes.get(n)!.rss()])) as Record<
+    return Object.fromEntries(this.services.map((n) => [n, this.processes.get(n)!.rss()])) as Record<
       ServiceProcessName,
       number
     >;
@@ -99,7 +123,7 @@ export class ProcessSystem implements RunningSystem {
   }
 
   async stop(): Promise<void> {
-    for (const name of [...SERVICES].reverse()) await this.processes.get(name)?.stop();
+    for (const name of [...this.services].reverse()) await this.processes.get(name)?.stop();
     await this.pg.end();
     await this.nc.close();
     await this.natsServer.stop();

@@ -27,7 +27,7 @@ export function natsServerPid(port: number): number | null {
 }
 
 export interface CpuSplit {
-  /** CPU ms per event in this Node process (all of openq and the load generator, in-process). */
+  /** CPU ms per event in Node: this process (openq in-process and the load) and any service processes. */
   node: number;
   /** CPU ms per event in the PostgreSQL backends serving the bench's database. */
   postgres: number;
@@ -47,20 +47,39 @@ export class CpuMeter {
     private readonly node0: NodeJS.CpuUsage,
     private readonly pg0: Map<number, number>,
     private readonly nats0: number,
+    private readonly services0: Map<number, number>,
   ) {}
 
-  static async start(backends: () => Promise<number[]>, natsPort: number): Promise<CpuMeter> {
+  /**
+   * `servicePids`: openq's services when they run as processes of their own (as deployed); their
+   * CPU counts as Node's with this process's (the load).
+   */
+  static async start(
+    backends: () => Promise<number[]>,
+    natsPort: number,
+    servicePids: readonly number[] = [],
+  ): Promise<CpuMeter> {
     const natsPid = natsServerPid(natsPort);
     const pg0 = new Map((await backends()).map((pid) => [pid, processCpuMs(pid)]));
-    return new CpuMeter(backends, natsPid, process.cpuUsage(), pg0, natsPid ? processCpuMs(natsPid) : 0);
+    const services0 = new Map(servicePids.map((pid) => [pid, processCpuMs(pid)]));
+    return new CpuMeter(
+      backends,
+      natsPid,
+      process.cpuUsage(),
+      pg0,
+      natsPid ? processCpuMs(natsPid) : 0,
+      services0,
+    );
   }
 
   /** CPU per event since start. */
   async stop(events: number): Promise<CpuSplit> {
-    const node = process.cpuUsage(this.node0);
+    const own = process.cpuUsage(this.node0);
+    let node = (own.user + own.system) / 1000;
+    for (const [pid, ms] of this.services0) node += processCpuMs(pid) - ms;
     let pg = 0;
     for (const pid of await this.backends()) pg += processCpuMs(pid) - (this.pg0.get(pid) ?? 0);
     const nats = this.natsPid ? processCpuMs(this.natsPid) - this.nats0 : Number.NaN;
-    return { node: (node.user + node.system) / 1000 / events, postgres: pg / events, nats: nats / events };
+    return { node: node / events, postgres: pg / events, nats: nats / events };
   }
 }

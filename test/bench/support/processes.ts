@@ -8,7 +8,7 @@ export const REPO_ROOT = __filename.endsWith('.js')
   ? join(__dirname, '..', '..', '..', '..')
   : join(__dirname, '..', '..', '..');
 
-export type ServiceProcessName = 'questions' | 'gates' | 'context' | 'gateway';
+export type ServiceProcessName = 'questions' | 'gates' | 'context' | 'notifier' | 'gateway';
 
 /** Resident set size of a process, in MiB (from /proc). */
 export function rssMiB(pid: number): number {
