@@ -59,6 +59,7 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
     }
   }
   if (declared.length > 0) {
+    const keys = declared.map((d) => askKey(d.data.pergunta));
     await manager.query(
       `WITH inserted AS (
          INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position,
@@ -75,8 +76,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         declared.map((d) => d.projectId),
         declared.map((d) => d.position),
         declared.map((d) => JSON.stringify(d.data)),
-        declared.map((d) => askKey(d.data.pergunta)),
-        declared.map((d) => JSON.stringify(askBands(d.projectId, askKey(d.data.pergunta)))),
+        keys,
+        declared.map((d, i) => JSON.stringify(askBands(d.projectId, keys[i]!))),
       ],
     );
   }
