@@ -116,8 +116,8 @@ describe('declareQuestion', () => {
       `For case ${n} of the import, which status codes should the archive return?`;
     // 200 questions alike but for a number, then each asked again in other words, in one group commit.
     const asked = [
-      ...Array.from({ length: 200 }, (_, n) => ({ n, toolCallId: `tc-g-${n}`, pergunta: text(n) })),
-      ...Array.from({ length: 200 }, (_, n) => ({ n, toolCallId: `tc-g-${n}-again`, pergunta: reworded(n) })),
+      ...Array.from({ length: 200 }, (_, n) => ({ toolCallId: `tc-g-${n}`, pergunta: text(n) })),
+      ...Array.from({ length: 200 }, (_, n) => ({ toolCallId: `tc-g-${n}-again`, pergunta: reworded(n) })),
     ];
     const results = await ds.transaction(async (m) => {
       const outbox = new OutboxWriter(m);
