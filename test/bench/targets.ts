@@ -84,7 +84,7 @@ export function judgeTargets(c: Collector, plan: BenchPlan): Target[] {
   // The burst in the bench's one process, and as deployed (each service a process of its own).
   for (const [scenario, suffix, shape] of [
     [S.burst, '', ''],
-    [S.burstDeployed, '-deployed', ', as deployed'],
+    [S.burstDeployed, '-deployed', ', in one project, as deployed'],
   ] as const) {
     push(
       `burst-failed${suffix}`,

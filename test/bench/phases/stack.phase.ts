@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { BatchedFloor, Floor } from '../scenarios/floor';
 import { ingestRun } from '../scenarios/ingest';
 import { LangGraphPeer } from '../scenarios/peer-langgraph';
-import { CpuMeter, type CpuSplit } from '../support/cpu';
+import { CpuMeter, databaseBackends, type CpuSplit } from '../support/cpu';
 import type { Collector } from '../support/results';
 import { quiesce } from '../support/quiesce';
 import { sqlTrace } from '../support/sql-trace';
@@ -39,12 +39,7 @@ function addBurst(c: Collector, scenario: string, n: number, burst: BurstRun): v
  * each process; their statements are not counted (sql-trace sees this process only).
  */
 async function deployedBurst(system: ProcessSystem, n: number, tag: string) {
-  const backends = async () =>
-    (
-      await system.pg.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-      )
-    ).rows.map((r) => r.pid);
+  const backends = databaseBackends(async (sql) => (await system.pg.query<{ pid: number }>(sql)).rows);
   await quiesce(system.nc);
   const cpu = await CpuMeter.start(backends, system.natsServer.port, system.pids());
   const run = await burstRun(system, n, tag, 1);
@@ -127,12 +122,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   progress.tick();
   const failed = new Set<string>();
   const ds = stack.service('questions').dataSource;
-  const backends = async () =>
-    (
-      (await ds.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as {
-        pid: number;
-      }[]
-    ).map((r) => r.pid);
+  const backends = databaseBackends((sql) => ds.query(sql));
   const meter = () => window(backends, stack.nats.port);
   const statements: Record<string, unknown> = {};
   ctx.details.statements = statements;

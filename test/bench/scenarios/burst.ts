@@ -29,10 +29,11 @@ const post = (agent: Agent, url: string, body: string) =>
 /**
  * A burst: `declarations` open questions declared at once over raw HTTP (over `projects`
  * projects), as many engines calling the gateway's `POST /internal/projects/:p/open-questions`
- * (service token) in the same instant would. Every request is sent in the same tick, each on a connection of its own (a fresh
- * node:http agent per burst with as many sockets as requests, so the gateway sees them all at
- * once — connections included — and not a client-side queue). Counts the 5xx and the requests
- * that got no response, and times each from the burst's start to its response.
+ * (service token) in the same instant would. Every request is sent in the same tick, each on a
+ * connection of its own (a fresh node:http agent per burst with as many sockets as requests, so
+ * the gateway sees them all at once — connections included — and not a client-side queue).
+ * Counts the 5xx and the requests that got no response, and times each from the burst's start to
+ * its response.
  */
 export async function burstRun(
   system: { baseUrl: string },

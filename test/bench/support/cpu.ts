@@ -26,8 +26,16 @@ export function natsServerPid(port: number): number | null {
   return null;
 }
 
+/** The PostgreSQL backends serving a database, through any way of querying it. */
+export function databaseBackends(
+  query: (sql: string) => Promise<{ pid: number }[]>,
+): () => Promise<number[]> {
+  return async () =>
+    (await query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid);
+}
+
 export interface CpuSplit {
-  /** CPU ms per event in Node: this process (openq in-process and the load) and any service processes. */
+  /** CPU ms per event in Node: this process (openq in-process, the load) and any service processes. */
   node: number;
   /** CPU ms per event in the PostgreSQL backends serving the bench's database. */
   postgres: number;
