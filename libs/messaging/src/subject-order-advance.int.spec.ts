@@ -41,7 +41,9 @@ it("advanceBatch takes the handlers' deferred writes along: one statement for wr
     });
     const writes = statements.sent.filter((s) => /INSERT/.test(s));
     expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatch(/^WITH openq_w0 AS \(INSERT INTO effects.*INSERT INTO consumer_position/s);
+    expect(writes[0]).toMatch(
+      /^WITH openq_w2 AS \(INSERT INTO effects.*openq_w0 AS .*INSERT INTO consumer_position/s,
+    );
     expect((await ds.query(`SELECT n FROM effects ORDER BY n`)).map((r: { n: number }) => r.n)).toEqual([
       1, 2, 3,
     ]);

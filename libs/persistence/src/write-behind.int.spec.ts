@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
 import { StatementRecorder } from './statement-recorder';
-import { deferRows, deferWrite, queryAfterWrites } from './write-behind';
+import { deferRows, deferWrite, inOneStatement, queryAfterWrites } from './write-behind';
 
 const url = ownTestDatabaseUrl('wb');
 let ds: DataSource;
@@ -43,7 +43,7 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
     // one statement for both writes, before the read
     const writes = statements.sent.filter((s) => s.includes('INSERT'));
     expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatch(/^WITH openq_w0 AS \(INSERT INTO t .*\), openq_w1 AS \(INSERT INTO log/s);
+    expect(writes[0]).toMatch(/^WITH openq_w1 AS \(INSERT INTO log .*\), openq_w0 AS \(INSERT INTO t /s);
   });
 
   it('folds the queue into queryAfterWrites, renumbering parameters, and the COMMIT sends what is left', async () => {
@@ -131,6 +131,17 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
     expect(await ds.query(`SELECT count(*)::int AS n FROM log`)).toEqual([{ n: 40 }]);
   });
 
+  it('runs the queued writes in the order queued: a serial they take follows it', async () => {
+    await ds.transaction(async (m) => {
+      for (const k of ['w0', 'w1', 'w2', 'w3']) await deferWrite(m, append, [k]);
+      await queryAfterWrites(m, `SELECT 1`, []);
+      for (const k of ['c0', 'c1', 'c2']) await deferWrite(m, append, [k]); // sent by the COMMIT
+    });
+    expect(await ds.query(`SELECT string_agg(k, ',' ORDER BY n) AS ks FROM log`)).toEqual([
+      { ks: 'w0,w1,w2,w3,c0,c1,c2' },
+    ]);
+  });
+
   describe('deferRows', () => {
     const rows = `INSERT INTO t (k, v) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT (k) DO NOTHING`;
 
@@ -147,7 +158,7 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
       const writes = statements.sent.filter((s) => s.includes('INSERT'));
       expect(writes).toHaveLength(2);
       expect(writes[0]).toMatch(
-        /^WITH openq_w0 AS \(INSERT INTO t .*unnest.*\), openq_w1 AS \(INSERT INTO log/s,
+        /^WITH openq_w1 AS \(INSERT INTO log .*\), openq_w0 AS \(INSERT INTO t .*unnest/s,
       );
       expect(writes[1]).toBe(rows);
     });
@@ -155,6 +166,85 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
     it('runs a row at once outside a transaction', async () => {
       await deferRows(ds.manager, rows, ['now', 7]);
       expect(await rowsOf()).toEqual(['now=7']);
+    });
+  });
+
+  describe('inOneStatement', () => {
+    /** The final statement: fails on purpose (a division by zero) unless `$1` is true. */
+    const check = (ok: boolean) => ({
+      sql: `WITH x AS (INSERT INTO log (k) VALUES ('check') RETURNING 1) SELECT 1 / (CASE WHEN $1::boolean AND EXISTS (SELECT 1 FROM x) THEN 1 ELSE 0 END) AS done`,
+      params: [ok],
+    });
+
+    it('sends the unit’s writes and the final statement as one statement, no START nor COMMIT', async () => {
+      const result = await inOneStatement(
+        ds,
+        async (m) => {
+          await deferWrite(m, upsert, ['a', 1]);
+          await deferRows(m, `INSERT INTO t (k, v) SELECT * FROM unnest($1::text[], $2::int[])`, ['b', 2]);
+          return 'value';
+        },
+        check(true),
+      );
+      expect(result).toEqual({ done: true, value: 'value', rows: [{ done: 1 }] });
+      expect(statements.sent).toHaveLength(1);
+      expect(statements.sent[0]).toMatch(
+        /^WITH openq_w1 AS \(INSERT INTO t .*unnest.*\), openq_w0 AS \(INSERT INTO t .*, x AS/s,
+      );
+      expect(await rowsOf()).toEqual(['a=1', 'b=2']);
+      expect(await ds.query(`SELECT k FROM log`)).toEqual([{ k: 'check' }]);
+    });
+
+    it('keeps nothing when the final statement fails its check, nor when a write fails', async () => {
+      const refused = await inOneStatement(ds, (m) => deferWrite(m, upsert, ['a', 1]), check(false));
+      expect(refused).toMatchObject({
+        done: false,
+        why: 'failed',
+        error: expect.objectContaining({ message: 'division by zero' }),
+      });
+      const broken = await inOneStatement(ds, (m) => deferWrite(m, upsert, ['a', -1]), check(true));
+      expect(broken).toMatchObject({ done: false, why: 'failed' });
+      expect(await rowsOf()).toEqual([]);
+      expect(await ds.query(`SELECT k FROM log`)).toEqual([]);
+    });
+
+    it('refuses a statement of the unit’s own, whatever the unit does with the refusal', async () => {
+      const reads = await inOneStatement(
+        ds,
+        async (m) => {
+          await deferWrite(m, upsert, ['a', 1]);
+          await m.query(`SELECT 1`).catch(() => undefined); // swallowed: still not done
+        },
+        check(true),
+      );
+      expect(reads).toEqual({ done: false, why: 'statement' });
+      const nested = await inOneStatement(
+        ds,
+        (m) => m.transaction((inner) => inner.query(`SELECT 1`)),
+        check(true),
+      );
+      expect(nested).toEqual({ done: false, why: 'statement' });
+      expect(statements.sent).toEqual([]);
+      expect(await rowsOf()).toEqual([]);
+      // The connections went back to the pool as they were: a transaction there works as usual.
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => ds.transaction((m) => m.query(upsert, [`k${i}`, i]))),
+      );
+      expect(await rowsOf()).toHaveLength(8);
+    });
+
+    it('says failed, keeping nothing, when the unit throws', async () => {
+      const failed = await inOneStatement(
+        ds,
+        async (m) => {
+          await deferWrite(m, upsert, ['a', 1]);
+          throw new Error('the handler’s own');
+        },
+        check(true),
+      );
+      expect(failed).toMatchObject({ done: false, why: 'failed', error: new Error('the handler’s own') });
+      expect(statements.sent).toEqual([]);
+      expect(await rowsOf()).toEqual([]);
     });
   });
 });
