@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
+import { inOneStatement } from '@openq/persistence';
 import { followOn, typeOfSubject, type EventEnvelope } from '@openq/contracts';
 import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
@@ -65,6 +66,8 @@ export class InboundProcessor {
   private readonly logger: Logger;
   private readonly inbox: Inbox;
   private readonly deadLetters: DeadLetters;
+  /** Event types whose handler sent a statement of its own: never tried in one statement again. */
+  private readonly needsStatements = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -155,6 +158,7 @@ export class InboundProcessor {
   /** False when the inbox already had the message (a redelivery: acked without effect). */
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
     const prepared = await this.options.prepare?.(envelope, () => this.inbox.has(envelope.eventId));
+    if (await this.applyInOneStatement(msg, envelope, deliveries, prepared)) return true;
     return this.inOneTransaction(async (manager) => {
       // Seen before or not, the message takes its turn: the subject's position must pass it.
       // Its inbox claim goes in the same statement, after the position's lock.
@@ -171,6 +175,42 @@ export class InboundProcessor {
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
     });
+  }
+
+  /**
+   * The message applied in ONE statement, when it can be (`inOneStatement`): its handler runs
+   * first, its writes held back; then its claim (inbox row, position, turn) and those writes go as
+   * one statement that commits on its own — no START, no COMMIT, no separate claim. It is tried for
+   * a first delivery whose turn this process's deliveries can tell, of a type whose handler has not
+   * needed a statement of its own here (a read, an outbox row: then that type always takes the usual
+   * transaction in this process). True when applied; false when nothing was kept and the usual way
+   * must run (a duplicate, a turn to look up, a handler or statement failure: that way says which).
+   */
+  private async applyInOneStatement(
+    msg: JsMsg,
+    envelope: EventEnvelope,
+    deliveries: number,
+    prepared: unknown,
+  ): Promise<boolean> {
+    if (msg.info.redelivered || this.needsStatements.has(envelope.type)) return false;
+    const claim = this.inbox.claimInOneStatement(this.options.order, msg, envelope.eventId);
+    if (!claim) return false;
+    const attempt = await inOneStatement(
+      this.dataSource,
+      async (manager) => {
+        const outbox = new OutboxWriter(manager, followOn(envelope));
+        const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
+        if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
+        else await this.handler(envelope.data, event);
+        await outbox.flush();
+      },
+      claim,
+    );
+    if (!attempt.done && attempt.why === 'statement') this.needsStatements.add(envelope.type);
+    messagingMetrics
+      .oneStatementUnits()
+      .inc({ consumer: this.options.consumer, outcome: attempt.done ? 'applied' : attempt.why });
+    return attempt.done;
   }
 
   /**
@@ -198,7 +238,8 @@ export class InboundProcessor {
     let duplicates: number;
     try {
       await prepareBatch(items, this.options, this.inbox.has);
-      ({ outcomes, duplicates } = await this.applyBatch(items));
+      ({ outcomes, duplicates } =
+        (await this.applyBatchInOneStatement(items)) ?? (await this.applyBatch(items)));
     } catch (error) {
       // The split runs each message's before-transaction step again, as a retry would.
       return this.oneByOne(msgs, ordered, String(error));
@@ -271,12 +312,46 @@ export class InboundProcessor {
         }
         fresh.push(item);
       }
-      if (this.options.wholeBatch) await this.runWholeBatch(manager, outbox, fresh, this.options.wholeBatch);
-      else for (const item of fresh) await this.runHandler(manager, outbox, item);
-      await outbox.flush();
+      await this.runFresh(manager, outbox, fresh);
       await this.options.order?.advanceBatch(manager, moved);
       return { outcomes, duplicates };
     });
+  }
+
+  /**
+   * The batch applied in ONE statement, as `applyInOneStatement` applies one message: every
+   * message of it new and in its turn, or null — nothing kept, and the batch's usual transaction
+   * follows (which sorts out duplicates, turns to wait for, failures).
+   */
+  private async applyBatchInOneStatement(
+    items: BatchItem[],
+  ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number } | null> {
+    if (items.some(({ msg, envelope }) => msg.info.redelivered || this.needsStatements.has(envelope.type)))
+      return null;
+    const claim = this.inbox.claimBatchInOneStatement(this.options.order, items);
+    if (!claim) return null;
+    const attempt = await inOneStatement(
+      this.dataSource,
+      (manager) => this.runFresh(manager, new OutboxWriter(manager), items),
+      claim,
+    );
+    if (!attempt.done && attempt.why === 'statement')
+      for (const { envelope } of items) this.needsStatements.add(envelope.type);
+    messagingMetrics
+      .oneStatementUnits()
+      .inc(
+        { consumer: this.options.consumer, outcome: attempt.done ? 'applied' : attempt.why },
+        items.length,
+      );
+    if (!attempt.done) return null;
+    return { outcomes: new Map(items.map(({ msg }) => [msg, 'ack' as Outcome])), duplicates: 0 };
+  }
+
+  /** The handlers of a batch's new messages, in stream order per subject, then their outbox rows. */
+  private async runFresh(manager: EntityManager, outbox: OutboxWriter, fresh: BatchItem[]): Promise<void> {
+    if (this.options.wholeBatch) await this.runWholeBatch(manager, outbox, fresh, this.options.wholeBatch);
+    else for (const item of fresh) await this.runHandler(manager, outbox, item);
+    await outbox.flush();
   }
 
   /**

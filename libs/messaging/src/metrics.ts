@@ -45,6 +45,16 @@ export const messagingMetrics = {
           labelNames: ['consumer'] as const,
         }),
     ),
+  oneStatementUnits: () =>
+    getOrCreate(
+      'openq_one_statement_units_total',
+      () =>
+        new Counter({
+          name: 'openq_one_statement_units_total',
+          help: 'Messages tried as one statement without a transaction, by consumer and outcome (applied; statement: the handler needed one of its own; failed: a duplicate, a turn to look up, a failure — the usual transaction followed)',
+          labelNames: ['consumer', 'outcome'] as const,
+        }),
+    ),
   orderWaits: () =>
     getOrCreate(
       'openq_order_waits_total',

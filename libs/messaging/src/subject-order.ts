@@ -140,6 +140,112 @@ export class SubjectOrder {
   }
 
   /**
+   * `enterAndClaim` as the final statement of a unit run in one statement (`inOneStatement`), or
+   * null when this process's deliveries do not tell from where the subject's messages before `seq`
+   * are settled. The statement locks and moves the position and claims the inbox row as
+   * `enterAndClaim` does, and fails on purpose (a division by zero) unless the message may be
+   * applied now with no look-up: the inbox did not have it, the position stands at or past where
+   * the window knows every earlier message settled, and no transaction moved the position after
+   * the statement's snapshot was taken (so the writes that run after it, on that snapshot, see every
+   * earlier message of the subject applied, as a statement after the lock would). When it fails,
+   * nothing is kept and the caller takes the usual way, which says why.
+   */
+  claimInOneStatement(
+    subject: string,
+    seq: number,
+    claim: { inboxConsumer: string; messageId: string },
+  ): { sql: string; params: unknown[] } | null {
+    const from = this.window.settledFrom(subject, seq);
+    if (from === null) return null;
+    return {
+      sql: `WITH seen AS (SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2),
+       before AS MATERIALIZED (
+         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE),
+       moved AS (
+         INSERT INTO consumer_position (consumer, subject, last_seq)
+         SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
+           LEFT JOIN before ON true
+         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
+         RETURNING (SELECT last_seq FROM before) AS before),
+       claimed AS (
+         INSERT INTO inbox (consumer, message_id) SELECT $5, $6 FROM moved
+         ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT 1 / (CASE WHEN EXISTS (SELECT 1 FROM claimed)
+           AND COALESCE(moved.before, $3::bigint) + 1 >= LEAST($7::bigint, $4::bigint)
+           AND moved.before IS NOT DISTINCT FROM (SELECT last_seq FROM seen)
+         THEN 1 ELSE 0 END) AS applied
+       FROM moved`,
+      params: [
+        this.consumer,
+        subject,
+        this.options.ackFloor,
+        seq,
+        claim.inboxConsumer,
+        claim.messageId,
+        from,
+      ],
+    };
+  }
+
+  /**
+   * `claimInOneStatement` for a batch (its subjects' messages, each subject's ascending): every
+   * position locked in subject order and moved to its subject's last message, every id claimed;
+   * the statement fails on purpose unless all of them may be applied now with no look-up. Null
+   * when this process's deliveries do not tell that of every subject (a gap before a message, or
+   * between two of one subject, that they do not cover, or that holds a message not settled).
+   */
+  claimBatchInOneStatement(
+    turns: SubjectTurn[],
+    claim: { inboxConsumer: string; messageIds: string[] },
+  ): { sql: string; params: unknown[] } | null {
+    const sorted = [...turns].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+    const lows: number[] = [];
+    for (const { subject, seqs } of sorted) {
+      const from = this.window.settledFrom(subject, seqs[0]!);
+      if (from === null) return null;
+      lows.push(Math.min(from, seqs[0]!));
+      for (let i = 1; i < seqs.length; i++)
+        if (
+          seqs[i]! > seqs[i - 1]! + 1 &&
+          this.window.pendingBefore(subject, seqs[i - 1]! + 1, seqs[i]!) !== null
+        )
+          return null;
+    }
+    return {
+      sql: `WITH seen AS (SELECT subject, last_seq FROM consumer_position WHERE consumer = $1 AND subject = ANY($2::text[])),
+       before AS MATERIALIZED (
+         SELECT subject, last_seq FROM consumer_position WHERE consumer = $1 AND subject = ANY($2::text[])
+         ORDER BY subject FOR UPDATE),
+       moved AS (
+         INSERT INTO consumer_position (consumer, subject, last_seq)
+         SELECT $1, t.subject, GREATEST($3::bigint, t.last_seq, b.last_seq)
+           FROM unnest($2::text[], $4::bigint[]) WITH ORDINALITY AS t (subject, last_seq, n)
+           LEFT JOIN before b USING (subject) ORDER BY t.n
+         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, EXCLUDED.last_seq)
+         RETURNING 1),
+       claimed AS (
+         INSERT INTO inbox (consumer, message_id) SELECT $5, unnest($6::text[])
+         ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT 1 / (CASE WHEN (SELECT count(*) FROM claimed) = cardinality($6::text[])
+           AND (SELECT count(*) FROM moved) = cardinality($2::text[])
+           AND NOT EXISTS (
+             SELECT 1 FROM unnest($2::text[], $7::bigint[]) AS t (subject, low)
+               LEFT JOIN before b USING (subject) LEFT JOIN seen s USING (subject)
+             WHERE COALESCE(b.last_seq, $3::bigint) + 1 < t.low OR b.last_seq IS DISTINCT FROM s.last_seq)
+         THEN 1 ELSE 0 END) AS applied`,
+      params: [
+        this.consumer,
+        sorted.map((t) => t.subject),
+        this.options.ackFloor,
+        sorted.map((t) => t.seqs[t.seqs.length - 1]!),
+        claim.inboxConsumer,
+        claim.messageIds,
+        lows,
+      ],
+    };
+  }
+
+  /**
    * `enter` for a batch: inside the batch's transaction, locks the positions of all its subjects in
    * one statement, in subject order (two batches sharing subjects never wait on each other in a
    * cycle), and tells per subject how many of its messages (`seqs`, ascending) may be applied now —

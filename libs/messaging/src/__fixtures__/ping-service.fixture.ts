@@ -5,7 +5,7 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import type { NatsConnection } from 'nats';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
-import { openDatabase } from '@openq/persistence';
+import { deferWrite, openDatabase } from '@openq/persistence';
 import {
   GroupCommitter,
   JetStreamServer,
@@ -47,7 +47,10 @@ export class EffectsTable1764470000001 implements MigrationInterface {
   }
 }
 
-/** Notes the handler obeys, to shape a test's load: `sleep:<ms>` after writing, `outage-once` (RetryLaterError on the first try). */
+/**
+ * Notes the handler obeys, to shape a test's load: `sleep:<ms>` after writing, `outage-once` (RetryLaterError on
+ * the first try), `deferred` (its effect as a deferred write, and no event: a unit that can go as one statement).
+ */
 const outagesSeen = new Set<string>();
 
 @Controller()
@@ -60,6 +63,15 @@ class PingController {
     if (data.note === 'outage-once' && !outagesSeen.has(envelope.eventId)) {
       outagesSeen.add(envelope.eventId);
       throw new RetryLaterError('a dependency is down for this message, once');
+    }
+    if (data.note === 'deferred') {
+      // Writes only, deferred: the message can be applied in one statement (`inOneStatement`).
+      await deferWrite(
+        manager,
+        `INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`,
+        [envelope.eventId, data.n, PingController.instance, envelope.projectId],
+      );
+      return;
     }
     // A plain INSERT: a second application of the same event would fail, not hide.
     await manager.query(`INSERT INTO effects (event_id, n, applied_by, project_id) VALUES ($1, $2, $3, $4)`, [

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { SubjectOrder } from '../subject-order';
+import type { SubjectOrder, SubjectTurn } from '../subject-order';
 import type { BatchItem } from './batch';
 import { PredecessorPending } from './order';
 
@@ -48,6 +48,53 @@ export class Inbox {
     });
     if (predecessor) throw new PredecessorPending(predecessor);
     return claimed;
+  }
+
+  /**
+   * One message's claim as the final statement of a unit run in one statement (`inOneStatement`):
+   * it fails the statement on purpose when the inbox had the message, or when its turn cannot be
+   * told without a look-up (`SubjectOrder.claimInOneStatement`); null when it cannot be tried.
+   */
+  claimInOneStatement(
+    order: SubjectOrder | undefined,
+    msg: { subject: string; seq: number },
+    messageId: string,
+  ): { sql: string; params: unknown[] } | null {
+    if (order)
+      return order.claimInOneStatement(msg.subject, msg.seq, { inboxConsumer: this.consumer, messageId });
+    return {
+      sql: `WITH claimed AS (
+         INSERT INTO inbox (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT 1 / (CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 1 ELSE 0 END) AS applied`,
+      params: [this.consumer, messageId],
+    };
+  }
+
+  /**
+   * `claimInOneStatement` for a batch's messages, in subject order (`inSubjectOrder`); null when
+   * it cannot be tried (an id twice in the batch; a turn that needs a look-up).
+   */
+  claimBatchInOneStatement(
+    order: SubjectOrder | undefined,
+    items: BatchItem[],
+  ): { sql: string; params: unknown[] } | null {
+    const messageIds = items.map((item) => item.envelope.eventId);
+    if (new Set(messageIds).size !== messageIds.length) return null;
+    if (order) {
+      const turns: SubjectTurn[] = [];
+      for (const { msg } of items) {
+        const last = turns[turns.length - 1];
+        if (last?.subject === msg.subject) last.seqs.push(msg.seq);
+        else turns.push({ subject: msg.subject, seqs: [msg.seq] });
+      }
+      return order.claimBatchInOneStatement(turns, { inboxConsumer: this.consumer, messageIds });
+    }
+    return {
+      sql: `WITH claimed AS (
+         INSERT INTO inbox (consumer, message_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT 1 / (CASE WHEN (SELECT count(*) FROM claimed) = cardinality($2::text[]) THEN 1 ELSE 0 END) AS applied`,
+      params: [this.consumer, messageIds],
+    };
   }
 
   /**

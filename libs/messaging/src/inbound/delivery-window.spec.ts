@@ -63,4 +63,29 @@ describe('DeliveryWindow: what the deliveries received here tell of a subject wi
     w.settled(S, 11);
     expect(w.pendingBefore(S, 10, 12)).toBeNull();
   });
+
+  it('settledFrom is the lowest start of a range pendingBefore finds settled, whatever the window holds', () => {
+    const w = new DeliveryWindow();
+    expect(w.settledFrom(S, 10)).toBeNull();
+    const agrees = (subject: string, seq: number) => {
+      const from = w.settledFrom(subject, seq);
+      for (let f = 1; f <= seq; f++)
+        expect([f, w.pendingBefore(subject, f, seq) === null]).toEqual([f, from !== null && f >= from]);
+    };
+    w.received(S, 10, 1, true);
+    w.received(T, 11, 2, true);
+    w.received(S, 12, 3, true);
+    w.received(S, 15, 4, true);
+    agrees(S, 15); // 10 and 12 open: from 13
+    expect(w.settledFrom(S, 15)).toBe(13);
+    w.settled(S, 12);
+    agrees(S, 15); // 10 open: from 11
+    w.settled(S, 10);
+    agrees(S, 15); // all settled: from the window's start
+    expect(w.settledFrom(S, 15)).toBe(10);
+    agrees(T, 20);
+    w.received(S, 30, 9, true); // a gap in the numbering: the window starts again at 30
+    agrees(S, 30);
+    expect(w.settledFrom(S, 31)).toBe(31);
+  });
 });

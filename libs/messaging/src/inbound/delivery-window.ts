@@ -56,4 +56,15 @@ export class DeliveryWindow {
       if (s >= from && s < seq && (earliest === null || s < earliest)) earliest = s;
     return earliest;
   }
+
+  /**
+   * The lowest `from` for which `pendingBefore(subject, from, seq)` is `null` — every message of
+   * the subject in `[from, seq)` known and settled — or `null` when the window knows no such range.
+   */
+  settledFrom(subject: string, seq: number): number | null {
+    if (this.start === null) return null;
+    let from = this.start;
+    for (const s of this.open.get(subject) ?? []) if (s < seq && s + 1 > from) from = s + 1;
+    return from;
+  }
 }

@@ -1,0 +1,160 @@
+import { connect, type NatsConnection } from 'nats';
+import type { DataSource } from 'typeorm';
+import { eventSubject, makeEnvelope } from '@openq/contracts';
+import { deferWrite, StatementRecorder } from '@openq/persistence';
+import {
+  createTestDatabase,
+  startNatsServer,
+  waitFor,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@openq/testing';
+import { encodeJson } from './codec';
+import { InboundProcessor } from './inbound';
+import { messagingMetrics } from './metrics';
+import { ensureEventConsumer, ensureStreams } from './provisioning';
+import { openPingDatabase, PING, eventRegistry, startPingService } from './__fixtures__/ping-service.fixture';
+
+/*
+ * A message whose handler only writes (deferred writes, no event) is applied in ONE statement:
+ * its claim, position and writes, with no START nor COMMIT (`InboundProcessor.applyInOneStatement`,
+ * `inOneStatement`). The guarantees of the usual path hold: once, in order per subject, across
+ * replicas and redeliveries. The effects table's plain primary key makes a second application
+ * fail, not hide.
+ */
+
+let nats: TestNatsServer;
+let db: TestDatabase;
+let nc: NatsConnection;
+
+beforeEach(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  nc = await connect({ servers: nats.url });
+});
+
+afterEach(async () => {
+  await nc.close();
+  await nats.stop();
+  await db.drop();
+});
+
+async function publishPing(n: number, projectId: string, note = 'deferred'): Promise<string> {
+  const envelope = makeEnvelope(PING, projectId, { n, note });
+  await nc
+    .jetstream()
+    .publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+  return envelope.eventId;
+}
+
+async function count(ds: DataSource, sql: string): Promise<number> {
+  const [row] = await ds.query(sql);
+  return Number((row as { n: string }).n);
+}
+
+/** The statements the data source sends while `work` runs. */
+async function recordStatements(ds: DataSource, work: () => Promise<void>): Promise<string[]> {
+  const recorder = new StatementRecorder();
+  ds.subscribers.push(recorder);
+  try {
+    await work();
+  } finally {
+    ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
+  }
+  return recorder.sent;
+}
+
+/** `openq_one_statement_units_total` of the consumers whose name starts with `service`, by outcome. */
+async function oneStatementUnits(service: string): Promise<Record<string, number>> {
+  const metric = await messagingMetrics.oneStatementUnits().get();
+  const byOutcome: Record<string, number> = {};
+  for (const v of metric.values)
+    if (String(v.labels.consumer).startsWith(service))
+      byOutcome[String(v.labels.outcome)] = (byOutcome[String(v.labels.outcome)] ?? 0) + v.value;
+  return byOutcome;
+}
+
+describe('a message whose handler only writes, applied in one statement', () => {
+  it('costs one statement the first time, and a redelivery is acked without effect', async () => {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    const { stream, durable } = await ensureEventConsumer(jsm, 'onestmt', PING, {
+      ackWaitMs: 1000,
+      maxDeliver: -1,
+      maxAckPending: 10,
+    });
+    const processor = new InboundProcessor(
+      ds,
+      (data, ctx) =>
+        deferWrite(ctx.manager, `INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, 'x')`, [
+          ctx.envelope.eventId,
+          (data as { n: number }).n,
+        ]),
+      { consumer: durable, registry: eventRegistry },
+    );
+    await publishPing(1, 'p1');
+    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const first = await consumer.next({ expires: 5000 });
+    processor.received(first!);
+    const sent = await recordStatements(ds, async () => {
+      expect(await processor.process(first!)).toBe('ack');
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^WITH openq_w0 AS \(INSERT INTO effects .*INSERT INTO inbox/s);
+    first!.nak(); // withhold the ack: the server delivers it again
+    const again = await consumer.next({ expires: 5000 });
+    expect(again!.info.redelivered).toBe(true);
+    processor.received(again!);
+    const resent = await recordStatements(ds, async () => {
+      expect(await processor.process(again!)).toBe('ack'); // the usual transaction: seen before
+    });
+    expect(resent[0]).toBe('START TRANSACTION');
+    processor.settle(again!, 'ack');
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
+    expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(1);
+    expect(await oneStatementUnits('onestmt')).toEqual({ applied: 1 });
+    await ds.destroy();
+  });
+
+  it('applies each of 1,000 messages once and in stream order per subject, alone and then beside a second replica', async () => {
+    const projects = 7;
+    /** Each subject's messages published one after the other: its stream order is the order of n. */
+    const publishRange = (from: number, to: number) =>
+      Promise.all(
+        Array.from({ length: projects }, async (_, p) => {
+          for (let n = from + p; n < to; n += projects) await publishPing(n, `p${p}`);
+        }),
+      );
+    const ds = await openPingDatabase(db.url);
+    const effects = (n: number) =>
+      waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === n, {
+        what: `${n} effects`,
+        timeoutMs: 60_000,
+      });
+    const a = await startPingService(nc, db.url);
+    await publishRange(0, 500);
+    await effects(500);
+    // Alone, every delivery came here: the turns are known, the messages go in one statement.
+    const alone = await oneStatementUnits('testsvc');
+    expect(alone.applied).toBeGreaterThan(250);
+    expect(alone.statement).toBeUndefined(); // the handler never needed a statement of its own
+    const nc2 = await connect({ servers: nats.url });
+    const b = await startPingService(nc2, db.url);
+    await publishRange(500, 1000);
+    await effects(1000);
+    expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(1000);
+    const out: { project_id: string; n: number }[] = await ds.query(
+      `SELECT project_id, n FROM effects ORDER BY applied_order`,
+    );
+    for (let p = 0; p < projects; p++) {
+      const applied = out.filter((r) => r.project_id === `p${p}`).map((r) => r.n);
+      expect(applied).toEqual([...applied].sort((x, y) => x - y));
+    }
+    expect(b.server.consumerRunners[0]!.handled).toBeGreaterThan(0); // both replicas did real work
+    await a.close();
+    await b.close();
+    await nc2.close();
+    await ds.destroy();
+  });
+});
