@@ -12,8 +12,16 @@ import {
 import { encodeJson } from './codec';
 import { InboundProcessor } from './inbound';
 import { messagingMetrics } from './metrics';
+import { appendToOutbox } from './outbox';
+import { OutboxPublisher } from './outbox-publisher';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
-import { openPingDatabase, PING, eventRegistry, startPingService } from './__fixtures__/ping-service.fixture';
+import {
+  openPingDatabase,
+  PING,
+  PONGED,
+  eventRegistry,
+  startPingService,
+} from './__fixtures__/ping-service.fixture';
 
 /*
  * A message whose handler only writes (deferred writes, no event) is applied in ONE statement:
@@ -114,6 +122,44 @@ describe('a message whose handler only writes, applied in one statement', () => 
     expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
     expect(await count(ds, `SELECT count(*) AS n FROM inbox`)).toBe(1);
     expect(await oneStatementUnits('onestmt')).toEqual({ applied: 1 });
+    await ds.destroy();
+  });
+
+  it('a handler that writes an event is refused at its outbox insert, and the marks it took come back', async () => {
+    const ds = await openPingDatabase(db.url);
+    const jsm = await nc.jetstreamManager();
+    await ensureStreams(jsm);
+    // A mark delay no test waits for: an acked row is marked only by an outbox insert, or by idle().
+    const publisher = new OutboxPublisher(ds, nc.jetstream(), { service: 'refused', markDelayMs: 600_000 });
+    publisher.attach();
+    const { stream, durable } = await ensureEventConsumer(jsm, 'refused', PING, { ackWaitMs: 5000 });
+    const processor = new InboundProcessor(
+      ds,
+      async (data, ctx) => {
+        await deferWrite(ctx.manager, `INSERT INTO effects (event_id, n, applied_by) VALUES ($1, $2, 'x')`, [
+          ctx.envelope.eventId,
+          (data as { n: number }).n,
+        ]);
+        ctx.outbox.event(PONGED, ctx.envelope.projectId, { n: 1 });
+      },
+      { consumer: durable, registry: eventRegistry },
+    );
+    const earlier = makeEnvelope(PONGED, 'p0', { n: 0 });
+    await ds.transaction((m) => appendToOutbox(m, [earlier]));
+    await waitFor(async () => publisher.awaitingMark === 1, { what: 'an earlier event published and acked' });
+    await publishPing(1, 'p1');
+    const msg = await (await nc.jetstream().consumers.get(stream, durable)).next({ expires: 5000 });
+    processor.received(msg!);
+    // Tried in one statement: the outbox insert takes the acked row to mark, then is refused.
+    expect(await processor.process(msg!)).toBe('ack');
+    expect(await oneStatementUnits('refused')).toEqual({ statement: 1 });
+    processor.settle(msg!, 'ack');
+    expect(await count(ds, `SELECT count(*) AS n FROM effects`)).toBe(1);
+    // The usual transaction's insert marked it — or, had the refusal kept it, nobody ever would.
+    await publisher.idle();
+    expect(await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)).toBe(0);
+    expect(publisher.published).toBe(2);
+    await publisher.detach();
     await ds.destroy();
   });
 

@@ -233,6 +233,24 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
       expect(await rowsOf()).toHaveLength(8);
     });
 
+    it('ends, to the data source’s subscribers, as a commit when done and as a rollback when not', async () => {
+      const ends: string[] = [];
+      const watcher = {
+        afterTransactionCommit: () => void ends.push('commit'),
+        afterTransactionRollback: () => void ends.push('rollback'),
+      };
+      ds.subscribers.push(watcher);
+      try {
+        await inOneStatement(ds, (m) => deferWrite(m, upsert, ['a', 1]), check(true));
+        await inOneStatement(ds, (m) => m.query(`SELECT 1`), check(true));
+        await inOneStatement(ds, (m) => deferWrite(m, upsert, ['b', 1]), check(false));
+      } finally {
+        ds.subscribers.splice(ds.subscribers.indexOf(watcher), 1);
+      }
+      expect(ends).toEqual(['commit', 'rollback', 'rollback']);
+      expect(await rowsOf()).toEqual(['a=1']);
+    });
+
     it('says failed, keeping nothing, when the unit throws', async () => {
       const failed = await inOneStatement(
         ds,

@@ -107,33 +107,55 @@ export async function inOneStatement<T>(
   const data = runner.data as Record<string, unknown>;
   data[HELD] = held;
   // Deferred writes queue only inside a transaction: this one is never started.
-  (runner as { isTransactionActive: boolean }).isTransactionActive = true;
+  setActive(runner, true);
+  let outcome: { done: true; value: T; rows: unknown[] } | NotInOneStatement;
   try {
-    let value: T;
-    try {
-      value = await work(runner.manager);
-    } catch (error) {
-      return held.refused ? { done: false, why: 'statement' } : { done: false, why: 'failed', error };
-    }
-    if (held.refused) return { done: false, why: 'statement' };
-    const writes = take(runner);
-    held.sending = true;
-    (runner as { isTransactionActive: boolean }).isTransactionActive = false;
-    const params = writes.reduce((n, w) => n + w.params.length, final.params.length);
-    if (params > MAX_PARAMS) return { done: false, why: 'statement' };
-    const statement =
-      writes.length === 0 ? { sql: final.sql, params: [...final.params] } : combine(writes, final);
-    try {
-      const rows = (await runner.query(statement.sql, statement.params)) as unknown[];
-      return { done: true, value, rows };
-    } catch (error) {
-      return { done: false, why: 'failed', error };
-    }
-  } finally {
-    (runner as { isTransactionActive: boolean }).isTransactionActive = false;
+    outcome = await runHeld(runner, held, work, final);
+  } catch (error) {
+    outcome = { done: false, why: 'failed', error };
+  }
+  try {
+    // To the data source's subscribers the unit ends as a transaction does: what one handed to
+    // them while it ran (an after-commit publisher's marks) is taken back on a rollback.
+    setActive(runner, false);
     delete data[HELD];
+    await runner.broadcaster.broadcast(outcome.done ? 'AfterTransactionCommit' : 'AfterTransactionRollback');
+  } finally {
     await runner.release();
   }
+  return outcome;
+}
+
+async function runHeld<T>(
+  runner: QueryRunner,
+  held: Held,
+  work: (manager: EntityManager) => Promise<T>,
+  final: { sql: string; params: readonly unknown[] },
+): Promise<{ done: true; value: T; rows: unknown[] } | NotInOneStatement> {
+  let value: T;
+  try {
+    value = await work(runner.manager);
+  } catch (error) {
+    return held.refused ? { done: false, why: 'statement' } : { done: false, why: 'failed', error };
+  }
+  if (held.refused) return { done: false, why: 'statement' };
+  const writes = take(runner);
+  held.sending = true;
+  setActive(runner, false);
+  const params = writes.reduce((n, w) => n + w.params.length, final.params.length);
+  if (params > MAX_PARAMS) return { done: false, why: 'statement' };
+  const statement =
+    writes.length === 0 ? { sql: final.sql, params: [...final.params] } : combine(writes, final);
+  try {
+    const rows = (await runner.query(statement.sql, statement.params)) as unknown[];
+    return { done: true, value, rows };
+  } catch (error) {
+    return { done: false, why: 'failed', error };
+  }
+}
+
+function setActive(runner: QueryRunner, active: boolean): void {
+  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
 }
 
 /** What a held unit's first statement of its own is refused with (`inOneStatement`). */
