@@ -40,6 +40,8 @@ export {
 export { checkEventEnvelope, parseEventMessage, type ParsedEventMessage } from './inbound/parse';
 
 const DEFER_DELAY_MS = 250;
+/** Messages of a type that needed a statement of its own that take the usual way before another try. */
+const RETRY_ONE_STATEMENT_AFTER = 1000;
 
 /**
  * One message's context inside a batch's transaction; called in its scope, so its outbox writer
@@ -66,8 +68,11 @@ export class InboundProcessor {
   private readonly logger: Logger;
   private readonly inbox: Inbox;
   private readonly deadLetters: DeadLetters;
-  /** Event types whose handler sent a statement of its own: never tried in one statement again. */
-  private readonly needsStatements = new Set<string>();
+  /**
+   * Event types whose handler sent a statement of its own when tried in one statement, with how
+   * many of their messages still take the usual transaction before the next try.
+   */
+  private readonly needsStatements = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -178,13 +183,32 @@ export class InboundProcessor {
   }
 
   /**
+   * Whether messages of these types (one per message) take the usual transaction without a try in
+   * one statement: a type whose handler needed a statement of its own skips
+   * `RETRY_ONE_STATEMENT_AFTER` of its messages, then is tried again (a handler may read only at
+   * times, or have met two writes of one row in a batch).
+   */
+  private skipsOneStatement(types: readonly string[]): boolean {
+    let skips = false;
+    for (const type of types) {
+      const left = this.needsStatements.get(type);
+      if (left === undefined) continue;
+      skips = true;
+      if (left <= 1) this.needsStatements.delete(type);
+      else this.needsStatements.set(type, left - 1);
+    }
+    return skips;
+  }
+
+  /**
    * The message applied in ONE statement, when it can be (`inOneStatement`): its handler runs
    * first, its writes held back; then its claim (inbox row, position, turn) and those writes go as
    * one statement that commits on its own — no START, no COMMIT, no separate claim. It is tried for
    * a first delivery whose turn this process's deliveries can tell, of a type whose handler has not
-   * needed a statement of its own here (a read, an outbox row: then that type always takes the usual
-   * transaction in this process). True when applied; false when nothing was kept and the usual way
-   * must run (a duplicate, a turn to look up, a handler or statement failure: that way says which).
+   * needed a statement of its own lately (a read, an outbox row: then that type's next
+   * `RETRY_ONE_STATEMENT_AFTER` messages take the usual transaction). True when applied; false
+   * when nothing was kept and the usual way must run (a duplicate, a turn to look up, a handler or
+   * statement failure: that way says which).
    */
   private async applyInOneStatement(
     msg: JsMsg,
@@ -192,7 +216,7 @@ export class InboundProcessor {
     deliveries: number,
     prepared: unknown,
   ): Promise<boolean> {
-    if (msg.info.redelivered || this.needsStatements.has(envelope.type)) return false;
+    if (msg.info.redelivered || this.skipsOneStatement([envelope.type])) return false;
     const claim = this.inbox.claimInOneStatement(this.options.order, msg, envelope.eventId);
     if (!claim) return false;
     const attempt = await inOneStatement(
@@ -206,7 +230,8 @@ export class InboundProcessor {
       },
       claim,
     );
-    if (!attempt.done && attempt.why === 'statement') this.needsStatements.add(envelope.type);
+    if (!attempt.done && attempt.why === 'statement')
+      this.needsStatements.set(envelope.type, RETRY_ONE_STATEMENT_AFTER);
     messagingMetrics
       .oneStatementUnits()
       .inc({ consumer: this.options.consumer, outcome: attempt.done ? 'applied' : attempt.why });
@@ -326,8 +351,8 @@ export class InboundProcessor {
   private async applyBatchInOneStatement(
     items: BatchItem[],
   ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number } | null> {
-    if (items.some(({ msg, envelope }) => msg.info.redelivered || this.needsStatements.has(envelope.type)))
-      return null;
+    if (items.some(({ msg }) => msg.info.redelivered)) return null;
+    if (this.skipsOneStatement(items.map(({ envelope }) => envelope.type))) return null;
     const claim = this.inbox.claimBatchInOneStatement(this.options.order, items);
     if (!claim) return null;
     const attempt = await inOneStatement(
@@ -336,7 +361,7 @@ export class InboundProcessor {
       claim,
     );
     if (!attempt.done && attempt.why === 'statement')
-      for (const { envelope } of items) this.needsStatements.add(envelope.type);
+      for (const { envelope } of items) this.needsStatements.set(envelope.type, RETRY_ONE_STATEMENT_AFTER);
     messagingMetrics
       .oneStatementUnits()
       .inc(

@@ -36,6 +36,7 @@ let db: TestDatabase;
 let nc: NatsConnection;
 
 beforeEach(async () => {
+  messagingMetrics.oneStatementUnits().reset(); // each test counts its own
   nats = await startNatsServer();
   db = await createTestDatabase();
   nc = await connect({ servers: nats.url });
@@ -160,6 +161,23 @@ describe('a message whose handler only writes, applied in one statement', () => 
     expect(await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)).toBe(0);
     expect(publisher.published).toBe(2);
     await publisher.detach();
+    await ds.destroy();
+  });
+
+  it('a type whose handler read takes the usual transaction for its next 1,000 messages, then is tried again', async () => {
+    const service = await startPingService(nc, db.url, { batchSize: 16 });
+    const ds = await openPingDatabase(db.url);
+    await publishPing(0, 'p1', 'read-then-deferred');
+    for (let n = 1; n < 1100; n++) await publishPing(n, 'p1');
+    await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1100, {
+      what: '1,100 effects',
+      timeoutMs: 60_000,
+    });
+    const outcomes = await oneStatementUnits('testsvc');
+    expect(outcomes.statement).toBe(1);
+    expect(outcomes.applied).toBeGreaterThan(0);
+    expect(outcomes.applied).toBeLessThanOrEqual(99); // none of the 1,000 after the refusal
+    await service.close();
     await ds.destroy();
   });
 

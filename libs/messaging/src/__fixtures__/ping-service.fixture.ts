@@ -49,7 +49,8 @@ export class EffectsTable1764470000001 implements MigrationInterface {
 
 /**
  * Notes the handler obeys, to shape a test's load: `sleep:<ms>` after writing, `outage-once` (RetryLaterError on
- * the first try), `deferred` (its effect as a deferred write, and no event: a unit that can go as one statement).
+ * the first try), `deferred` (its effect as a deferred write, and no event: a unit that can go as one statement),
+ * `read-then-deferred` (the same after a read: a unit that cannot).
  */
 const outagesSeen = new Set<string>();
 
@@ -64,7 +65,8 @@ class PingController {
       outagesSeen.add(envelope.eventId);
       throw new RetryLaterError('a dependency is down for this message, once');
     }
-    if (data.note === 'deferred') {
+    if (data.note === 'read-then-deferred') await manager.query(`SELECT 1`); // a statement of its own
+    if (data.note === 'deferred' || data.note === 'read-then-deferred') {
       // Writes only, deferred: the message can be applied in one statement (`inOneStatement`).
       await deferWrite(
         manager,
