@@ -23,6 +23,9 @@ export interface RequestOptions {
  * hangs: a missing service, a timeout or a garbled reply all come back as `{ ok: false, error }`.
  */
 export class RpcClient {
+  /** Requests made in this turn of the event loop, sent together at its end (`sendInTurn`). */
+  private queued: (() => void)[] | null = null;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs = 5000,
@@ -77,11 +80,11 @@ export class RpcClient {
     const h = natsHeaders();
     // A request made while handling an event or a request carries that work's correlation and trace.
     for (const [k, v] of Object.entries({ ...propagationHeaders(), ...options.headers })) h.set(k, v);
+    const data = encodeJson(payload);
     try {
-      const msg = await this.nc.request(subject, encodeJson(payload), {
-        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
-        headers: h,
-      });
+      const msg = await this.sendInTurn(() =>
+        this.nc.request(subject, data, { timeout: options.timeoutMs ?? this.defaultTimeoutMs, headers: h }),
+      );
       return { ok: true, subject, msg };
     } catch (error) {
       if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
@@ -96,6 +99,35 @@ export class RpcClient {
         `${subject}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  /**
+   * Sends a request at the end of this turn of the event loop (`setImmediate`), with every other
+   * request made in the same turn: nats.js writes what it was given in one turn of microtasks to
+   * the socket at once, so requests that arrive in separate I/O callbacks (a burst of HTTP
+   * requests, each parsed in its own) share one write instead of one each. A lone request waits
+   * for nothing but the end of the current turn.
+   */
+  private sendInTurn<T>(send: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const go = () => {
+        try {
+          send().then(resolve, reject);
+        } catch (error) {
+          reject(error); // a closed connection throws at once: it fails this request, no other
+        }
+      };
+      if (this.queued) {
+        this.queued.push(go);
+        return;
+      }
+      this.queued = [go];
+      setImmediate(() => {
+        const turn = this.queued!;
+        this.queued = null;
+        for (const request of turn) request();
+      });
+    });
   }
 
   /**
