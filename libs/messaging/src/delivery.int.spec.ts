@@ -1,5 +1,4 @@
 import { connect, headers, type JsMsg, type NatsConnection } from 'nats';
-import type { DataSource } from 'typeorm';
 import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, STREAMS } from '@openq/contracts';
 import {
   createTestDatabase,
@@ -25,6 +24,8 @@ import {
   PONGED,
   eventRegistry,
   startPingService,
+  publishPing as publishPingOn,
+  countOf,
 } from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
 import { AFTER_COMMIT_GRACE_MS, OutboxPublisher } from './outbox-publisher';
@@ -45,18 +46,8 @@ afterEach(async () => {
   await db.drop();
 });
 
-async function publishPing(n: number, projectId = 'p1', note = 'hi'): Promise<string> {
-  const envelope = makeEnvelope(PING, projectId, { n, note });
-  await nc
-    .jetstream()
-    .publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
-  return envelope.eventId;
-}
-
-async function count(ds: DataSource, sql: string): Promise<number> {
-  const [row] = await ds.query(sql);
-  return Number((row as { n: string }).n);
-}
+const publishPing = (n: number, projectId = 'p1', note = 'hi') => publishPingOn(nc, n, projectId, note);
+const count = countOf;
 
 describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
   it('applies a message delivered 5 times (ack withheld) exactly once, with one outbox event', async () => {

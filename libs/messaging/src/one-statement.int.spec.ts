@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { eventSubject, makeEnvelope } from '@openq/contracts';
+import { makeEnvelope } from '@openq/contracts';
 import { deferWrite, StatementRecorder } from '@openq/persistence';
 import {
   createTestDatabase,
@@ -9,7 +9,6 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@openq/testing';
-import { encodeJson } from './codec';
 import { InboundProcessor } from './inbound';
 import { messagingMetrics } from './metrics';
 import { appendToOutbox } from './outbox';
@@ -21,6 +20,8 @@ import {
   PONGED,
   eventRegistry,
   startPingService,
+  publishPing as publishPingOn,
+  countOf,
 } from './__fixtures__/ping-service.fixture';
 
 /*
@@ -48,18 +49,9 @@ afterEach(async () => {
   await db.drop();
 });
 
-async function publishPing(n: number, projectId: string, note = 'deferred'): Promise<string> {
-  const envelope = makeEnvelope(PING, projectId, { n, note });
-  await nc
-    .jetstream()
-    .publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
-  return envelope.eventId;
-}
-
-async function count(ds: DataSource, sql: string): Promise<number> {
-  const [row] = await ds.query(sql);
-  return Number((row as { n: string }).n);
-}
+const publishPing = (n: number, projectId: string, note = 'deferred') =>
+  publishPingOn(nc, n, projectId, note);
+const count = countOf;
 
 /** The statements the data source sends while `work` runs. */
 async function recordStatements(ds: DataSource, work: () => Promise<void>): Promise<string[]> {
@@ -133,7 +125,11 @@ describe('a message whose handler only writes, applied in one statement', () => 
     // A mark delay no test waits for: an acked row is marked only by an outbox insert, or by idle().
     const publisher = new OutboxPublisher(ds, nc.jetstream(), { service: 'refused', markDelayMs: 600_000 });
     publisher.attach();
-    const { stream, durable } = await ensureEventConsumer(jsm, 'refused', PING, { ackWaitMs: 5000 });
+    const { stream, durable } = await ensureEventConsumer(jsm, 'refused', PING, {
+      ackWaitMs: 5000,
+      maxDeliver: -1,
+      maxAckPending: 10,
+    });
     const processor = new InboundProcessor(
       ds,
       async (data, ctx) => {

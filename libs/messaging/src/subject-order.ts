@@ -53,6 +53,25 @@ function advancedIn(manager: EntityManager): Set<string> {
   return moved;
 }
 
+/**
+ * `enterAndClaim`'s CTEs, shared by `claimInOneStatement`: the position of consumer `$1` for subject
+ * `$2` locked as it stood (`before`, read first), then moved to `$4` at once — created at the
+ * start-up floor `$3` when missing — returning where it stood (`moved`).
+ */
+const ENTER = `before AS MATERIALIZED (
+         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE),
+       moved AS (
+         INSERT INTO consumer_position (consumer, subject, last_seq)
+         SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
+           LEFT JOIN before ON true
+         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
+         RETURNING (SELECT last_seq FROM before) AS before)`;
+
+/** The inbox row of consumer `$5` for message `$6`, claimed after the position's lock (it reads `moved`). */
+const CLAIM = `claimed AS (
+         INSERT INTO inbox (consumer, message_id) SELECT $5, $6 FROM moved
+         ON CONFLICT DO NOTHING RETURNING 1)`;
+
 /** How many stream look-ups one check may make past messages settled before positions existed. */
 const MAX_LOOKUPS = 32;
 
@@ -112,21 +131,9 @@ export class SubjectOrder {
     // (`before` is joined into the insert's source so that it is read, and locked, first; the
     // inbox insert reads the moved row, so it runs after both.)
     const params: unknown[] = [this.consumer, subject, this.options.ackFloor, seq];
-    const claimed = claim
-      ? `, claimed AS (
-         INSERT INTO inbox (consumer, message_id) SELECT $5, $6 FROM moved
-         ON CONFLICT DO NOTHING RETURNING 1)`
-      : '';
     if (claim) params.push(claim.inboxConsumer, claim.messageId);
     const [row]: { before: string | null; claimed: boolean }[] = await manager.query(
-      `WITH before AS MATERIALIZED (
-         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE),
-       moved AS (
-         INSERT INTO consumer_position (consumer, subject, last_seq)
-         SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
-           LEFT JOIN before ON true
-         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
-         RETURNING (SELECT last_seq FROM before) AS before)${claimed}
+      `WITH ${ENTER}${claim ? `, ${CLAIM}` : ''}
        SELECT before, ${claim ? 'EXISTS (SELECT 1 FROM claimed)' : 'true'} AS claimed FROM moved`,
       params,
     );
@@ -159,17 +166,7 @@ export class SubjectOrder {
     if (from === null) return null;
     return {
       sql: `WITH seen AS (SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2),
-       before AS MATERIALIZED (
-         SELECT last_seq FROM consumer_position WHERE consumer = $1 AND subject = $2 FOR UPDATE),
-       moved AS (
-         INSERT INTO consumer_position (consumer, subject, last_seq)
-         SELECT $1, $2, GREATEST($3::bigint, $4::bigint, before.last_seq) FROM (SELECT 1) AS one
-           LEFT JOIN before ON true
-         ON CONFLICT (consumer, subject) DO UPDATE SET last_seq = GREATEST(consumer_position.last_seq, $4::bigint)
-         RETURNING (SELECT last_seq FROM before) AS before),
-       claimed AS (
-         INSERT INTO inbox (consumer, message_id) SELECT $5, $6 FROM moved
-         ON CONFLICT DO NOTHING RETURNING 1)
+       ${ENTER}, ${CLAIM}
        SELECT 1 / (CASE WHEN EXISTS (SELECT 1 FROM claimed)
            AND COALESCE(moved.before, $3::bigint) + 1 >= LEAST($7::bigint, $4::bigint)
            AND moved.before IS NOT DISTINCT FROM (SELECT last_seq FROM seen)

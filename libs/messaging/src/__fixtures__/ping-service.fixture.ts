@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import type { NatsConnection } from 'nats';
+import type { DataSource } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { defineMessage, MessageRegistry, refusal } from '@openq/contracts';
+import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, refusal } from '@openq/contracts';
 import { deferWrite, openDatabase } from '@openq/persistence';
+import { encodeJson } from '../codec';
 import {
   GroupCommitter,
   JetStreamServer,
@@ -144,4 +146,24 @@ export async function startPingService(
       await dataSource.destroy();
     },
   };
+}
+
+/** Publishes a ping of `projectId` (its subject `agent.test.ping.<projectId>`); its event id. */
+export async function publishPing(
+  nc: NatsConnection,
+  n: number,
+  projectId = 'p1',
+  note = 'hi',
+): Promise<string> {
+  const envelope = makeEnvelope(PING, projectId, { n, note });
+  await nc
+    .jetstream()
+    .publish(eventSubject(PING, projectId), encodeJson(envelope), { msgID: envelope.eventId });
+  return envelope.eventId;
+}
+
+/** The `n` a counting query returns (`SELECT count(*) AS n …`). */
+export async function countOf(ds: DataSource, sql: string): Promise<number> {
+  const [row] = await ds.query(sql);
+  return Number((row as { n: string }).n);
 }
