@@ -172,14 +172,25 @@ export class InboundProcessor {
         await this.options.order?.advance(manager, msg.subject, msg.seq);
         return false; // seen before: the effect is already committed
       }
-      const outbox = new OutboxWriter(manager, followOn(envelope));
-      const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
-      if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
-      else await this.handler(envelope.data, event);
-      await outbox.flush();
+      await this.runOne(manager, msg, envelope, deliveries, prepared);
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
     });
+  }
+
+  /** One message's handler, then its outbox rows (one insert). */
+  private async runOne(
+    manager: EntityManager,
+    msg: JsMsg,
+    envelope: EventEnvelope,
+    deliveries: number,
+    prepared: unknown,
+  ): Promise<void> {
+    const outbox = new OutboxWriter(manager, followOn(envelope));
+    const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
+    if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
+    else await this.handler(envelope.data, event);
+    await outbox.flush();
   }
 
   /**
@@ -221,13 +232,7 @@ export class InboundProcessor {
     if (!claim) return false;
     const attempt = await inOneStatement(
       this.dataSource,
-      async (manager) => {
-        const outbox = new OutboxWriter(manager, followOn(envelope));
-        const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
-        if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
-        else await this.handler(envelope.data, event);
-        await outbox.flush();
-      },
+      (manager) => this.runOne(manager, msg, envelope, deliveries, prepared),
       claim,
     );
     if (!attempt.done && attempt.why === 'statement')
