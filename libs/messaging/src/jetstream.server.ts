@@ -6,14 +6,16 @@ import {
   type MessageHandler,
 } from '@nestjs/microservices';
 import { lastValueFrom, isObservable } from 'rxjs';
-import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import type { JetStreamClient, JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
 import {
   errorReply,
+  EVERY_OPENQ_EVENT,
   isRefusal,
   okReply,
   requestSubject,
   STREAMS,
+  streamOfType,
   type EventEnvelope,
   type MessageRegistry,
   type Reply,
@@ -26,7 +28,7 @@ import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
 import { ensureEventConsumer, ensureStreams, retireConsumers, whileJetStreamSettles } from './provisioning';
-import type { ConsumerSettings, StreamSettings } from './topology';
+import { durableName, type ConsumerSettings, type StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
 import { isOverloaded } from './group-commit';
@@ -200,6 +202,35 @@ function marked(
   return (handler.extras as Record<string, unknown> | undefined)?.[extra] === true;
 }
 
+/** A type's handlers: those run in the message's transaction, and its before-transaction step. */
+interface Chain {
+  inside: MessageHandler[];
+  before: MessageHandler | null;
+}
+
+/** How often a folded type's old durable is asked whether it is drained. */
+const DRAIN_CHECK_MS = 1_000;
+
+/**
+ * The types whose chains ride the whole-stream durable (docs/decisions.md, "A service's types
+ * ride its whole-stream durable"): with a handler of `EVERY_OPENQ_EVENT`, each other type of that
+ * stream whose chain runs per message with no before-transaction step is applied from the
+ * whole-stream durable's messages, in the same transaction, rather than from a durable of its own
+ * (a delivery, a claim and a transaction fewer per message).
+ */
+function foldedTypes(chains: ReadonlyMap<string, Chain>): Map<string, Chain> {
+  const folded = new Map<string, Chain>();
+  const whole = chains.get(EVERY_OPENQ_EVENT);
+  if (!whole || whole.before || whole.inside.some((h) => marked(h, 'wholeBatch'))) return folded;
+  const stream = streamOfType(EVERY_OPENQ_EVENT);
+  for (const [type, chain] of chains) {
+    if (type === EVERY_OPENQ_EVENT || streamOfType(type) !== stream) continue;
+    if (chain.before || chain.inside.some((h) => marked(h, 'wholeBatch'))) continue;
+    folded.set(type, chain);
+  }
+  return folded;
+}
+
 /**
  * NestJS custom transport for JetStream (Nest's NATS transport is core NATS only).
  * `@EventPattern(type)` handlers get a durable pull consumer each (filter `<type>.*`), processed
@@ -223,6 +254,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private jsm: JetStreamManager | null = null;
   private sampler: NodeJS.Timeout | null = null;
   private sampling: Promise<void> | null = null;
+  /** Folded types' old durables being drained: their checks, and the check running for each. */
+  private readonly drains = new Set<NodeJS.Timeout>();
+  private readonly draining = new Map<string, Promise<void>>();
 
   constructor(private readonly options: JetStreamServerOptions) {
     super();
@@ -257,52 +291,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       });
       this.publisher.attach();
     }
+    // Several modules may handle one type: the whole chain runs in the message's transaction,
+    // after the type's before-transaction step, if it has one.
+    const chains = new Map<string, Chain>();
     for (const [pattern, handler] of this.messageHandlers) {
-      if (handler.isEventHandler) {
-        const { stream, durable } = await whileJetStreamSettles(() =>
-          ensureEventConsumer(jsm, service, pattern, this.options.consumers),
-        );
-        const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
-        // Several modules may handle one type: the whole chain runs in the message's transaction,
-        // after the type's before-transaction step, if it has one.
-        const { inside, before } = this.splitChain(pattern, handler);
-        const whole = inside.filter((h) => marked(h, 'wholeBatch')).length;
-        if (whole > 0 && whole < inside.length)
-          throw new Error(`${pattern}: a WHOLE_BATCH handler cannot share its type with per-message ones`);
-        const processor = new InboundProcessor(
-          this.options.dataSource,
-          (data, ctx) => this.invokeChain(inside, data, new JetStreamEventContext([ctx])),
-          {
-            wholeBatch:
-              whole > 0
-                ? (units) => this.invokeChain(inside, units, new JetStreamBatchContext([units]))
-                : undefined,
-            prepare: before
-              ? (envelope, applied) =>
-                  this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope, applied]))
-              : undefined,
-            consumer: durable,
-            registry: this.options.eventRegistry,
-            onInvalid: this.options.onInvalid?.[pattern],
-            order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
-          },
-        );
-        const runner = new ConsumerRunner(js, processor, {
-          stream,
-          durable,
-          concurrency: this.options.concurrency ?? 16,
-          batchSize: this.options.batchSize,
-          slots: this.slots,
-          lingerMs: this.lingerMs,
-          foreground: this.role,
-        });
-        await runner.start();
-        this.runners.push(runner);
-        this.lagTargets.push({ stream, durable });
-      } else {
-        this.subscriptions.push(this.reply(pattern, handler));
-      }
+      if (handler.isEventHandler) chains.set(pattern, this.splitChain(pattern, handler));
+      else this.subscriptions.push(this.reply(pattern, handler));
     }
+    const folded = foldedTypes(chains);
+    for (const [pattern, chain] of chains) {
+      if (folded.has(pattern)) continue;
+      await this.consume(jsm, js, pattern, chain, pattern === EVERY_OPENQ_EVENT ? folded : new Map());
+    }
+    for (const [type, chain] of folded) await this.drainFoldedDurable(jsm, js, type, chain);
     if (this.options.relay !== false) {
       this.relay = new OutboxRelay(this.options.dataSource, js, {
         schema: this.options.schema,
@@ -317,6 +318,130 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       this.sampler = setInterval(() => this.kickSample(), interval);
       this.sampler.unref();
     }
+  }
+
+  /**
+   * One durable pull consumer for `pattern`, its chain run in each message's transaction; on the
+   * whole stream, the chains of the types folded into it run after it, each for its own type.
+   */
+  private async consume(
+    jsm: JetStreamManager,
+    js: JetStreamClient,
+    pattern: string,
+    { inside, before }: Chain,
+    folded: ReadonlyMap<string, Chain>,
+  ): Promise<void> {
+    const { service } = this.options;
+    const { stream, durable } = await whileJetStreamSettles(() =>
+      ensureEventConsumer(jsm, service, pattern, this.options.consumers),
+    );
+    const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
+    const whole = inside.filter((h) => marked(h, 'wholeBatch')).length;
+    if (whole > 0 && whole < inside.length)
+      throw new Error(`${pattern}: a WHOLE_BATCH handler cannot share its type with per-message ones`);
+    const processor = new InboundProcessor(
+      this.options.dataSource,
+      async (data, ctx) => {
+        const context = new JetStreamEventContext([ctx]);
+        await this.invokeChain(inside, data, context);
+        const more = folded.get(ctx.envelope.type);
+        if (more) await this.invokeChain(more.inside, data, context);
+      },
+      {
+        wholeBatch:
+          whole > 0
+            ? (units) => this.invokeChain(inside, units, new JetStreamBatchContext([units]))
+            : undefined,
+        prepare: before
+          ? (envelope, applied) =>
+              this.invoke(before, envelope.data, new JetStreamPrepareContext([envelope, applied]))
+          : undefined,
+        consumer: durable,
+        registry: this.options.eventRegistry,
+        onInvalid: this.options.onInvalid?.[pattern],
+        order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
+      },
+    );
+    await this.run(js, processor, stream, durable);
+    this.lagTargets.push({ stream, durable });
+  }
+
+  private async run(js: JetStreamClient, processor: InboundProcessor, stream: string, durable: string) {
+    const runner = new ConsumerRunner(js, processor, {
+      stream,
+      durable,
+      concurrency: this.options.concurrency ?? 16,
+      batchSize: this.options.batchSize,
+      slots: this.slots,
+      lingerMs: this.lingerMs,
+      foreground: this.role,
+    });
+    await runner.start();
+    this.runners.push(runner);
+    return runner;
+  }
+
+  /**
+   * A type folded into the whole-stream durable may still have the durable of its own an earlier
+   * version made (docs/decisions.md, "A service's types ride its whole-stream durable"): what it
+   * holds up to the stream's last message now is applied by its chain under its own name, what
+   * comes after is acked without effect (the whole-stream durable applies it), and once its ack
+   * floor passes that point it is deleted. A message on both paths is applied by each: a folded
+   * chain's effects are idempotent by their own keys.
+   */
+  private async drainFoldedDurable(
+    jsm: JetStreamManager,
+    js: JetStreamClient,
+    type: string,
+    { inside }: Chain,
+  ): Promise<void> {
+    const stream = STREAMS[streamOfType(type)].name;
+    const durable = durableName(this.options.service, type);
+    const info = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable)).catch(
+      (error: unknown) => (isNotFound(error) ? null : Promise.reject(error)),
+    );
+    if (!info) return;
+    const until = (await whileJetStreamSettles(() => jsm.streams.info(stream))).state.last_seq;
+    const processor = new InboundProcessor(
+      this.options.dataSource,
+      async (data, ctx) => {
+        if (ctx.streamSeq <= until) await this.invokeChain(inside, data, new JetStreamEventContext([ctx]));
+      },
+      {
+        consumer: durable,
+        registry: this.options.eventRegistry,
+        order: new SubjectOrder(durable, { jsm, stream, ackFloor: info.ack_floor.stream_seq }),
+      },
+    );
+    const runner = await this.run(js, processor, stream, durable);
+    this.logger.log(`draining ${durable} up to stream sequence ${until}: ${type} rides the whole stream`);
+    const drained = async (): Promise<boolean> => {
+      const now = await jsm.consumers
+        .info(stream, durable)
+        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error)));
+      return (
+        !now || now.ack_floor.stream_seq >= until || (now.num_pending === 0 && now.num_ack_pending === 0)
+      );
+    };
+    const timer = setInterval(() => {
+      if (this.draining.has(durable)) return;
+      const check = drained()
+        .then(async (done) => {
+          if (!done) return;
+          clearInterval(timer);
+          this.drains.delete(timer);
+          await runner.stop();
+          this.runners.splice(this.runners.indexOf(runner), 1);
+          await jsm.consumers
+            .delete(stream, durable)
+            .catch((error: unknown) => (isNotFound(error) ? false : Promise.reject(error)));
+          this.logger.log(`drained and deleted ${durable}`);
+        })
+        .catch((error: unknown) => this.logger.warn(`draining ${durable}: ${String(error)}`))
+        .finally(() => this.draining.delete(durable));
+      this.draining.set(durable, check);
+    }, DRAIN_CHECK_MS);
+    this.drains.add(timer);
   }
 
   private kickSample(): void {
@@ -480,10 +605,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   }
 
   /** A type's handlers: those run in the transaction, and its before-transaction step. */
-  private splitChain(
-    pattern: string,
-    head: MessageHandler,
-  ): { inside: MessageHandler[]; before: MessageHandler | null } {
+  private splitChain(pattern: string, head: MessageHandler): Chain {
     const inside: MessageHandler[] = [];
     const before: MessageHandler[] = [];
     for (let handler: MessageHandler | undefined = head; handler;) {
@@ -508,6 +630,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     this.sampler = null;
     await this.sampling?.catch(() => undefined);
     for (const sub of this.subscriptions.splice(0)) sub.unsubscribe();
+    for (const timer of this.drains) clearInterval(timer);
+    this.drains.clear();
+    await Promise.allSettled([...this.draining.values()]);
     // Requests already taken are answered before the connection and the database close.
     await Promise.allSettled([...this.serving]);
     await Promise.all(this.runners.splice(0).map((r) => r.stop()));

@@ -1,0 +1,184 @@
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { AckPolicy, connect, type NatsConnection } from 'nats';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { EVERY_OPENQ_EVENT, STREAMS, eventSubject, makeEnvelope } from '@openq/contracts';
+import { openDatabase } from '@openq/persistence';
+import {
+  createTestDatabase,
+  startNatsServer,
+  waitFor,
+  type TestDatabase,
+  type TestNatsServer,
+} from '@openq/testing';
+import { encodeJson } from './codec';
+import { JetStreamServer, RethrowErrorsFilter, type JetStreamEventContext } from './index';
+import { ensureEventConsumer, ensureStreams } from './provisioning';
+import { durableName } from './topology';
+
+/*
+ * A service with a handler of the whole stream carries its other types of that stream on that one
+ * durable (docs/decisions.md, "A service's types ride its whole-stream durable"): one delivery,
+ * claim and transaction per message for all its handlers. A folded type's durable left by an earlier
+ * version is drained up to where the stream stood at start, then deleted.
+ */
+
+const SERVICE = 'foldsvc';
+const TYPED = 'question.test_folded';
+const OTHER = 'question.test_unhandled';
+const SCHEMA = 'foldsvc';
+
+class SeenTable1764470000002 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(
+      `CREATE TABLE seen (handler text NOT NULL, event_id uuid NOT NULL, PRIMARY KEY (handler, event_id))`,
+    );
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE seen`);
+  }
+}
+
+@Controller()
+class FoldController {
+  @EventPattern(EVERY_OPENQ_EVENT)
+  async whole(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    // A plain insert: the whole-stream handler applied twice would fail, not hide.
+    await ctx.event.manager.query(`INSERT INTO seen (handler, event_id) VALUES ('whole', $1)`, [
+      ctx.event.envelope.eventId,
+    ]);
+  }
+
+  @EventPattern(TYPED)
+  async typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    // Idempotent by its own key, as a folded chain must be; the count of tries is kept apart.
+    await ctx.event.manager.query(
+      `INSERT INTO seen (handler, event_id) VALUES ('typed', $1) ON CONFLICT DO NOTHING`,
+      [ctx.event.envelope.eventId],
+    );
+  }
+}
+
+@Module({ controllers: [FoldController] })
+class FoldModule {}
+
+let nats: TestNatsServer;
+let db: TestDatabase;
+let nc: NatsConnection;
+
+beforeEach(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  nc = await connect({ servers: nats.url });
+  await ensureStreams(await nc.jetstreamManager());
+});
+
+afterEach(async () => {
+  await nc.close();
+  await nats.stop();
+  await db.drop();
+});
+
+async function startService() {
+  const dataSource = await openDatabase({
+    url: db.url,
+    schema: SCHEMA,
+    migrations: [SeenTable1764470000002],
+  });
+  const server = new JetStreamServer({
+    service: SERVICE,
+    nc,
+    dataSource,
+    schema: SCHEMA,
+    databaseUrl: db.url,
+    concurrency: 4,
+    relay: false,
+  });
+  const app = await NestFactory.createMicroservice(FoldModule, { strategy: server, logger: ['error'] });
+  app.useGlobalFilters(new RethrowErrorsFilter());
+  await app.listen();
+  return {
+    dataSource,
+    close: async () => {
+      await app.close();
+      await dataSource.destroy();
+    },
+  };
+}
+
+async function publish(type: string, n: number): Promise<string[]> {
+  const js = nc.jetstream();
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const envelope = makeEnvelope(type, `p${i % 3}`, { i });
+    await js.publish(eventSubject(type, envelope.projectId), encodeJson(envelope), {
+      msgID: envelope.eventId,
+    });
+    ids.push(envelope.eventId);
+  }
+  return ids;
+}
+
+async function durables(): Promise<string[]> {
+  const jsm = await nc.jetstreamManager();
+  return (await jsm.consumers.list(STREAMS.openqEvents.name).next()).map((c) => c.name).sort();
+}
+
+async function seen(ds: { query(sql: string): Promise<unknown> }): Promise<Record<string, number>> {
+  const rows = (await ds.query(`SELECT handler, count(*)::int AS n FROM seen GROUP BY handler`)) as {
+    handler: string;
+    n: number;
+  }[];
+  return Object.fromEntries(rows.map((r) => [r.handler, r.n]));
+}
+
+describe("a service's types ride its whole-stream durable", () => {
+  it('makes one durable, and applies each handler once per message of its type', async () => {
+    const service = await startService();
+    try {
+      expect(await durables()).toEqual([durableName(SERVICE, EVERY_OPENQ_EVENT)]);
+      await publish(TYPED, 30);
+      await publish(OTHER, 10);
+      await waitFor(async () => (await seen(service.dataSource)).whole === 40, { timeoutMs: 20_000 });
+      await waitFor(async () => (await seen(service.dataSource)).typed === 30, { timeoutMs: 5_000 });
+      expect(await seen(service.dataSource)).toEqual({ whole: 40, typed: 30 });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("drains a folded type's old durable up to where the stream stood, then deletes it", async () => {
+    const jsm = await nc.jetstreamManager();
+    // An earlier version: the typed durable of its own, and the whole-stream one, which has
+    // already applied (acked) what was published then: only the old durable holds the typed work.
+    const old = await ensureEventConsumer(jsm, SERVICE, TYPED);
+    const whole = await ensureEventConsumer(jsm, SERVICE, EVERY_OPENQ_EVENT);
+    const before = await publish(TYPED, 12);
+    const pulled = await nc.jetstream().consumers.get(whole.stream, whole.durable);
+    const batch = await pulled.fetch({ max_messages: 12, expires: 5_000 });
+    let acked = 0;
+    for await (const m of batch) {
+      m.ack();
+      if (++acked === 12) break;
+    }
+    expect(acked).toBe(12);
+    expect((await jsm.consumers.info(old.stream, old.durable)).config.ack_policy).toBe(AckPolicy.Explicit);
+
+    const service = await startService();
+    try {
+      const after = await publish(TYPED, 8);
+      await waitFor(async () => (await seen(service.dataSource)).typed === 20, { timeoutMs: 20_000 });
+      await waitFor(async () => !(await durables()).includes(old.durable), { timeoutMs: 20_000 });
+      const typed = (await service.dataSource.query(`SELECT event_id FROM seen WHERE handler = 'typed'`)) as {
+        event_id: string;
+      }[];
+      expect(typed.map((r) => r.event_id).sort()).toEqual([...before, ...after].sort());
+      // The 8 published after the start came through the whole stream; the 12 before, drained.
+      expect((await seen(service.dataSource)).whole).toBe(8);
+      expect(await durables()).toEqual([durableName(SERVICE, EVERY_OPENQ_EVENT)]);
+    } finally {
+      await service.close();
+    }
+  });
+});
