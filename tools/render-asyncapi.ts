@@ -12,7 +12,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document } from 'yaml';
 import {
+  EVERY_OPENQ_EVENT,
   STREAMS,
+  WHOLE_STREAM_CONSUMERS,
   commandRegistry,
   eventRegistry,
   streamOfType,
@@ -196,6 +198,13 @@ function receiveDetails(consumer: Party, type: EventType): Json {
       description:
         'The SSE live tail: one ephemeral no-ack consumer per gateway process over OPENQ_EVENTS, fanned out to the ' +
         "project's browsers (`GET /projects/{projectId}/stream`). Nothing is acked, stored or published.",
+    };
+  }
+  if (WHOLE_STREAM_CONSUMERS.includes(consumer) && streamOfType(type) === streamOfType(EVERY_OPENQ_EVENT)) {
+    const durable = durableName(consumer, EVERY_OPENQ_EVENT);
+    return {
+      description: `Rides the durable pull consumer \`${durable}\` (the whole stream, no filter) with the service's other types, exactly once through the inbox table.`,
+      'x-durable': durable,
     };
   }
   const durable = durableName(consumer, type);

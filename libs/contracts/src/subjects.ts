@@ -24,6 +24,14 @@ export function eventSubject(type: string, projectId: string): string {
  */
 export const EVERY_OPENQ_EVENT = 'openq_events';
 
+/**
+ * The services with a consumer of `EVERY_OPENQ_EVENT`: their other types of that stream ride it
+ * (libs/messaging folds them in; docs/decisions.md, "A service's types ride its whole-stream
+ * durable"), so they hold no durable of their own. What the contract's documents name as the
+ * durable; the services fold by their handlers.
+ */
+export const WHOLE_STREAM_CONSUMERS: readonly string[] = ['notifier'];
+
 /** A filter that matches every project's events of `type` (`question.declared.*`). */
 export function eventFilter(type: string): string {
   return `${type}.*`;

@@ -14,9 +14,11 @@ import { enqueueNotificationsHandler } from './commands/enqueue-notifications/en
 import { NOTIFIER_RUNTIME, type NotifierRuntime } from './notifier-runtime';
 
 /**
- * The facts the notifier hears (issue #17), each on its durable consumer
- * `notifier__<type>`: applied once through the inbox, in the message's transaction — the
- * deliveries it plans are rows of that transaction, so a redelivered event plans nothing twice.
+ * The facts the notifier hears (issue #17), riding the whole-stream durable
+ * `notifier__openq_events` with the engine fan-out (docs/decisions.md, "A service's types ride its
+ * whole-stream durable"): applied once through the inbox, in the message's transaction — the
+ * deliveries it plans are rows of that transaction under their own unique keys, so a redelivered
+ * event plans nothing twice.
  */
 @Controller()
 export class NotifierEventsController {
