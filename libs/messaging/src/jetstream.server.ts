@@ -413,7 +413,11 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         order: new SubjectOrder(durable, { jsm, stream, ackFloor: info.ack_floor.stream_seq }),
       },
     );
-    const runner = await this.run(js, processor, stream, durable);
+    // Another replica may have finished the drain and deleted it in between: nothing left to do.
+    const runner = await this.run(js, processor, stream, durable).catch((error: unknown) =>
+      isNotFound(error) ? null : Promise.reject(error),
+    );
+    if (!runner) return;
     this.logger.log(`draining ${durable} up to stream sequence ${until}: ${type} rides the whole stream`);
     const drained = async (): Promise<boolean> => {
       const now = await jsm.consumers
