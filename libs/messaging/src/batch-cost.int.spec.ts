@@ -1,13 +1,7 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect } from 'nats';
 import { Client } from 'pg';
 import { eventSubject, makeEnvelope } from '@openq/contracts';
-import {
-  createTestDatabase,
-  startNatsServer,
-  waitFor,
-  type TestDatabase,
-  type TestNatsServer,
-} from '@openq/testing';
+import { createTestDatabase, eachTestNatsAndDatabase, startNatsServer, waitFor } from '@openq/testing';
 import { encodeJson } from './codec';
 import { ensureStreams } from './provisioning';
 import { SubjectOrder } from './subject-order';
@@ -20,21 +14,7 @@ import { openPingDatabase, PING, startPingService } from './__fixtures__/ping-se
  * against batches. Counts, not times: they do not depend on the machine's load.
  */
 
-let nats: TestNatsServer;
-let db: TestDatabase;
-let nc: NatsConnection;
-
-beforeEach(async () => {
-  nats = await startNatsServer();
-  db = await createTestDatabase();
-  nc = await connect({ servers: nats.url });
-});
-
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await db.drop();
-});
+const t = eachTestNatsAndDatabase();
 
 /** Counts the statements every pg client of the process sends while `work` runs. */
 async function countStatements(
@@ -61,8 +41,8 @@ async function countStatements(
 }
 
 async function drain(total: number, projects: number, batchSize: number) {
-  await ensureStreams(await nc.jetstreamManager());
-  const js = nc.jetstream();
+  await ensureStreams(await t.nc.jetstreamManager());
+  const js = t.nc.jetstream();
   // Published before the service starts: a backlog, as after a deploy or an outage.
   await Promise.all(
     Array.from({ length: total }, (_, i) => {
@@ -72,14 +52,14 @@ async function drain(total: number, projects: number, batchSize: number) {
       });
     }),
   );
-  const ds = await openPingDatabase(db.url);
+  const ds = await openPingDatabase(t.db.url);
   const lookups = jest.spyOn(
     SubjectOrder.prototype as unknown as { firstOfSubjectFrom(): unknown },
     'firstOfSubjectFrom',
   );
   let service: Awaited<ReturnType<typeof startPingService>> | undefined;
   const counted = await countStatements(async () => {
-    service = await startPingService(nc, db.url, { relay: false, sampleIntervalMs: 0, batchSize });
+    service = await startPingService(t.nc, t.db.url, { relay: false, sampleIntervalMs: 0, batchSize });
     await waitFor(() => service!.server.consumerRunners[0]!.handled === total, {
       what: `${total} handled`,
       timeoutMs: 90_000,
@@ -107,12 +87,12 @@ describe('what a message costs a durable consumer', () => {
     async (projects) => {
       const single = await drain(total, projects, 1);
       // A fresh stream and database for the second run.
-      await nc.close();
-      await nats.stop();
-      await db.drop();
-      nats = await startNatsServer();
-      db = await createTestDatabase();
-      nc = await connect({ servers: nats.url });
+      await t.nc.close();
+      await t.nats.stop();
+      await t.db.drop();
+      t.nats = await startNatsServer();
+      t.db = await createTestDatabase();
+      t.nc = await connect({ servers: t.nats.url });
       const batched = await drain(total, projects, 256);
       console.log(JSON.stringify({ single, batched }));
       expect(single.transactionsPerMessage).toBeGreaterThanOrEqual(1);

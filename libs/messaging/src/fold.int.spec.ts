@@ -1,17 +1,11 @@
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { AckPolicy, connect, type NatsConnection } from 'nats';
+import { AckPolicy } from 'nats';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { EVERY_OPENQ_EVENT, STREAMS, eventSubject, makeEnvelope } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
-import {
-  createTestDatabase,
-  startNatsServer,
-  waitFor,
-  type TestDatabase,
-  type TestNatsServer,
-} from '@openq/testing';
+import { eachTestNatsAndDatabase, waitFor } from '@openq/testing';
 import { encodeJson } from './codec';
 import { JetStreamServer, RethrowErrorsFilter, type JetStreamEventContext } from './index';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
@@ -63,35 +57,24 @@ class FoldController {
 @Module({ controllers: [FoldController] })
 class FoldModule {}
 
-let nats: TestNatsServer;
-let db: TestDatabase;
-let nc: NatsConnection;
+const t = eachTestNatsAndDatabase();
 
 beforeEach(async () => {
-  nats = await startNatsServer();
-  db = await createTestDatabase();
-  nc = await connect({ servers: nats.url });
-  await ensureStreams(await nc.jetstreamManager());
-});
-
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await db.drop();
+  await ensureStreams(await t.nc.jetstreamManager());
 });
 
 async function startService() {
   const dataSource = await openDatabase({
-    url: db.url,
+    url: t.db.url,
     schema: SCHEMA,
     migrations: [SeenTable1764470000002],
   });
   const server = new JetStreamServer({
     service: SERVICE,
-    nc,
+    nc: t.nc,
     dataSource,
     schema: SCHEMA,
-    databaseUrl: db.url,
+    databaseUrl: t.db.url,
     concurrency: 4,
     relay: false,
   });
@@ -108,7 +91,7 @@ async function startService() {
 }
 
 async function publish(type: string, n: number): Promise<string[]> {
-  const js = nc.jetstream();
+  const js = t.nc.jetstream();
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const envelope = makeEnvelope(type, `p${i % 3}`, { i });
@@ -121,7 +104,7 @@ async function publish(type: string, n: number): Promise<string[]> {
 }
 
 async function durables(): Promise<string[]> {
-  const jsm = await nc.jetstreamManager();
+  const jsm = await t.nc.jetstreamManager();
   return (await jsm.consumers.list(STREAMS.openqEvents.name).next()).map((c) => c.name).sort();
 }
 
@@ -149,13 +132,13 @@ describe("a service's types ride its whole-stream durable", () => {
   });
 
   it("drains a folded type's old durable up to where the stream stood, then deletes it", async () => {
-    const jsm = await nc.jetstreamManager();
+    const jsm = await t.nc.jetstreamManager();
     // An earlier version: the typed durable of its own, and the whole-stream one, which has
     // already applied (acked) what was published then: only the old durable holds the typed work.
     const old = await ensureEventConsumer(jsm, SERVICE, TYPED);
     const whole = await ensureEventConsumer(jsm, SERVICE, EVERY_OPENQ_EVENT);
     const before = await publish(TYPED, 12);
-    const pulled = await nc.jetstream().consumers.get(whole.stream, whole.durable);
+    const pulled = await t.nc.jetstream().consumers.get(whole.stream, whole.durable);
     const batch = await pulled.fetch({ max_messages: 12, expires: 5_000 });
     let acked = 0;
     for await (const m of batch) {

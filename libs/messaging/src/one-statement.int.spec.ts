@@ -1,14 +1,8 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
 import { makeEnvelope } from '@openq/contracts';
 import { deferWrite, StatementRecorder } from '@openq/persistence';
-import {
-  createTestDatabase,
-  startNatsServer,
-  waitFor,
-  type TestDatabase,
-  type TestNatsServer,
-} from '@openq/testing';
+import { eachTestNatsAndDatabase, waitFor } from '@openq/testing';
 import { InboundProcessor } from './inbound';
 import { messagingMetrics } from './metrics';
 import { appendToOutbox } from './outbox';
@@ -32,25 +26,14 @@ import {
  * fail, not hide.
  */
 
-let nats: TestNatsServer;
-let db: TestDatabase;
-let nc: NatsConnection;
+const t = eachTestNatsAndDatabase();
 
 beforeEach(async () => {
   messagingMetrics.oneStatementUnits().reset(); // each test counts its own
-  nats = await startNatsServer();
-  db = await createTestDatabase();
-  nc = await connect({ servers: nats.url });
-});
-
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await db.drop();
 });
 
 const publishPing = (n: number, projectId: string, note = 'deferred') =>
-  publishPingOn(nc, n, projectId, note);
+  publishPingOn(t.nc, n, projectId, note);
 const count = countOf;
 
 /** The statements the data source sends while `work` runs. */
@@ -77,8 +60,8 @@ async function oneStatementUnits(service: string): Promise<Record<string, number
 
 describe('a message whose handler only writes, applied in one statement', () => {
   it('costs one statement the first time, and a redelivery is acked without effect', async () => {
-    const ds = await openPingDatabase(db.url);
-    const jsm = await nc.jetstreamManager();
+    const ds = await openPingDatabase(t.db.url);
+    const jsm = await t.nc.jetstreamManager();
     await ensureStreams(jsm);
     const { stream, durable } = await ensureEventConsumer(jsm, 'onestmt', PING, {
       ackWaitMs: 1000,
@@ -95,7 +78,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
       { consumer: durable, registry: eventRegistry },
     );
     await publishPing(1, 'p1');
-    const consumer = await nc.jetstream().consumers.get(stream, durable);
+    const consumer = await t.nc.jetstream().consumers.get(stream, durable);
     const first = await consumer.next({ expires: 5000 });
     processor.received(first!);
     const sent = await recordStatements(ds, async () => {
@@ -119,11 +102,11 @@ describe('a message whose handler only writes, applied in one statement', () => 
   });
 
   it('a handler that writes an event is refused at its outbox insert, and the marks it took come back', async () => {
-    const ds = await openPingDatabase(db.url);
-    const jsm = await nc.jetstreamManager();
+    const ds = await openPingDatabase(t.db.url);
+    const jsm = await t.nc.jetstreamManager();
     await ensureStreams(jsm);
     // A mark delay no test waits for: an acked row is marked only by an outbox insert, or by idle().
-    const publisher = new OutboxPublisher(ds, nc.jetstream(), { service: 'refused', markDelayMs: 600_000 });
+    const publisher = new OutboxPublisher(ds, t.nc.jetstream(), { service: 'refused', markDelayMs: 600_000 });
     publisher.attach();
     const { stream, durable } = await ensureEventConsumer(jsm, 'refused', PING, {
       ackWaitMs: 5000,
@@ -145,7 +128,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
     await ds.transaction((m) => appendToOutbox(m, [earlier]));
     await waitFor(async () => publisher.awaitingMark === 1, { what: 'an earlier event published and acked' });
     await publishPing(1, 'p1');
-    const msg = await (await nc.jetstream().consumers.get(stream, durable)).next({ expires: 5000 });
+    const msg = await (await t.nc.jetstream().consumers.get(stream, durable)).next({ expires: 5000 });
     processor.received(msg!);
     // Tried in one statement: the outbox insert takes the acked row to mark, then is refused.
     expect(await processor.process(msg!)).toBe('ack');
@@ -161,8 +144,8 @@ describe('a message whose handler only writes, applied in one statement', () => 
   });
 
   it('a type whose handler read takes the usual transaction for its next 1,000 messages, then is tried again', async () => {
-    const service = await startPingService(nc, db.url, { batchSize: 16 });
-    const ds = await openPingDatabase(db.url);
+    const service = await startPingService(t.nc, t.db.url, { batchSize: 16 });
+    const ds = await openPingDatabase(t.db.url);
     await publishPing(0, 'p1', 'read-then-deferred');
     for (let n = 1; n < 1100; n++) await publishPing(n, 'p1');
     await waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === 1100, {
@@ -186,21 +169,21 @@ describe('a message whose handler only writes, applied in one statement', () => 
           for (let n = from + p; n < to; n += projects) await publishPing(n, `p${p}`);
         }),
       );
-    const ds = await openPingDatabase(db.url);
+    const ds = await openPingDatabase(t.db.url);
     const effects = (n: number) =>
       waitFor(async () => (await count(ds, `SELECT count(*) AS n FROM effects`)) === n, {
         what: `${n} effects`,
         timeoutMs: 60_000,
       });
-    const a = await startPingService(nc, db.url);
+    const a = await startPingService(t.nc, t.db.url);
     await publishRange(0, 500);
     await effects(500);
     // Alone, every delivery came here: the turns are known, the messages go in one statement.
     const alone = await oneStatementUnits('testsvc');
     expect(alone.applied).toBeGreaterThan(250);
     expect(alone.statement).toBeUndefined(); // the handler never needed a statement of its own
-    const nc2 = await connect({ servers: nats.url });
-    const b = await startPingService(nc2, db.url);
+    const nc2 = await connect({ servers: t.nats.url });
+    const b = await startPingService(nc2, t.db.url);
     await publishRange(500, 1000);
     await effects(1000);
     expect(await count(ds, `SELECT count(DISTINCT n) AS n FROM effects`)).toBe(1000);

@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
-import { connect, type NatsConnection } from 'nats';
-import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
+import { connect } from 'nats';
+import { eachTestNatsAndDatabase } from '@openq/testing';
 import { RpcClient } from './rpc-client';
 import { startPingService } from './__fixtures__/ping-service.fixture';
 
@@ -9,21 +9,7 @@ import { startPingService } from './__fixtures__/ping-service.fixture';
  * when each was made in a callback of its own, as a burst of HTTP requests is parsed.
  */
 
-let nats: TestNatsServer;
-let db: TestDatabase;
-let nc: NatsConnection;
-
-beforeEach(async () => {
-  nats = await startNatsServer();
-  db = await createTestDatabase();
-  nc = await connect({ servers: nats.url });
-});
-
-afterEach(async () => {
-  await nc.close();
-  await nats.stop();
-  await db.drop();
-});
+const t = eachTestNatsAndDatabase();
 
 /** The socket writes of this process that carry a request to `openq.testsvc.echo`, while `work` runs. */
 async function requestWrites(work: () => Promise<void>): Promise<number> {
@@ -44,8 +30,8 @@ async function requestWrites(work: () => Promise<void>): Promise<number> {
 
 describe('RpcClient: the requests of one turn share a socket write', () => {
   it('sends 20 requests made in 20 callbacks of one turn in one write, each answered', async () => {
-    const service = await startPingService(nc, db.url);
-    const rpc = new RpcClient(nc, 5000);
+    const service = await startPingService(t.nc, t.db.url);
+    const rpc = new RpcClient(t.nc, 5000);
     expect(await rpc.request('testsvc', 'echo', { text: 'warm' })).toMatchObject({ ok: true });
     let replies: unknown[] = [];
     const writes = await requestWrites(async () => {
@@ -65,14 +51,14 @@ describe('RpcClient: the requests of one turn share a socket write', () => {
   });
 
   it('answers a lone request, and a request on a closed connection fails alone', async () => {
-    const service = await startPingService(nc, db.url);
-    const rpc = new RpcClient(nc, 5000);
+    const service = await startPingService(t.nc, t.db.url);
+    const rpc = new RpcClient(t.nc, 5000);
     expect(await rpc.request('testsvc', 'echo', { text: 'alone' })).toEqual({
       ok: true,
       data: { echoed: 'alone' },
     });
     await service.close();
-    const other = await connect({ servers: nats.url });
+    const other = await connect({ servers: t.nats.url });
     const closed = new RpcClient(other, 1000);
     await other.close();
     expect(await closed.request('testsvc', 'echo', { text: 'late' })).toMatchObject({

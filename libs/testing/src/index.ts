@@ -8,3 +8,4 @@ export * from './suite-tag';
 export * from './analytics-recompute';
 export * from './english-left';
 export * from './sse-client';
+export * from './each-test';
