@@ -7,7 +7,8 @@
  * list (default `questions,gates,context,notifier`). Environment: `SOLO_SPY` the subjects stamped
  * (comma list, default `>`; `gate.>` alone costs the cycle nearly nothing), `SOLO_GAP=0` answers back
  * to back instead of 150 ms apart, `SOLO_PROFILE=<file>` writes a CPU profile of the cycles alone
- * (`node /path/to/profile.js <file>` summarises it).
+ * (`node /path/to/profile.js <file>` summarises it). Last, the JetStream deliveries per cycle (park
+ * included) of each durable, read from the broker between two idle points.
  */
 import '../../../tools/register-paths';
 import { writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { BENCH_GATEWAY_ENV } from '../phases/common';
 import { http } from '../support/http';
 import { BENCH_USER, gateStartedData, verdictData } from '../support/payloads';
 import { until } from '../support/load';
+import { deliveriesByDurable, quiesce } from '../support/quiesce';
 import { now } from '../support/stats';
 
 const post = (session: Session, method: string, params?: object) =>
@@ -88,6 +90,8 @@ async function main(): Promise<void> {
   })();
   try {
     const js = stack.nc.jetstream();
+    await quiesce(stack.nc);
+    const delivered0 = await deliveriesByDurable(stack.nc);
     const taskIds = Array.from({ length: cycles }, (_, i) => `T-solo-${i}`);
     for (const [i, taskId] of taskIds.entries()) {
       const started = makeEnvelope(AgentEvent.GateStarted, 'p0', gateStartedData(taskId));
@@ -144,6 +148,17 @@ async function main(): Promise<void> {
     );
     console.log('|---|---:|---:|---:|');
     for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(2)} | ${r.n} | ${r.per.toFixed(1)} |`);
+    // Every cycle's deliveries, park included, once the services' tails are done.
+    await quiesce(stack.nc);
+    const delivered = [...(await deliveriesByDurable(stack.nc))]
+      .map(([durable, n]) => ({ durable, per: (n - (delivered0.get(durable) ?? 0)) / cycles }))
+      .filter((d) => d.per > 0)
+      .sort((a, b) => b.per - a.per);
+    const all = delivered.reduce((n, d) => n + d.per, 0);
+    console.log(`\nJetStream deliveries per cycle (park + answer + resume): ${all.toFixed(2)}`);
+    console.log('| durable | deliveries per cycle |');
+    console.log('|---|---:|');
+    for (const d of delivered) console.log(`| ${d.durable} | ${d.per.toFixed(2)} |`);
   } finally {
     sub.unsubscribe();
     await spy.close();

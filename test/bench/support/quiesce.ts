@@ -23,3 +23,15 @@ export async function quiesce(nc: NatsConnection, timeoutMs = 120_000): Promise<
     await sleep(100);
   }
 }
+
+/** Deliveries so far of every durable consumer of both streams (`delivered.consumer_seq`), by durable. */
+export async function deliveriesByDurable(nc: NatsConnection): Promise<Map<string, number>> {
+  const jsm = await nc.jetstreamManager();
+  const out = new Map<string, number>();
+  for (const stream of [STREAMS.agentEvents.name, STREAMS.openqEvents.name]) {
+    for await (const c of jsm.consumers.list(stream)) {
+      if (c.config.durable_name) out.set(c.config.durable_name, c.delivered.consumer_seq);
+    }
+  }
+  return out;
+}
