@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { EntityManager } from 'typeorm';
 import { deferRows } from '@openq/persistence';
 import { affectsFromWire, affectsToWire, type Afeta } from '@openq/contracts';
@@ -16,6 +17,8 @@ export type AfetaColumn = Afeta;
  * rows of one question in that statement the first stays, as one insert after the other would.
  */
 export async function saveQuestion(m: EntityManager, projectId: string, q: DeclaredQuestion): Promise<void> {
+  const { declaredAt: _declaredAt, ...known } = q;
+  remember(projectId, { ...known, affects: affectsFromWire(affectsToWire(q.affects)) });
   await deferRows(m, SAVE_QUESTIONS, [
     q.questionId,
     projectId,
@@ -56,12 +59,36 @@ export async function loadQuestions(
   ids: readonly string[],
 ): Promise<Map<string, KnownQuestion>> {
   if (ids.length === 0) return new Map();
+  const kept = ids.map((id) => remembered.get(keyOf(projectId, id)));
+  if (kept.every((q) => q !== undefined)) return new Map(kept.map((q) => [q.questionId, q]));
   const rows: QuestionRow[] = await m.query(
     `SELECT ${KNOWN_QUESTION_COLUMNS}
        FROM notifier_question WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
     [projectId, [...new Set(ids)]],
   );
-  return new Map(rows.map((r) => [r.question_id, toKnownQuestion(r)]));
+  const read = new Map(rows.map((r) => [r.question_id, toKnownQuestion(r)]));
+  for (const q of read.values()) remember(projectId, q);
+  return read;
+}
+
+/**
+ * What the notifier keeps of a question never changes once declared (its columns here are the
+ * declaration's; only its clock and status move, and they are not part of it), so this process
+ * remembers the questions it kept or read, up to ~4 MB, and a fact naming only remembered ones
+ * costs no read: a gate's park or resume notice is then a unit of writes alone, which goes as one
+ * statement (docs/decisions.md, "The notifier remembers what it kept of a question"). A question
+ * kept in a transaction that rolls back is remembered with the same words it will be kept with
+ * when its declaration is applied again.
+ */
+const remembered = new LRUCache<string, KnownQuestion>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (q) => 256 + 2 * JSON.stringify(q).length,
+});
+
+const keyOf = (projectId: string, questionId: string) => `${projectId}\u0000${questionId}`;
+
+function remember(projectId: string, q: KnownQuestion): void {
+  remembered.set(keyOf(projectId, q.questionId), q);
 }
 
 export function toKnownQuestion(r: QuestionRow): KnownQuestion {
