@@ -8,6 +8,7 @@ import { ProjectPolicyLog1764520000000 } from './1764520000000-project-policy-lo
 import { AskOnce1764530000000 } from './1764530000000-ask-once';
 import { AskBandsV21764540000000 } from './1764540000000-ask-bands-v2';
 import { AskBandsNumbers1764550000000 } from './1764550000000-ask-bands-numbers';
+import { AskBandsCollateC1764560000000 } from './1764560000000-ask-bands-collate-c';
 
 /** The questions service's schema, in order (the messaging tables' migrations run first, always). */
 export const QUESTIONS_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const QUESTIONS_MIGRATIONS = [
   AskOnce1764530000000,
   AskBandsV21764540000000,
   AskBandsNumbers1764550000000,
+  AskBandsCollateC1764560000000,
 ];
