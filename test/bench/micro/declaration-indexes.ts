@@ -3,7 +3,8 @@
  * search vector's upkeep off the declaration's path if the A/B shows it matters"): for the table as
  * the migrations make it and for variants without one index or with another setting, each on a
  * fresh database, the projector's insert of 3,000 rows one per statement and 20,000 in statements of
- * 50, with the CPU of the backend that ran them (from /proc). A command, not a test:
+ * 50, then the answer's update of 3,000 of them, with the CPU of the backend that ran them (from
+ * /proc). A command, not a test:
  * `npm run build && node dist/test/bench/micro/declaration-indexes.js [variant words]`.
  */
 import '../../../tools/register-paths';
@@ -101,6 +102,22 @@ async function main() {
     await run('warm-up', 2000, 50, false);
     await run('1 per statement', 3000, 1);
     await run('50 per statement', 20000, 50);
+    // The answer's update of a declared row, one per statement (the projector's closing, counts aside).
+    const open: { question_id: string }[] = await runner.query(
+      `SELECT question_id FROM question_view ORDER BY declared_position DESC LIMIT 3000`,
+    );
+    const c0 = cpuOf(pid);
+    const t0 = Date.now();
+    for (const { question_id } of open)
+      await runner.query(
+        `UPDATE question_view v SET status = t.s, answered = t.d, last_position = t.pos
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[]) AS t(q, pos, s, d)
+          WHERE v.question_id = t.q AND v.status = 'open'`,
+        [[question_id], [++pos], ['answered'], [JSON.stringify({ resposta: 'yes', answeredBy: 'ana' })]],
+      );
+    console.log(
+      `| ${label} | an answer's update, 1 per statement | ${((cpuOf(pid) - c0) / open.length).toFixed(3)} | ${((Date.now() - t0) / open.length).toFixed(3)} |`,
+    );
     await runner.release();
     await ds.destroy();
     await db.drop();
