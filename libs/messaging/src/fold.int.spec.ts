@@ -7,7 +7,12 @@ import { EVERY_OPENQ_EVENT, STREAMS, eventSubject, makeEnvelope } from '@openq/c
 import { openDatabase } from '@openq/persistence';
 import { eachTestNatsAndDatabase, waitFor } from '@openq/testing';
 import { encodeJson } from './codec';
-import { JetStreamServer, RethrowErrorsFilter, type JetStreamEventContext } from './index';
+import {
+  JetStreamServer,
+  RethrowErrorsFilter,
+  type JetStreamEventContext,
+  type JetStreamServerOptions,
+} from './index';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
 import { durableName } from './topology';
 
@@ -63,7 +68,7 @@ beforeEach(async () => {
   await ensureStreams(await t.nc.jetstreamManager());
 });
 
-async function startService() {
+async function startService(overrides: Partial<JetStreamServerOptions> = {}) {
   const dataSource = await openDatabase({
     url: t.db.url,
     schema: SCHEMA,
@@ -77,6 +82,7 @@ async function startService() {
     databaseUrl: t.db.url,
     concurrency: 4,
     relay: false,
+    ...overrides,
   });
   const app = await NestFactory.createMicroservice(FoldModule, { strategy: server, logger: ['error'] });
   app.useGlobalFilters(new RethrowErrorsFilter());
@@ -160,6 +166,20 @@ describe("a service's types ride its whole-stream durable", () => {
       // The 8 published after the start came through the whole stream; the 12 before, drained.
       expect((await seen(service.dataSource)).whole).toBe(8);
       expect(await durables()).toEqual([durableName(SERVICE, EVERY_OPENQ_EVENT)]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('keeps a durable for a type with a dead-letter step of its own, and applies it there', async () => {
+    const service = await startService({ onInvalid: { [TYPED]: async () => undefined } });
+    try {
+      expect(await durables()).toEqual(
+        [durableName(SERVICE, EVERY_OPENQ_EVENT), durableName(SERVICE, TYPED)].sort(),
+      );
+      await publish(TYPED, 10);
+      await waitFor(async () => (await seen(service.dataSource)).whole === 10, { timeoutMs: 20_000 });
+      await waitFor(async () => (await seen(service.dataSource)).typed === 10, { timeoutMs: 20_000 });
     } finally {
       await service.close();
     }

@@ -214,11 +214,14 @@ const DRAIN_CHECK_MS = 1_000;
 /**
  * The types whose chains ride the whole-stream durable (docs/decisions.md, "A service's types
  * ride its whole-stream durable"): with a handler of `EVERY_OPENQ_EVENT`, each other type of that
- * stream whose chain runs per message with no before-transaction step is applied from the
- * whole-stream durable's messages, in the same transaction, rather than from a durable of its own
- * (a delivery, a claim and a transaction fewer per message).
+ * stream whose chain runs per message, with no before-transaction step nor dead-letter step of its
+ * own (`onInvalid`), is applied from the whole-stream durable's messages, in the same transaction,
+ * rather than from a durable of its own (a delivery, a claim and a transaction fewer per message).
  */
-function foldedTypes(chains: ReadonlyMap<string, Chain>): Map<string, Chain> {
+function foldedTypes(
+  chains: ReadonlyMap<string, Chain>,
+  ownDeadLetters: ReadonlySet<string>,
+): Map<string, Chain> {
   const folded = new Map<string, Chain>();
   const whole = chains.get(EVERY_OPENQ_EVENT);
   if (!whole || whole.before || whole.inside.some((h) => marked(h, 'wholeBatch'))) return folded;
@@ -226,6 +229,8 @@ function foldedTypes(chains: ReadonlyMap<string, Chain>): Map<string, Chain> {
   for (const [type, chain] of chains) {
     if (type === EVERY_OPENQ_EVENT || streamOfType(type) !== stream) continue;
     if (chain.before || chain.inside.some((h) => marked(h, 'wholeBatch'))) continue;
+    // A type with a dead-letter step of its own (`onInvalid`) keeps its durable, where it runs.
+    if (ownDeadLetters.has(type)) continue;
     folded.set(type, chain);
   }
   return folded;
@@ -298,7 +303,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       if (handler.isEventHandler) chains.set(pattern, this.splitChain(pattern, handler));
       else this.subscriptions.push(this.reply(pattern, handler));
     }
-    const folded = foldedTypes(chains);
+    const folded = foldedTypes(chains, new Set(Object.keys(this.options.onInvalid ?? {})));
     for (const [pattern, chain] of chains) {
       if (folded.has(pattern)) continue;
       await this.consume(jsm, js, pattern, chain, pattern === EVERY_OPENQ_EVENT ? folded : new Map());
