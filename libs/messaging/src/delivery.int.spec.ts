@@ -26,6 +26,7 @@ import {
   startPingService,
   publishPing as publishPingOn,
   countOf,
+  pingDurable,
 } from './__fixtures__/ping-service.fixture';
 import { appendToOutbox } from './outbox';
 import { AFTER_COMMIT_GRACE_MS, OutboxPublisher } from './outbox-publisher';
@@ -54,11 +55,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
-      ackWaitMs: 1000,
-      maxDeliver: -1,
-      maxAckPending: 10,
-    });
+    const { stream, durable } = await pingDurable(jsm, 'testsvc');
     const processor = new InboundProcessor(
       ds,
       async (data, ctx) => {
@@ -93,11 +90,7 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     const jsm = await nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'testsvc', PING, {
-      ackWaitMs: 1000,
-      maxDeliver: -1,
-      maxAckPending: 10,
-    });
+    const { stream, durable } = await pingDurable(jsm, 'testsvc');
     let failure: Error = new RetryLaterError('questions: 503 servico_indisponivel: nobody answering');
     const processor = new InboundProcessor(
       ds,

@@ -7,15 +7,15 @@ import { InboundProcessor } from './inbound';
 import { messagingMetrics } from './metrics';
 import { appendToOutbox } from './outbox';
 import { OutboxPublisher } from './outbox-publisher';
-import { ensureEventConsumer, ensureStreams } from './provisioning';
+import { ensureStreams } from './provisioning';
 import {
   openPingDatabase,
-  PING,
   PONGED,
   eventRegistry,
   startPingService,
   publishPing as publishPingOn,
   countOf,
+  pingDurable,
 } from './__fixtures__/ping-service.fixture';
 
 /*
@@ -63,11 +63,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
     const ds = await openPingDatabase(t.db.url);
     const jsm = await t.nc.jetstreamManager();
     await ensureStreams(jsm);
-    const { stream, durable } = await ensureEventConsumer(jsm, 'onestmt', PING, {
-      ackWaitMs: 1000,
-      maxDeliver: -1,
-      maxAckPending: 10,
-    });
+    const { stream, durable } = await pingDurable(jsm, 'onestmt');
     const processor = new InboundProcessor(
       ds,
       (data, ctx) =>
@@ -108,11 +104,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
     // A mark delay no test waits for: an acked row is marked only by an outbox insert, or by idle().
     const publisher = new OutboxPublisher(ds, t.nc.jetstream(), { service: 'refused', markDelayMs: 600_000 });
     publisher.attach();
-    const { stream, durable } = await ensureEventConsumer(jsm, 'refused', PING, {
-      ackWaitMs: 5000,
-      maxDeliver: -1,
-      maxAckPending: 10,
-    });
+    const { stream, durable } = await pingDurable(jsm, 'refused', 5000);
     const processor = new InboundProcessor(
       ds,
       async (data, ctx) => {

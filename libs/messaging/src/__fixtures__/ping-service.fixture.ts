@@ -2,12 +2,13 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsString, Max, Min } from 'class-validator';
-import type { NatsConnection } from 'nats';
+import type { JetStreamManager, NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, refusal } from '@openq/contracts';
 import { deferWrite, openDatabase } from '@openq/persistence';
 import { encodeJson } from '../codec';
+import { ensureEventConsumer } from '../provisioning';
 import {
   GroupCommitter,
   JetStreamServer,
@@ -166,4 +167,12 @@ export async function publishPing(
 export async function countOf(ds: DataSource, sql: string): Promise<number> {
   const [row] = await ds.query(sql);
   return Number((row as { n: string }).n);
+}
+
+/**
+ * `consumer`'s durable on the ping type, as the delivery specs drive it by hand: redelivered after
+ * `ackWaitMs`, never given up, at most 10 in flight. The stream must exist (`ensureStreams`).
+ */
+export function pingDurable(jsm: JetStreamManager, consumer: string, ackWaitMs = 1000) {
+  return ensureEventConsumer(jsm, consumer, PING, { ackWaitMs, maxDeliver: -1, maxAckPending: 10 });
 }
