@@ -12,6 +12,7 @@ import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbo
 import { InfrastructureUnavailableError } from './unavailable';
 import { enableWriteBehind } from './write-behind';
 import { prepareRepeatedStatements } from './prepared-statements';
+import { beginWithFirstStatement } from './begin-with-first-statement';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
@@ -56,9 +57,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
       max: options.poolSize ?? 10,
       options: `-c search_path=${schema}`,
       connectionTimeoutMillis: 5000,
+      // A query is written when it is queued (begin-with-first-statement.ts).
+      pipeline: true,
       onConnect: (client: Client) => {
         guardConnection(client);
         prepareRepeatedStatements(client);
+        beginWithFirstStatement(client);
       },
     },
   });
