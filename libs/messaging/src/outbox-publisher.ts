@@ -48,6 +48,15 @@ interface Handoff {
   before: OutboxRow[];
   /** Acked rows this transaction's insert marked published (`takeMarks`), and how many it did mark. */
   marks: { ids: string[]; marked: number };
+  /** Inserts sent ahead of COMMIT (`handOffWhenWritten`): their rows, once their replies are in. */
+  pending: Promise<Written>[];
+}
+
+/** What one outbox insert returned: its own rows, the unpublished rows before them, the marks it made. */
+export interface Written {
+  own: OutboxRow[];
+  before: OutboxRow[];
+  marked: number;
 }
 
 const HANDOFF = 'openq:outboxHandoff';
@@ -69,8 +78,7 @@ export function handOffAfterCommit(
   before: OutboxRow[],
   marks?: { ids: string[]; marked: number },
 ): void {
-  const data = queryRunner.data as Record<string, Handoff | undefined>;
-  const handoff = (data[HANDOFF] ??= { publisher, own: [], before: [], marks: { ids: [], marked: 0 } });
+  const handoff = handoffOf(queryRunner, publisher);
   handoff.own.push(...own);
   handoff.before.push(...before);
   if (marks) {
@@ -80,18 +88,45 @@ export function handOffAfterCommit(
 }
 
 /**
+ * `handOffAfterCommit` for an insert sent ahead of COMMIT (`sendAheadAfterWrites`): its rows are
+ * handed over when its reply is in, which is before the COMMIT's. A COMMIT that succeeded means the
+ * insert did; a failed insert fails the COMMIT, and the rollback drops the hand-off.
+ */
+export function handOffWhenWritten(
+  queryRunner: QueryRunner,
+  publisher: OutboxPublisher,
+  written: Promise<Written>,
+): void {
+  handoffOf(queryRunner, publisher).pending.push(written);
+  written.catch(() => undefined); // a failed insert fails the COMMIT, which is what reports it
+}
+
+function handoffOf(queryRunner: QueryRunner, publisher: OutboxPublisher): Handoff {
+  const data = queryRunner.data as Record<string, Handoff | undefined>;
+  return (data[HANDOFF] ??= { publisher, own: [], before: [], marks: { ids: [], marked: 0 }, pending: [] });
+}
+
+/**
  * TypeORM's transaction events are the one place "after commit, publish" happens: every unit of
  * work that writes outbox rows through `appendToOutbox` (`withOutbox`, the inbound transaction,
  * the decider transaction's callers, a plain `dataSource.transaction`) gets it without a call.
  */
 class AfterCommit implements EntitySubscriberInterface {
-  afterTransactionCommit(event: TransactionCommitEvent): void {
+  afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | void {
     // A released savepoint broadcasts too: only the outermost COMMIT hands the rows over.
     if (event.queryRunner.isTransactionActive) return;
     const handoff = take(event.queryRunner);
     if (!handoff) return;
-    handoff.publisher.marked(handoff.marks.ids, handoff.marks.marked);
-    handoff.publisher.committed(handoff.own, handoff.before);
+    if (handoff.pending.length === 0) return hand(handoff);
+    // Already in (the replies came before the COMMIT's): no wait, only the promises' turn.
+    return Promise.all(handoff.pending).then((written) => {
+      for (const w of written) {
+        handoff.own.push(...w.own);
+        handoff.before.push(...w.before);
+        handoff.marks.marked += w.marked;
+      }
+      hand(handoff);
+    });
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
@@ -101,6 +136,11 @@ class AfterCommit implements EntitySubscriberInterface {
     const handoff = take(event.queryRunner);
     handoff?.publisher.markLater(handoff.marks.ids);
   }
+}
+
+function hand(handoff: Handoff): void {
+  handoff.publisher.marked(handoff.marks.ids, handoff.marks.marked);
+  handoff.publisher.committed(handoff.own, handoff.before);
 }
 
 function take(queryRunner: QueryRunner): Handoff | undefined {

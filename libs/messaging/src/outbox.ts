@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { queryAfterWrites } from '@openq/persistence';
+import { sendAheadAfterWrites } from '@openq/persistence';
 import { eventSubject, makeEnvelope, type EnvelopeOrigin, type EventEnvelope } from '@openq/contracts';
 import {
   AFTER_COMMIT_GRACE_MS,
   afterCommitPublisherOf,
   byOutboxId,
   handOffAfterCommit,
+  handOffWhenWritten,
   type OutboxRow,
 } from './outbox-publisher';
 import { currentScope, traceHeaders } from './trace-context';
@@ -113,7 +114,8 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   const queryRunner = manager.queryRunner;
   const publisher = queryRunner?.isTransactionActive ? afterCommitPublisherOf(manager.connection) : undefined;
   if (!queryRunner || !publisher) {
-    await queryAfterWrites(
+    // Nothing reads what it returns: in a transaction it goes ahead of the COMMIT, which fails if it does.
+    await sendAheadAfterWrites(
       manager,
       `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ${rows.join(', ')}`,
       values,
@@ -138,8 +140,9 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
       rows: ` UNION ALL SELECT m.id::text, NULL::uuid, NULL::text, NULL::jsonb, NULL::jsonb, NULL::boolean FROM marked m`,
     };
   }
-  // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one.
-  const written: (OutboxRow & { own: boolean | null })[] = await queryAfterWrites(
+  // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one;
+  // the statement goes ahead of the COMMIT behind it (its rows are needed only after commit).
+  const { reply } = await sendAheadAfterWrites<(OutboxRow & { own: boolean | null })[]>(
     manager,
     `WITH ${marking.cte}written AS (
        INSERT INTO outbox (event_id, subject, envelope, headers, relay_after)
@@ -153,10 +156,19 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
       WHERE o.published_at IS NULL AND o.subject IN (SELECT subject FROM written)${marking.notMarked}${marking.rows}`,
     values,
   );
-  const own = written.filter((r) => r.own === true).sort(byOutboxId);
-  const before = written.filter((r) => r.own === false);
-  const marked = written.length - own.length - before.length;
-  handOffAfterCommit(queryRunner, publisher, own.map(rowOf), before.map(rowOf), { ids: [], marked });
+  handOffWhenWritten(
+    queryRunner,
+    publisher,
+    reply.then((written) => {
+      const own = written.filter((r) => r.own === true).sort(byOutboxId);
+      const before = written.filter((r) => r.own === false);
+      return {
+        own: own.map(rowOf),
+        before: before.map(rowOf),
+        marked: written.length - own.length - before.length,
+      };
+    }),
+  );
 }
 
 function rowOf(r: OutboxRow): OutboxRow {

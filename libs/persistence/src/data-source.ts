@@ -12,7 +12,7 @@ import { OutboxAfterCommit1796169600000 } from './migrations/1796169600000-outbo
 import { InfrastructureUnavailableError } from './unavailable';
 import { enableWriteBehind } from './write-behind';
 import { prepareRepeatedStatements } from './prepared-statements';
-import { beginWithFirstStatement } from './begin-with-first-statement';
+import { pipelineTransactions } from './pipelined-transactions';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
@@ -57,12 +57,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
       max: options.poolSize ?? 10,
       options: `-c search_path=${schema}`,
       connectionTimeoutMillis: 5000,
-      // A query is written when it is queued (begin-with-first-statement.ts).
+      // A query is written when it is queued (pipelined-transactions.ts).
       pipeline: true,
       onConnect: (client: Client) => {
         guardConnection(client);
         prepareRepeatedStatements(client);
-        beginWithFirstStatement(client);
+        pipelineTransactions(client);
       },
     },
   });

@@ -1,10 +1,13 @@
+import { QueryFailedError } from 'typeorm';
 import type {
+  AfterQueryEvent,
   BeforeQueryEvent,
   DataSource,
   EntityManager,
   EntitySubscriberInterface,
   QueryRunner,
 } from 'typeorm';
+import { canSendAhead, sendAhead } from './pipelined-transactions';
 
 /**
  * Write-behind inside a transaction (issue #14): a write whose result nobody reads (an upsert of
@@ -75,6 +78,115 @@ export async function queryAfterWrites<T = unknown>(
   }
   const combined = combine(writes, { sql, params });
   return manager.query(combined.sql, combined.params) as Promise<T>;
+}
+
+/**
+ * `queryAfterWrites` for a transaction's last write whose result is needed only after COMMIT (the
+ * outbox insert): on a pipelined connection (`pipelineTransactions`) the statement is sent without
+ * waiting for its reply, so the COMMIT behind it leaves in the same write and the two cost one round
+ * trip. `reply` is its rows; if it fails, so does the transaction's COMMIT (with its error), and
+ * `reply` rejects. Anywhere else (outside a transaction, a unit run as one statement, another
+ * connection) it is `queryAfterWrites`, awaited before this returns.
+ */
+export async function sendAheadAfterWrites<T = unknown>(
+  manager: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+): Promise<{ reply: Promise<T> }> {
+  const { runner, client } = pipelinedTransactionOf(manager);
+  if (!runner || !client) return { reply: Promise.resolve(await queryAfterWrites<T>(manager, sql, params)) };
+  let statement = { sql, params: [...params] };
+  const writes = take(runner);
+  if (writes.length > 0) {
+    if (foldable(sql, writes, params.length)) statement = combine(writes, { sql, params });
+    else await runWrites(manager, writes);
+  }
+  return { reply: ahead<T>(runner, client, statement) };
+}
+
+/**
+ * A statement whose result nobody reads and whose failure fails the transaction anyway (an
+ * advisory lock, a projection's write), sent without waiting for its reply: the transaction's next
+ * statement goes right behind it, in the same write, and PostgreSQL still runs it after this one,
+ * with a snapshot taken after it (a lock then a read stay two statements; a write is seen by the
+ * statements behind it, which `deferWrite`'s CTEs of one statement would not be). If it fails, the next statement fails with its
+ * error, or the COMMIT does. The transaction's deferred writes go ahead of it, as a statement of
+ * their own. Outside a pipelined transaction it is an awaited statement.
+ */
+export async function sendAheadOfNext(
+  manager: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+): Promise<void> {
+  const { runner, client } = pipelinedTransactionOf(manager);
+  if (!runner || !client) {
+    await manager.query(sql, [...params]);
+    return;
+  }
+  const writes = take(runner);
+  if (writes.length > 0) {
+    const params = writes.reduce((n, w) => n + w.params.length, 0);
+    if (params > MAX_PARAMS) await runWrites(manager, writes);
+    // Its failure fails what comes behind it, or the COMMIT: nothing waits for the reply itself.
+    else
+      void ahead(
+        runner,
+        client,
+        writes.length === 1 ? { ...writes[0]!, params: [...writes[0]!.params] } : combine(writes, null),
+      );
+  }
+  void ahead(runner, client, { sql, params: [...params] });
+}
+
+/** The transaction's runner and its pipelined connection, when statements may be sent ahead. */
+function pipelinedTransactionOf(manager: EntityManager): { runner?: QueryRunner; client?: unknown } {
+  const runner = manager.queryRunner;
+  const data = runner?.data as Record<string, unknown> | undefined;
+  const client = (runner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
+  if (!runner?.isTransactionActive || !client || data?.[HELD] !== undefined || !canSendAhead(client))
+    return {};
+  return { runner, client };
+}
+
+/** Sends `statement` ahead; its rows, or a `QueryFailedError` (also handled: a failure fails the COMMIT). */
+function ahead<T>(
+  runner: QueryRunner,
+  client: unknown,
+  statement: { sql: string; params: unknown[] },
+): Promise<T> {
+  const started = Date.now();
+  const reply = sendAhead(client, statement.sql, statement.params).then(
+    (raw) => {
+      afterQuery(runner, statement, Date.now() - started, raw);
+      return raw.rows as T;
+    },
+    (error: unknown) => {
+      throw new QueryFailedError(statement.sql, statement.params, error as Error);
+    },
+  );
+  reply.catch(() => undefined);
+  return reply;
+}
+
+/** What TypeORM's `query` tells the data source's subscribers (a `StatementRecorder`). */
+function afterQuery(
+  runner: QueryRunner,
+  statement: { sql: string; params: unknown[] },
+  executionTime: number,
+  rawResults: unknown,
+): void {
+  for (const subscriber of runner.connection.subscribers)
+    void subscriber.afterQuery?.({
+      dataSource: runner.connection,
+      connection: runner.connection,
+      queryRunner: runner,
+      manager: runner.manager,
+      query: statement.sql,
+      parameters: statement.params,
+      success: true,
+      executionTime,
+      rawResults,
+    } as AfterQueryEvent);
 }
 
 /** Why `inOneStatement` did not do the work: the caller does it the usual way (a transaction). */

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { sendAheadOfNext } from '@openq/persistence';
 
 /**
  * The answers (`question.answered`) and, §11.5, the withdrawals (`question.withdrawn`) the gates
@@ -17,7 +18,8 @@ export class AnsweredQuestions {
   async lock(projectId: string, questionIds: readonly string[]): Promise<void> {
     const keys = [...new Set(questionIds)].sort().map((id) => questionLockKey(projectId, id));
     if (keys.length === 0) return;
-    await this.manager.query(
+    await sendAheadOfNext(
+      this.manager,
       `SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))
          FROM (SELECT k FROM unnest($1::text[]) WITH ORDINALITY AS u (k, i) ORDER BY i) AS sorted`,
       [keys],

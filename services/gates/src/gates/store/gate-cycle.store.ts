@@ -1,6 +1,6 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
-import { deferWrite } from '@openq/persistence';
+import { deferWrite, sendAheadOfNext } from '@openq/persistence';
 import {
   GATES,
   type GateCycle,
@@ -151,7 +151,7 @@ export class GateCycleStore {
       const found = await this.selectForUpdate(key);
       if (found) return found;
     }
-    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    await sendAheadOfNext(this.manager, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
       `gate-cycle:${key.projectId}:${key.taskId}:${key.gate}`,
     ]);
     return this.selectForUpdate(key);

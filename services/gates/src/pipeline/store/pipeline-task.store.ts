@@ -1,6 +1,6 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
-import { queryAfterWrites } from '@openq/persistence';
+import { queryAfterWrites, sendAheadOfNext } from '@openq/persistence';
 import type { AnalystQuestionRequest, PipelineTask } from '../domain/pipeline-task';
 import type { RepoFreeze } from '../domain/repo-freeze';
 
@@ -90,9 +90,11 @@ export class PipelineTaskStore {
    * per repo: dependencies cross repos, so one admission may read and write several repos.
    */
   async lockProject(projectId: string): Promise<void> {
-    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('openq-pipeline'), hashtext($1))`, [
-      projectId,
-    ]);
+    await sendAheadOfNext(
+      this.manager,
+      `SELECT pg_advisory_xact_lock(hashtext('openq-pipeline'), hashtext($1))`,
+      [projectId],
+    );
   }
 
   async load(projectId: string, taskId: string): Promise<StoredTask | null> {

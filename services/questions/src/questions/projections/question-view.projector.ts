@@ -5,6 +5,7 @@ import type {
   QuestionDeclared,
   QuestionWithdrawn,
 } from '@openq/contracts';
+import { sendAheadOfNext } from '@openq/persistence';
 import type { AppendedEvent } from '../store/question-log.store';
 import { askBands, askKey } from '../domain/same-question';
 
@@ -31,6 +32,8 @@ interface Closing {
  * hold a question's declaration, its answer and the amendment of that answer. Each statement bumps the counts per
  * project in project order, and answers and withdrawals share one statement, so a batch touches
  * each count row once per statement in one order and two batches never deadlock on them.
+ * Every statement here is a write nobody reads the result of: each is sent ahead of the next
+ * (`sendAheadOfNext`), in order, so the projection costs the transaction no round trip of its own.
  * `openq replay` rebuilds the same tables by running this projector over the log, in order
  * (`replay.ts`), and `replay.int.spec.ts` checks that the rebuild and the live model agree row for row.
  */
@@ -60,7 +63,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   }
   if (declared.length > 0) {
     const keys = declared.map((d) => askKey(d.data.pergunta));
-    await manager.query(
+    await sendAheadOfNext(
+      manager,
       `WITH inserted AS (
          INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position,
                                     ask_key, ask_bands)
@@ -83,7 +87,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   }
   // One statement per change, in log order: a batch seldom holds more than one join (§12.3).
   for (const change of askers) {
-    await manager.query(
+    await sendAheadOfNext(
+      manager,
       change.asker
         ? `UPDATE question_view SET askers = askers || jsonb_build_array($2::jsonb) WHERE question_id = $1`
         : `UPDATE question_view
@@ -96,7 +101,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   if (closed.length > 0) {
     // Only an open row closes: a question is answered or withdrawn once (the log's
     // `question_log_one_closing` index), so a replayed event changes nothing here either.
-    await manager.query(
+    await sendAheadOfNext(
+      manager,
       `WITH updated AS (
          UPDATE question_view v
             SET status = t.s,
@@ -124,7 +130,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
   if (superseded.length > 0) {
     // §11.5 the session author's decision stands over the agent's; the counts do not move. Only an
     // answered, not yet amended row takes it (the log's one-decision index allows one amendment).
-    await manager.query(
+    await sendAheadOfNext(
+      manager,
       `UPDATE question_view v
           SET amended = t.d, last_position = t.pos
          FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[]) AS t(q, pos, d)

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Afeta } from '@openq/contracts';
 import { askBands, askKey, type Affects } from '../domain/same-question';
 import { affectsFromWire } from '@openq/contracts';
+import { sendAheadOfNext } from '@openq/persistence';
 
 /** How many of the most alike questions the store hands the decision (per declaration). */
 const CANDIDATES = 5;
@@ -19,7 +20,8 @@ const BAND_MATCHES = 100;
  * taken in one order.
  */
 export async function lockAskers(manager: EntityManager, projectIds: readonly string[]): Promise<void> {
-  await manager.query(
+  await sendAheadOfNext(
+    manager,
     `SELECT count(pg_advisory_xact_lock(k))
        FROM (SELECT DISTINCT hashtext('ask:' || p) AS k FROM unnest($1::text[]) AS p ORDER BY k) AS keys`,
     [[...new Set(projectIds)]],

@@ -26,6 +26,7 @@ import {
   type Withdrawal,
 } from '../domain/question';
 import type { Asker, Join, Precedent, PrecedentOffer } from '../domain/ask-once';
+import { sendAheadOfNext } from '@openq/persistence';
 
 /** An event as the log keeps it and the wire carries it: its type and its §3.1 payload. */
 export type QuestionLogEvent =
@@ -129,7 +130,8 @@ export class QuestionLog {
    * The locks are taken in one order (by key), so two groups sharing questions never deadlock.
    */
   async lockQuestions(questionIds: readonly string[]): Promise<void> {
-    await this.manager.query(
+    await sendAheadOfNext(
+      this.manager,
       `SELECT count(pg_advisory_xact_lock(k)) FROM (
          SELECT DISTINCT hashtext('question:' || id) AS k FROM unnest($1::text[]) AS id ORDER BY k) AS keys`,
       [[...new Set(questionIds)]],

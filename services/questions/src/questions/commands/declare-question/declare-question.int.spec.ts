@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
+import { StatementRecorder } from '@openq/persistence';
 import { declareIn } from '../../testing/declare-in';
 import { declareQuestion, declareQuestions, type DeclareResult } from './declare-question.handler';
 
@@ -45,45 +46,55 @@ describe('declareQuestion', () => {
     ).toBe(1);
   });
 
-  it('counts its statements: five to declare (lock, earlier call, candidates, insert, view), four to find the earlier one', async () => {
-    const statements = (toolCallId: string) =>
-      ds.transaction(async (m) => {
-        let n = 0;
-        const query = m.query.bind(m);
-        m.query = ((sql: string, params?: unknown[]) => {
-          n += 1;
-          return query(sql, params);
-        }) as typeof m.query;
-        const outbox = new OutboxWriter(m);
-        const result = await declareQuestion(
-          m,
-          outbox,
-          'p4',
-          {
-            sessionId: 's',
-            sessionAuthorId: 'ana',
-            autor: 'po',
-            origin: 'tool',
-            pergunta: 'counted',
-            sugestao: null,
-            afeta: { regras: [], historias: [], tarefas: [] },
-            toolCallId,
-          },
-          new Date(),
-        );
-        const beforeFlush = n;
-        await outbox.flush();
-        return { result, beforeFlush, total: n };
-      });
+  it('counts its statements (six to declare, four to find the earlier one) and the round trips it waits for', async () => {
+    const statements = async (toolCallId: string) => {
+      const recorder = new StatementRecorder();
+      ds.subscribers.push(recorder);
+      try {
+        const counted = await ds.transaction(async (m) => {
+          let waits = 0;
+          const query = m.query.bind(m);
+          m.query = ((sql: string, params?: unknown[]) => {
+            waits += 1;
+            return query(sql, params);
+          }) as typeof m.query;
+          const outbox = new OutboxWriter(m);
+          const result = await declareQuestion(
+            m,
+            outbox,
+            'p4',
+            {
+              sessionId: 's',
+              sessionAuthorId: 'ana',
+              autor: 'po',
+              origin: 'tool',
+              pergunta: 'counted',
+              sugestao: null,
+              afeta: { regras: [], historias: [], tarefas: [] },
+              toolCallId,
+            },
+            new Date(),
+          );
+          await outbox.flush();
+          return { result, waits };
+        });
+        const sent = recorder.sent.filter((sql) => !/^(START TRANSACTION|COMMIT)$/.test(sql));
+        return { ...counted, statements: sent.length };
+      } finally {
+        ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
+      }
+    };
     const first = await statements('tc-counted');
-    // §12.3 the project's declaration lock, the tool call's earlier outcome, the candidates; insert; view and counts.
-    expect(first).toMatchObject({ result: { created: true }, beforeFlush: 5, total: 6 });
+    // §12.3 the project's declaration lock, the tool call's earlier outcome, the candidates; insert; view
+    // and counts; the outbox. The lock goes ahead of the look-up, the view and the outbox ahead of the
+    // COMMIT: three waits.
+    expect(first).toMatchObject({ result: { created: true }, statements: 6, waits: 3 });
     const again = await statements('tc-counted');
     // The lock, the earlier outcome (found), the question's lock and its load; nothing written.
     expect(again).toMatchObject({
       result: { questionId: first.result.questionId, created: false },
-      beforeFlush: 4,
-      total: 4,
+      statements: 4,
+      waits: 2,
     });
   });
 

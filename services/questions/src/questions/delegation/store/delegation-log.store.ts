@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { fold, type DelegationGranted, type DelegationRevoked } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
 import { delegation, type Delegation, type DelegationEvent } from '../domain/delegation';
+import { sendAheadOfNext } from '@openq/persistence';
 
 /** A delegation event as the log keeps it and the wire carries it, with its id in both. */
 export type DelegationWireEvent = (
@@ -42,7 +43,8 @@ export class DelegationLog {
    */
   async lockPairs(pairs: readonly DelegationPair[]): Promise<void> {
     if (pairs.length === 0) return;
-    await this.manager.query(
+    await sendAheadOfNext(
+      this.manager,
       `SELECT count(pg_advisory_xact_lock(k)) FROM (
          SELECT DISTINCT hashtext('delegation:' || p) AS k FROM unnest($1::text[]) AS p ORDER BY k) AS keys`,
       [[...new Set(pairs.map(pairKey))]],

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { fold, type ProjectPolicyChanged } from '@openq/contracts';
 import type { WireEvent } from '@openq/messaging';
 import { projectPolicy, type ProjectPolicy, type ProjectPolicyEvent } from '../domain/project-policy';
+import { sendAheadOfNext } from '@openq/persistence';
 
 export type PolicyWireEvent = { type: 'project.policy_changed'; data: ProjectPolicyChanged } & WireEvent & {
     eventId: string;
@@ -25,9 +26,11 @@ export class PolicyLog {
 
   /** A policy change, alone: the decisions reading the policy wait for it, or it for them. */
   async lockForChange(projectId: string): Promise<void> {
-    await this.manager.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY}) FROM (SELECT $1::text AS p) t`, [
-      projectId,
-    ]);
+    await sendAheadOfNext(
+      this.manager,
+      `SELECT pg_advisory_xact_lock(${LOCK_KEY}) FROM (SELECT $1::text AS p) t`,
+      [projectId],
+    );
   }
 
   /**
@@ -37,7 +40,8 @@ export class PolicyLog {
    */
   async lockForRead(projectIds: readonly string[]): Promise<void> {
     if (projectIds.length === 0) return;
-    await this.manager.query(
+    await sendAheadOfNext(
+      this.manager,
       `SELECT count(pg_advisory_xact_lock_shared(k)) FROM (
          SELECT DISTINCT ${LOCK_KEY} AS k FROM unnest($1::text[]) AS p ORDER BY k) AS keys`,
       [[...new Set(projectIds)]],
