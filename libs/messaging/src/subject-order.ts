@@ -1,6 +1,6 @@
 import { ErrorCode, NatsError, type JetStreamManager, type MsgRequest } from 'nats';
 import type { EntityManager } from 'typeorm';
-import { queryAfterWrites } from '@openq/persistence';
+import { sendAheadAfterWrites } from '@openq/persistence';
 import { decodeJson } from './codec';
 import { DeliveryWindow } from './inbound/delivery-window';
 import { RetryLaterError } from './retry-later';
@@ -318,11 +318,12 @@ export class SubjectOrder {
   /**
    * `advance` for a batch, in one statement: each subject (once) to its highest sequence applied.
    * The handlers' deferred writes (`deferWrite`) that no outbox insert took along go in the same
-   * statement, ahead of it: a batch whose handlers only write costs no statement of its own.
+   * statement, ahead of it: a batch whose handlers only write costs no statement of its own. Nobody
+   * reads its result: it goes ahead of the COMMIT (`sendAheadAfterWrites`), which fails if it does.
    */
   async advanceBatch(manager: EntityManager, positions: { subject: string; seq: number }[]): Promise<void> {
     if (positions.length === 0) return;
-    await queryAfterWrites(
+    await sendAheadAfterWrites(
       manager,
       `INSERT INTO consumer_position (consumer, subject, last_seq)
        SELECT $1, subject, last_seq FROM unnest($2::text[], $3::bigint[]) AS moved (subject, last_seq)

@@ -28,23 +28,24 @@ export class AnsweredQuestions {
 
   /**
    * The question's lock, then its answer remembered, in one statement (issue #29: one round trip
-   * less per answer). The insert needs no snapshot taken after the lock (a conflict is decided on
-   * the latest row); what the caller reads next, in statements of its own, sees every link
-   * committed before the lock was granted. False when the answer was already known.
+   * less per answer), sent ahead of what the caller reads next (`sendAheadOfNext`: nobody reads its
+   * result). The insert needs no snapshot taken after the lock (a conflict is decided on the latest
+   * row); what the caller reads next, in statements of its own, sees every link committed before
+   * the lock was granted.
    */
   async lockAndRecord(
     projectId: string,
     questionId: string,
     decisionEventId: string,
     answeredAt: string,
-  ): Promise<boolean> {
-    const inserted: unknown[] = await this.manager.query(
+  ): Promise<void> {
+    await sendAheadOfNext(
+      this.manager,
       `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended($5, 0)))
        INSERT INTO answered_questions (project_id, question_id, decision_event_id, answered_at)
-       SELECT $1, $2, $3, $4 FROM locked ON CONFLICT DO NOTHING RETURNING 1`,
+       SELECT $1, $2, $3, $4 FROM locked ON CONFLICT DO NOTHING`,
       [projectId, questionId, decisionEventId, answeredAt, questionLockKey(projectId, questionId)],
     );
-    return inserted.length > 0;
   }
 
   /** §11.5 remembers a withdrawal; false when it was already known. */
