@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
-import { inOneStatement } from '@openq/persistence';
+import { inOneStatement, sendAheadOfNext } from '@openq/persistence';
 import { followOn, typeOfSubject, type EventEnvelope } from '@openq/contracts';
 import { messagingMetrics, secondsSince } from './metrics';
 import { OutboxWriter } from './outbox';
@@ -164,6 +164,7 @@ export class InboundProcessor {
   private async apply(msg: JsMsg, envelope: EventEnvelope, deliveries: number): Promise<boolean> {
     const prepared = await this.options.prepare?.(envelope, () => this.inbox.has(envelope.eventId));
     if (await this.applyInOneStatement(msg, envelope, deliveries, prepared)) return true;
+    if (await this.applyWithClaimAhead(msg, envelope, deliveries, prepared)) return true;
     return this.inOneTransaction(async (manager) => {
       // Seen before or not, the message takes its turn: the subject's position must pass it.
       // Its inbox claim goes in the same statement, after the position's lock.
@@ -176,6 +177,48 @@ export class InboundProcessor {
       await this.options.order?.advance(manager, msg.subject, msg.seq);
       return true;
     });
+  }
+
+  /**
+   * The usual transaction without waiting for the claim: the one-statement claim (inbox row,
+   * position, turn; it fails on purpose when the inbox had the message or the turn needs a look-up)
+   * is sent ahead of the handler's first statement (`sendAheadOfNext`), so PostgreSQL still runs it
+   * first, under the position's lock, and the handler's statements fail behind it if it refuses.
+   * Tried for a first delivery whose turn this process's deliveries can tell. True when applied;
+   * false when the claim refused or failed — nothing was kept, and the usual way runs and says why
+   * (a duplicate, a turn to look up). A handler's own failure is thrown as it is.
+   */
+  private async applyWithClaimAhead(
+    msg: JsMsg,
+    envelope: EventEnvelope,
+    deliveries: number,
+    prepared: unknown,
+  ): Promise<boolean> {
+    if (msg.info.redelivered) return false;
+    const claim = this.inbox.claimInOneStatement(this.options.order, msg, envelope.eventId);
+    if (!claim) return false;
+    let claimed: Promise<unknown> | null = null;
+    try {
+      await this.inOneTransaction(async (manager) => {
+        try {
+          claimed = (await sendAheadOfNext(manager, claim.sql, claim.params)).reply;
+        } catch (error) {
+          throw new ClaimRefused(error);
+        }
+        await this.runOne(manager, msg, envelope, deliveries, prepared);
+      });
+      return true;
+    } catch (error) {
+      const refused =
+        error instanceof ClaimRefused ||
+        (claimed !== null &&
+          (await (claimed as Promise<unknown>).then(
+            () => false,
+            () => true,
+          )));
+      if (refused) return false;
+      throw error;
+    }
   }
 
   /** One message's handler, then its outbox rows (one insert). */
@@ -445,5 +488,12 @@ export class InboundProcessor {
     else if (outcome === 'term') msg.term();
     else if (outcome === 'defer') msg.nak(DEFER_DELAY_MS);
     else msg.nak((this.options.backoffMs ?? defaultBackoff)(msg.info.deliveryCount));
+  }
+}
+
+/** The claim sent ahead failed before the transaction could go on (`applyWithClaimAhead`). */
+class ClaimRefused extends Error {
+  constructor(readonly reason: unknown) {
+    super('the inbox claim refused the message');
   }
 }

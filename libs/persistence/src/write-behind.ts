@@ -111,18 +111,16 @@ export async function sendAheadAfterWrites<T = unknown>(
  * with a snapshot taken after it (a lock then a read stay two statements; a write is seen by the
  * statements behind it, which `deferWrite`'s CTEs of one statement would not be). If it fails, the next statement fails with its
  * error, or the COMMIT does. The transaction's deferred writes go ahead of it, as a statement of
- * their own. Outside a pipelined transaction it is an awaited statement.
+ * their own. `reply` is its rows, for a caller that wants to know later whether it failed. Outside a
+ * pipelined transaction it is an awaited statement.
  */
 export async function sendAheadOfNext(
   manager: EntityManager,
   sql: string,
   params: readonly unknown[],
-): Promise<void> {
+): Promise<{ reply: Promise<unknown> }> {
   const { runner, client } = pipelinedTransactionOf(manager);
-  if (!runner || !client) {
-    await manager.query(sql, [...params]);
-    return;
-  }
+  if (!runner || !client) return { reply: Promise.resolve(await manager.query(sql, [...params])) };
   const writes = take(runner);
   if (writes.length > 0) {
     const params = writes.reduce((n, w) => n + w.params.length, 0);
@@ -135,7 +133,7 @@ export async function sendAheadOfNext(
         writes.length === 1 ? { ...writes[0]!, params: [...writes[0]!.params] } : combine(writes, null),
       );
   }
-  void ahead(runner, client, { sql, params: [...params] });
+  return { reply: ahead(runner, client, { sql, params: [...params] }) };
 }
 
 /** The transaction's runner and its pipelined connection, when statements may be sent ahead. */
