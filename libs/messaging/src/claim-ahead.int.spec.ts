@@ -132,4 +132,34 @@ describe('the claim sent ahead of the handler', () => {
     expect(await countOf(ds, `SELECT count(*) AS n FROM inbox`)).toBe(0);
     await ds.destroy();
   });
+
+  it('applies a batch of first deliveries behind one claim, and a batch with a copy the usual way', async () => {
+    const { handler, runs } = readingHandler();
+    const { ds, processor, next } = await setUp('batch', handler);
+    const envelopes = [4, 5, 6].map((n) => makeEnvelope(PING, 'p1', { n, note: 'read' }));
+    for (const e of envelopes) await publish(e, e.eventId);
+    const batch = [await next(), await next(), await next()];
+    const sent = await recordStatements(ds, async () => {
+      expect(await processor.processBatch(batch)).toEqual(['ack', 'ack', 'ack']);
+    });
+    for (const msg of batch) processor.settle(msg, 'ack');
+    expect(sent.filter((s) => s === 'START TRANSACTION')).toHaveLength(1);
+    expect(sent.filter((s) => /INSERT INTO inbox/.test(s))).toEqual([
+      expect.stringMatching(/INSERT INTO inbox .*SELECT 1 \/ \(CASE WHEN/s),
+    ]);
+    expect(await countOf(ds, `SELECT count(*) AS n FROM effects`)).toBe(3);
+    const before = runs();
+    // a copy of an applied message beside a new one: the claim refuses, the batch's usual
+    // transaction applies the new one and acks the copy without effect
+    const fresh = makeEnvelope(PING, 'p1', { n: 7, note: 'read' });
+    await publish(envelopes[0]!, `${envelopes[0]!.eventId}-copy`);
+    await publish(fresh, fresh.eventId);
+    const mixed = [await next(), await next()];
+    expect(await processor.processBatch(mixed)).toEqual(['ack', 'ack']);
+    for (const msg of mixed) processor.settle(msg, 'ack');
+    expect(runs() - before).toBe(2); // the first behind the refusing claim (its read fails), then the new one
+    expect(await countOf(ds, `SELECT count(*) AS n FROM effects`)).toBe(4);
+    expect(await countOf(ds, `SELECT count(*) AS n FROM inbox`)).toBe(4);
+    await ds.destroy();
+  });
 });

@@ -180,13 +180,10 @@ export class InboundProcessor {
   }
 
   /**
-   * The usual transaction without waiting for the claim: the one-statement claim (inbox row,
-   * position, turn; it fails on purpose when the inbox had the message or the turn needs a look-up)
-   * is sent ahead of the handler's first statement (`sendAheadOfNext`), so PostgreSQL still runs it
-   * first, under the position's lock, and the handler's statements fail behind it if it refuses.
-   * Tried for a first delivery whose turn this process's deliveries can tell. True when applied;
-   * false when the claim refused or failed — nothing was kept, and the usual way runs and says why
-   * (a duplicate, a turn to look up). A handler's own failure is thrown as it is.
+   * The usual transaction without waiting for the claim (`withClaimAhead`), for a first delivery
+   * whose turn this process's deliveries can tell. True when applied; false when the claim refused
+   * or failed — nothing was kept, and the usual way runs and says why (a duplicate, a turn to look
+   * up). A handler's own failure is thrown as it is.
    */
   private async applyWithClaimAhead(
     msg: JsMsg,
@@ -197,6 +194,20 @@ export class InboundProcessor {
     if (msg.info.redelivered) return false;
     const claim = this.inbox.claimInOneStatement(this.options.order, msg, envelope.eventId);
     if (!claim) return false;
+    return this.withClaimAhead(claim, (manager) => this.runOne(manager, msg, envelope, deliveries, prepared));
+  }
+
+  /**
+   * `work` in one transaction behind a one-statement claim (inbox rows, positions, turns; it fails
+   * on purpose when the inbox had a message or a turn needs a look-up) sent ahead of its first
+   * statement (`sendAheadOfNext`): PostgreSQL still runs the claim first, under the positions'
+   * locks, and a refusal fails the statements behind it. True when committed; false when the claim
+   * refused or failed (nothing kept); `work`'s own failure is thrown.
+   */
+  private async withClaimAhead(
+    claim: { sql: string; params: unknown[] },
+    work: (manager: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
     let claimed: Promise<unknown> | null = null;
     try {
       await this.inOneTransaction(async (manager) => {
@@ -205,7 +216,7 @@ export class InboundProcessor {
         } catch (error) {
           throw new ClaimRefused(error);
         }
-        await this.runOne(manager, msg, envelope, deliveries, prepared);
+        await work(manager);
       });
       return true;
     } catch (error) {
@@ -312,7 +323,9 @@ export class InboundProcessor {
     try {
       await prepareBatch(items, this.options, this.inbox.has);
       ({ outcomes, duplicates } =
-        (await this.applyBatchInOneStatement(items)) ?? (await this.applyBatch(items)));
+        (await this.applyBatchInOneStatement(items)) ??
+        (await this.applyBatchWithClaimAhead(items)) ??
+        (await this.applyBatch(items)));
     } catch (error) {
       // The split runs each message's before-transaction step again, as a retry would.
       return this.oneByOne(msgs, ordered, String(error));
@@ -417,6 +430,24 @@ export class InboundProcessor {
         items.length,
       );
     if (!attempt.done) return null;
+    return { outcomes: new Map(items.map(({ msg }) => [msg, 'ack' as Outcome])), duplicates: 0 };
+  }
+
+  /**
+   * The batch's usual transaction without waiting for its claim (`withClaimAhead`), when every
+   * message of it is a first delivery whose turn this process can tell; null when the claim
+   * refused (nothing kept: `applyBatch` follows and sorts out duplicates and turns).
+   */
+  private async applyBatchWithClaimAhead(
+    items: BatchItem[],
+  ): Promise<{ outcomes: Map<JsMsg, Outcome>; duplicates: number } | null> {
+    if (items.some(({ msg }) => msg.info.redelivered)) return null;
+    const claim = this.inbox.claimBatchInOneStatement(this.options.order, items);
+    if (!claim) return null;
+    const applied = await this.withClaimAhead(claim, (manager) =>
+      this.runFresh(manager, new OutboxWriter(manager), items),
+    );
+    if (!applied) return null;
     return { outcomes: new Map(items.map(({ msg }) => [msg, 'ack' as Outcome])), duplicates: 0 };
   }
 
