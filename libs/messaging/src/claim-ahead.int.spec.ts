@@ -1,5 +1,5 @@
 import { eventSubject, makeEnvelope } from '@openq/contracts';
-import { deferWrite, StatementRecorder } from '@openq/persistence';
+import { deferWrite, recordStatements } from '@openq/persistence';
 import { eachTestNatsAndDatabase } from '@openq/testing';
 import type { DataSource } from 'typeorm';
 import { encodeJson } from './codec';
@@ -36,16 +36,8 @@ function readingHandler(): { handler: HandlerFn; runs: () => number } {
   return { handler, runs: () => runs };
 }
 
-async function recordStatements(ds: DataSource, work: () => Promise<void>): Promise<string[]> {
-  const recorder = new StatementRecorder();
-  ds.subscribers.push(recorder);
-  try {
-    await work();
-  } finally {
-    ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
-  }
-  return recorder.sent;
-}
+const statementsOf = async (ds: DataSource, work: () => Promise<void>) =>
+  (await recordStatements(ds, work)).sent;
 
 async function setUp(name: string, handler: HandlerFn) {
   const ds = await openPingDatabase(t.db.url);
@@ -73,7 +65,7 @@ describe('the claim sent ahead of the handler', () => {
     const envelope = makeEnvelope(PING, 'p1', { n: 1, note: 'read' });
     await publish(envelope, envelope.eventId);
     const msg = await next();
-    const sent = await recordStatements(ds, async () => {
+    const sent = await statementsOf(ds, async () => {
       expect(await processor.process(msg)).toBe('ack');
     });
     processor.settle(msg, 'ack');
@@ -101,7 +93,7 @@ describe('the claim sent ahead of the handler', () => {
     processor.settle(first, 'ack');
     const copy = await next();
     expect(copy.info.redelivered).toBe(false); // a first delivery: the claim goes ahead
-    const sent = await recordStatements(ds, async () => {
+    const sent = await statementsOf(ds, async () => {
       expect(await processor.process(copy)).toBe('ack');
     });
     processor.settle(copy, 'ack');
@@ -139,7 +131,7 @@ describe('the claim sent ahead of the handler', () => {
     const envelopes = [4, 5, 6].map((n) => makeEnvelope(PING, 'p1', { n, note: 'read' }));
     for (const e of envelopes) await publish(e, e.eventId);
     const batch = [await next(), await next(), await next()];
-    const sent = await recordStatements(ds, async () => {
+    const sent = await statementsOf(ds, async () => {
       expect(await processor.processBatch(batch)).toEqual(['ack', 'ack', 'ack']);
     });
     for (const msg of batch) processor.settle(msg, 'ack');

@@ -1,7 +1,7 @@
 import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
 import { makeEnvelope } from '@openq/contracts';
-import { deferWrite, StatementRecorder } from '@openq/persistence';
+import { deferWrite, recordStatements } from '@openq/persistence';
 import { eachTestNatsAndDatabase, waitFor } from '@openq/testing';
 import { InboundProcessor } from './inbound';
 import { messagingMetrics } from './metrics';
@@ -37,16 +37,8 @@ const publishPing = (n: number, projectId: string, note = 'deferred') =>
 const count = countOf;
 
 /** The statements the data source sends while `work` runs. */
-async function recordStatements(ds: DataSource, work: () => Promise<void>): Promise<string[]> {
-  const recorder = new StatementRecorder();
-  ds.subscribers.push(recorder);
-  try {
-    await work();
-  } finally {
-    ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
-  }
-  return recorder.sent;
-}
+const statementsOf = async (ds: DataSource, work: () => Promise<void>) =>
+  (await recordStatements(ds, work)).sent;
 
 /** `openq_one_statement_units_total` of the consumers whose name starts with `service`, by outcome. */
 async function oneStatementUnits(service: string): Promise<Record<string, number>> {
@@ -77,7 +69,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
     const consumer = await t.nc.jetstream().consumers.get(stream, durable);
     const first = await consumer.next({ expires: 5000 });
     processor.received(first!);
-    const sent = await recordStatements(ds, async () => {
+    const sent = await statementsOf(ds, async () => {
       expect(await processor.process(first!)).toBe('ack');
     });
     expect(sent).toHaveLength(1);
@@ -86,7 +78,7 @@ describe('a message whose handler only writes, applied in one statement', () => 
     const again = await consumer.next({ expires: 5000 });
     expect(again!.info.redelivered).toBe(true);
     processor.received(again!);
-    const resent = await recordStatements(ds, async () => {
+    const resent = await statementsOf(ds, async () => {
       expect(await processor.process(again!)).toBe('ack'); // the usual transaction: seen before
     });
     expect(resent[0]).toBe('START TRANSACTION');

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
 import { sendAhead } from './pipelined-transactions';
-import { StatementRecorder } from './statement-recorder';
+import { recordStatements } from './statement-recorder';
 import { deferWrite, sendAheadAfterWrites, sendAheadOfNext } from './write-behind';
 
 const url = ownTestDatabaseUrl('pipelined');
@@ -174,24 +174,16 @@ describe('a statement sent ahead of the COMMIT behind it (sendAhead, sendAheadAf
   });
 
   it('takes the deferred writes along, tells the subscribers, and commits through TypeORM', async () => {
-    const recorder = new StatementRecorder();
-    ds.subscribers.push(recorder);
-    try {
-      const reply = await ds.transaction(async (m) => {
+    const { value: reply, sent } = await recordStatements(ds, () =>
+      ds.transaction(async (m) => {
         await deferWrite(m, `INSERT INTO t (k, v) VALUES ($1, $2)`, ['deferred', 1]);
         const { reply } = await sendAheadAfterWrites<{ k: string }[]>(m, `SELECT $1::text AS k`, ['last']);
         return reply;
-      });
-      expect(await reply).toEqual([{ k: 'last' }]);
-      expect(
-        recorder.sent.filter((s) => /deferred|\$1::text AS k/.test(s) || s.includes('openq_w0')),
-      ).toHaveLength(1);
-      expect(recorder.sent.find((s) => s.includes('openq_w0'))).toMatch(
-        /INSERT INTO t .* SELECT \$3::text AS k/s,
-      );
-    } finally {
-      ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
-    }
+      }),
+    );
+    expect(await reply).toEqual([{ k: 'last' }]);
+    expect(sent.filter((s) => /deferred|\$1::text AS k/.test(s) || s.includes('openq_w0'))).toHaveLength(1);
+    expect(sent.find((s) => s.includes('openq_w0'))).toMatch(/INSERT INTO t .* SELECT \$3::text AS k/s);
     expect(await rows('deferred')).toEqual([{ k: 'deferred', v: 1 }]);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { QuestionDeclared } from '@openq/contracts';
-import { StatementRecorder } from '@openq/persistence';
+import { recordStatements } from '@openq/persistence';
 import { useServiceDatabase } from '@openq/testing';
 import { saveDeclaredQuestion } from '../commands/enqueue-notifications/from-wire';
 import { NOTIFIER_MIGRATIONS } from '../migrations';
@@ -30,14 +30,10 @@ function declared(questionId: string): QuestionDeclared {
 
 /** `loadQuestions` in a transaction of its own, with the statements it sent. */
 async function load(projectId: string, ids: string[]) {
-  const recorder = new StatementRecorder();
-  store.ds.subscribers.push(recorder);
-  try {
-    const known = await store.ds.transaction((m) => loadQuestions(m, projectId, ids));
-    return { known, reads: recorder.sent.filter((s) => s.includes('FROM notifier_question')) };
-  } finally {
-    store.ds.subscribers.splice(store.ds.subscribers.indexOf(recorder), 1);
-  }
+  const { value: known, sent } = await recordStatements(store.ds, () =>
+    store.ds.transaction((m) => loadQuestions(m, projectId, ids)),
+  );
+  return { known, reads: sent.filter((s) => s.includes('FROM notifier_question')) };
 }
 
 async function fromTable(projectId: string, id: string) {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { StatementRecorder } from '@openq/persistence';
+import { recordStatements } from '@openq/persistence';
 import { declareIn } from '../../testing/declare-in';
 import { declareQuestion, declareQuestions, type DeclareResult } from './declare-question.handler';
 
@@ -48,10 +48,8 @@ describe('declareQuestion', () => {
 
   it('counts its statements (six to declare, four to find the earlier one) and the round trips it waits for', async () => {
     const statements = async (toolCallId: string) => {
-      const recorder = new StatementRecorder();
-      ds.subscribers.push(recorder);
-      try {
-        const counted = await ds.transaction(async (m) => {
+      const { value, sent } = await recordStatements(ds, () =>
+        ds.transaction(async (m) => {
           let waits = 0;
           const query = m.query.bind(m);
           m.query = ((sql: string, params?: unknown[]) => {
@@ -77,12 +75,9 @@ describe('declareQuestion', () => {
           );
           await outbox.flush();
           return { result, waits };
-        });
-        const sent = recorder.sent.filter((sql) => !/^(START TRANSACTION|COMMIT)$/.test(sql));
-        return { ...counted, statements: sent.length };
-      } finally {
-        ds.subscribers.splice(ds.subscribers.indexOf(recorder), 1);
-      }
+        }),
+      );
+      return { ...value, statements: sent.filter((sql) => !/^(START TRANSACTION|COMMIT)$/.test(sql)).length };
     };
     const first = await statements('tc-counted');
     // §12.3 the project's declaration lock, the tool call's earlier outcome, the candidates; insert; view
