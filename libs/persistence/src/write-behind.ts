@@ -99,7 +99,7 @@ export async function sendAheadAfterWrites<T = unknown>(
   const writes = take(runner);
   if (writes.length > 0) {
     if (foldable(sql, writes, params.length)) statement = combine(writes, { sql, params });
-    else await runWrites(manager, writes);
+    else for (const write of statementsOf(writes)) void ahead(runner, client, write);
   }
   return { reply: ahead<T>(runner, client, statement) };
 }
@@ -121,18 +121,8 @@ export async function sendAheadOfNext(
 ): Promise<{ reply: Promise<unknown> }> {
   const { runner, client } = pipelinedTransactionOf(manager);
   if (!runner || !client) return { reply: Promise.resolve(await manager.query(sql, [...params])) };
-  const writes = take(runner);
-  if (writes.length > 0) {
-    const params = writes.reduce((n, w) => n + w.params.length, 0);
-    if (params > MAX_PARAMS) await runWrites(manager, writes);
-    // Its failure fails what comes behind it, or the COMMIT: nothing waits for the reply itself.
-    else
-      void ahead(
-        runner,
-        client,
-        writes.length === 1 ? { ...writes[0]!, params: [...writes[0]!.params] } : combine(writes, null),
-      );
-  }
+  // Its failure fails what comes behind it, or the COMMIT: nothing waits for the reply itself.
+  for (const statement of statementsOf(take(runner))) void ahead(runner, client, statement);
   return { reply: ahead(runner, client, { sql, params: [...params] }) };
 }
 
@@ -334,23 +324,27 @@ class FlushBeforeNextStatement implements EntitySubscriberInterface {
 
 /** The queue as few statements as the parameter limit allows (one, but for huge queues). */
 async function runWrites(manager: EntityManager, writes: readonly Write[]): Promise<void> {
+  for (const statement of statementsOf(writes)) await manager.query(statement.sql, statement.params);
+}
+
+/** The queue as statements: one write alone, or several as CTEs of one, within the parameter limit. */
+function statementsOf(writes: readonly Write[]): { sql: string; params: unknown[] }[] {
+  const statements: { sql: string; params: unknown[] }[] = [];
   let group: Write[] = [];
   let params = 0;
-  const send = async () => {
-    if (group.length === 1) await manager.query(group[0]!.sql, [...group[0]!.params]);
-    else if (group.length > 1) {
-      const combined = combine(group, null);
-      await manager.query(combined.sql, combined.params);
-    }
+  const close = () => {
+    if (group.length === 1) statements.push({ sql: group[0]!.sql, params: [...group[0]!.params] });
+    else if (group.length > 1) statements.push(combine(group, null));
     group = [];
     params = 0;
   };
   for (const write of writes) {
-    if (params + write.params.length > MAX_PARAMS) await send();
+    if (params + write.params.length > MAX_PARAMS) close();
     group.push(write);
     params += write.params.length;
   }
-  await send();
+  close();
+  return statements;
 }
 
 function foldable(sql: string, writes: readonly Write[], finalParams: number): boolean {
