@@ -20,4 +20,10 @@ describe('freePort', () => {
     });
     await new Promise((resolve) => server.close(resolve));
   });
+
+  it('never hands out one port twice in a process, though nothing has bound them yet', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 300; i++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
+  });
 });

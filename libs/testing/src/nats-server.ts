@@ -63,16 +63,25 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
+/** The ports this process handed out: a server spawned a moment ago may not have bound its own yet. */
+const handedOut = new Set<number>();
+
 /**
  * A port for a server a test starts (a nats-server, a service process), free now and outside the
  * kernel's ephemeral range, so no outgoing connection takes it before the server binds it; chosen
- * at random, so the suites running side by side rarely try the same one.
+ * at random, so the suites running side by side rarely try the same one, and never one this
+ * process handed out before (ten replicas spawned in a row each check before any of them binds:
+ * EADDRINUSE, seen in CI).
  */
 export async function freePort(): Promise<number> {
   const [low, high] = OWN_PORTS;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
-    if (await bindable(port)) return port;
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error(`no free port between ${low} and ${high} after 200 tries`);
 }
