@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { Stack } from '../support/stack';
 import { DEV_SERVICE_TOKEN } from '@openq/platform';
-import { ProcessSystem } from './scenarios/parked';
+import { DEPLOYED, ProcessSystem } from './scenarios/parked';
+import { BENCH_GATEWAY_ENV } from './phases/common';
 import { BENCH_USER, declareData } from './support/payloads';
 import { http } from './support/http';
 import { openLoop } from './support/load';
@@ -109,7 +110,7 @@ function cpuPerUnit(system: ProcessSystem): (units: number) => Record<string, nu
 }
 
 async function processes(n: number, runs: number): Promise<BurstRun[]> {
-  const system = await ProcessSystem.start(3600);
+  const system = await ProcessSystem.start(3600, DEPLOYED, { ...BENCH_GATEWAY_ENV });
   try {
     await burst(system.baseUrl, 50, 'warm');
     const out: BurstRun[] = [];
@@ -136,7 +137,7 @@ async function processes(n: number, runs: number): Promise<BurstRun[]> {
  * the HTTP answer alone (gateway → questions → 200).
  */
 async function answers(rate: number, count: number): Promise<Record<string, unknown>> {
-  const system = await ProcessSystem.start(3600);
+  const system = await ProcessSystem.start(3600, DEPLOYED, { ...BENCH_GATEWAY_ENV });
   try {
     const tag = `a-${Date.now()}`;
     const ids: { projectId: string; questionId: string }[] = [];

@@ -44,7 +44,12 @@ export class ServiceProcess {
   ): Promise<ServiceProcess> {
     const cli = join(REPO_ROOT, 'dist', 'tools', 'cli.js');
     if (!existsSync(cli)) throw new Error(`bench: ${cli} is missing — run \`npm run build\` first`);
-    const child = spawn(process.execPath, [cli, 'start', name], {
+    // `BENCH_CPU_PROF=<dir>`: each service writes a V8 CPU profile there when it stops
+    // (`node dist/test/bench/profile.js <dir>/*.cpuprofile` reads them).
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const child = spawn(process.execPath, [...profile, cli, 'start', name], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
