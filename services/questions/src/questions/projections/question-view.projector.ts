@@ -15,10 +15,26 @@ export interface ProjectEvents {
   appended: readonly AppendedEvent[];
 }
 
-/** A question leaving `open`: answered or withdrawn, with its payload and position. */
-interface Closing {
+/**
+ * Where an event is in the log: its position when the caller read it back, else its id — the
+ * statement reads the position from the log (`positionOf`), where the transaction appended it.
+ */
+interface LogPlace {
+  position: string | null;
+  eventId: string;
+}
+
+/**
+ * An event's position in a projection statement: `pos`, or the log row of `event` (the unique
+ * index on `event_id`) when the caller did not read it back (`QuestionLog.append` sends its insert
+ * ahead, so the statement that needs the position is the one that reads it).
+ */
+const positionOf = (pos: string, event: string) =>
+  `COALESCE(${pos}, (SELECT l.position FROM question_log l WHERE l.event_id = ${event}))`;
+
+/** A question leaving `open`: answered or withdrawn, with its payload and place in the log. */
+interface Closing extends LogPlace {
   projectId: string;
-  position: string;
   status: 'answered' | 'withdrawn';
   data: QuestionAnswered | QuestionWithdrawn;
 }
@@ -38,19 +54,20 @@ interface Closing {
  * (`replay.ts`), and `replay.int.spec.ts` checks that the rebuild and the live model agree row for row.
  */
 export async function project(manager: EntityManager, batches: readonly ProjectEvents[]): Promise<void> {
-  const declared: { projectId: string; position: string; data: QuestionDeclared }[] = [];
+  const declared: (LogPlace & { projectId: string; data: QuestionDeclared })[] = [];
   const closed: Closing[] = [];
-  const superseded: { position: string; data: DecisionSuperseded }[] = [];
+  const superseded: (LogPlace & { data: DecisionSuperseded })[] = [];
   // §12.3 askers joining (+1) and split off (-1), in log order.
   const askers: { questionId: string; asker: unknown; toolCallId: string | null }[] = [];
   for (const { projectId, appended } of batches) {
-    for (const { position, event } of appended) {
-      if (event.type === 'question.declared') declared.push({ projectId, position, data: event.data });
+    for (const { position, eventId, event } of appended) {
+      if (event.type === 'question.declared')
+        declared.push({ projectId, position, eventId, data: event.data });
       else if (event.type === 'question.answered')
-        closed.push({ projectId, position, status: 'answered', data: event.data });
+        closed.push({ projectId, position, eventId, status: 'answered', data: event.data });
       else if (event.type === 'question.withdrawn')
-        closed.push({ projectId, position, status: 'withdrawn', data: event.data });
-      else if (event.type === 'decision.superseded') superseded.push({ position, data: event.data });
+        closed.push({ projectId, position, eventId, status: 'withdrawn', data: event.data });
+      else if (event.type === 'decision.superseded') superseded.push({ position, eventId, data: event.data });
       else if (event.type === 'question.joined')
         askers.push({ questionId: event.data.questionId, asker: event.data.asker, toolCallId: null });
       else if (event.type === 'question.split')
@@ -68,8 +85,10 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
       `WITH inserted AS (
          INSERT INTO question_view (question_id, project_id, declared_position, status, declared, answered, last_position,
                                     ask_key, ask_bands)
-         SELECT q, p, pos, 'open', d, NULL, pos, k, ARRAY(SELECT jsonb_array_elements_text(b))
-           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[], $5::text[], $6::jsonb[]) AS t(q, p, pos, d, k, b)
+         SELECT q, p, x.at, 'open', d, NULL, x.at, k, ARRAY(SELECT jsonb_array_elements_text(b))
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::jsonb[], $5::text[], $6::jsonb[], $7::uuid[])
+                  AS t(q, p, pos, d, k, b, e),
+                LATERAL (SELECT ${positionOf('t.pos', 't.e')} AS at) x
          ON CONFLICT (question_id) DO NOTHING
          RETURNING project_id)
        INSERT INTO question_counts (project_id, open, answered)
@@ -82,6 +101,7 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         declared.map((d) => JSON.stringify(d.data)),
         keys,
         declared.map((d, i) => JSON.stringify(askBands(d.projectId, keys[i]!))),
+        declared.map((d) => d.eventId),
       ],
     );
   }
@@ -108,8 +128,8 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
             SET status = t.s,
                 answered = CASE WHEN t.s = 'answered' THEN t.d ELSE v.answered END,
                 withdrawn = CASE WHEN t.s = 'withdrawn' THEN t.d ELSE v.withdrawn END,
-                last_position = t.pos
-           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[]) AS t(q, pos, s, d)
+                last_position = ${positionOf('t.pos', 't.e')}
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[], $5::uuid[]) AS t(q, pos, s, d, e)
           WHERE v.question_id = t.q AND v.status = 'open'
          RETURNING v.project_id, t.s)
        INSERT INTO question_counts (project_id, open, answered, withdrawn)
@@ -124,6 +144,7 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
         closed.map((c) => c.position),
         closed.map((c) => c.status),
         closed.map((c) => JSON.stringify(c.data)),
+        closed.map((c) => c.eventId),
       ],
     );
   }
@@ -133,13 +154,14 @@ export async function project(manager: EntityManager, batches: readonly ProjectE
     await sendAheadOfNext(
       manager,
       `UPDATE question_view v
-          SET amended = t.d, last_position = t.pos
-         FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[]) AS t(q, pos, d)
+          SET amended = t.d, last_position = ${positionOf('t.pos', 't.e')}
+         FROM unnest($1::uuid[], $2::bigint[], $3::jsonb[], $4::uuid[]) AS t(q, pos, d, e)
         WHERE v.question_id = t.q AND v.status = 'answered' AND v.amended IS NULL`,
       [
         superseded.map((s) => s.data.questionId),
         superseded.map((s) => s.position),
         superseded.map((s) => JSON.stringify(s.data)),
+        superseded.map((s) => s.eventId),
       ],
     );
   }

@@ -52,7 +52,11 @@ interface LogRow {
 }
 
 export interface AppendedEvent {
-  position: string;
+  /**
+   * Its place in the log; null when it was not read back (`append` sends the insert ahead): a
+   * statement later in the same transaction reads it from the log by `eventId`.
+   */
+  position: string | null;
   eventId: string;
   event: QuestionLogEvent;
 }
@@ -191,17 +195,20 @@ export class QuestionLog {
 
   /**
    * Appends events of several questions in one statement, each under its wire id (so the outbox
-   * publishes each with `Nats-Msg-Id` equal to its log id), in the order given.
+   * publishes each with `Nats-Msg-Id` equal to its log id), in the order given. Nothing reads what
+   * it returns before commit — the questions are locked, and their positions are read from the log
+   * by the projection's statement behind it — so it is sent ahead (`sendAheadOfNext`): it costs the
+   * transaction no round trip of its own, and its failure fails the statement behind it.
    */
   async append(batches: readonly EventsToAppend[]): Promise<AppendedEvent[][]> {
     const flat = batches.flatMap((b) => b.events.map((e) => ({ ...b, e })));
     if (flat.length === 0) return batches.map(() => []);
-    const rows: { event_id: string; position: string }[] = await this.manager.query(
+    await sendAheadOfNext(
+      this.manager,
       `INSERT INTO question_log (event_id, project_id, question_id, type, data)
        SELECT e, p, q, ty, d
          FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS t(e, p, q, ty, d, o)
-        ORDER BY o
-       RETURNING event_id, position`,
+        ORDER BY o`,
       [
         flat.map((f) => f.e.eventId),
         flat.map((f) => f.projectId),
@@ -210,10 +217,9 @@ export class QuestionLog {
         flat.map((f) => JSON.stringify(f.e.data)),
       ],
     );
-    const positions = new Map(rows.map((r) => [r.event_id, r.position]));
     return batches.map((b) =>
       b.events.map(({ eventId, type, data }) => ({
-        position: positions.get(eventId)!,
+        position: null,
         eventId,
         event: { type, data } as QuestionLogEvent,
       })),

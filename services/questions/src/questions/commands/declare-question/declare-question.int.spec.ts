@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { useQuestionsDatabase } from '../../testing/questions-database';
 import { OutboxWriter } from '@openq/messaging';
-import { recordStatements } from '@openq/persistence';
 import { declareIn } from '../../testing/declare-in';
+import { countRoundTrips } from '../../testing/round-trips';
 import { declareQuestion, declareQuestions, type DeclareResult } from './declare-question.handler';
 
 let ds: DataSource;
@@ -47,38 +47,28 @@ describe('declareQuestion', () => {
   });
 
   it('counts its statements (six to declare, four to find the earlier one) and the round trips it waits for', async () => {
-    const statements = async (toolCallId: string) => {
-      const { value, sent } = await recordStatements(ds, () =>
-        ds.transaction(async (m) => {
-          let waits = 0;
-          const query = m.query.bind(m);
-          m.query = ((sql: string, params?: unknown[]) => {
-            waits += 1;
-            return query(sql, params);
-          }) as typeof m.query;
-          const outbox = new OutboxWriter(m);
-          const result = await declareQuestion(
-            m,
-            outbox,
-            'p4',
-            {
-              sessionId: 's',
-              sessionAuthorId: 'ana',
-              autor: 'po',
-              origin: 'tool',
-              pergunta: 'counted',
-              sugestao: null,
-              afeta: { regras: [], historias: [], tarefas: [] },
-              toolCallId,
-            },
-            new Date(),
-          );
-          await outbox.flush();
-          return { result, waits };
-        }),
-      );
-      return { ...value, statements: sent.filter((sql) => !/^(START TRANSACTION|COMMIT)$/.test(sql)).length };
-    };
+    const statements = (toolCallId: string) =>
+      countRoundTrips(ds, async (m) => {
+        const outbox = new OutboxWriter(m);
+        const result = await declareQuestion(
+          m,
+          outbox,
+          'p4',
+          {
+            sessionId: 's',
+            sessionAuthorId: 'ana',
+            autor: 'po',
+            origin: 'tool',
+            pergunta: 'counted',
+            sugestao: null,
+            afeta: { regras: [], historias: [], tarefas: [] },
+            toolCallId,
+          },
+          new Date(),
+        );
+        await outbox.flush();
+        return result;
+      });
     const first = await statements('tc-counted');
     // §12.3 the project's declaration lock, the tool call's earlier outcome, the candidates; insert; view
     // and counts; the outbox. The lock goes ahead of the look-up, the view and the outbox ahead of the
