@@ -1,17 +1,9 @@
-import { eventSubject, makeEnvelope } from '@openq/contracts';
+import { makeEnvelope } from '@openq/contracts';
 import { deferWrite, recordStatements } from '@openq/persistence';
 import { eachTestNatsAndDatabase } from '@openq/testing';
 import type { DataSource } from 'typeorm';
-import { encodeJson } from './codec';
-import { InboundProcessor, type EventHandlerFn as HandlerFn } from './inbound';
-import { ensureStreams } from './provisioning';
-import {
-  countOf,
-  eventRegistry,
-  openPingDatabase,
-  PING,
-  pingDurable,
-} from './__fixtures__/ping-service.fixture';
+import type { EventHandlerFn as HandlerFn } from './inbound';
+import { countOf, PING, pingProcessor } from './__fixtures__/ping-service.fixture';
 
 /*
  * A first delivery whose handler reads takes the usual transaction, but its claim (inbox row,
@@ -39,29 +31,12 @@ function readingHandler(): { handler: HandlerFn; runs: () => number } {
 const statementsOf = async (ds: DataSource, work: () => Promise<void>) =>
   (await recordStatements(ds, work)).sent;
 
-async function setUp(name: string, handler: HandlerFn) {
-  const ds = await openPingDatabase(t.db.url);
-  const jsm = await t.nc.jetstreamManager();
-  await ensureStreams(jsm);
-  const { stream, durable } = await pingDurable(jsm, name);
-  const processor = new InboundProcessor(ds, handler, { consumer: durable, registry: eventRegistry });
-  const consumer = await t.nc.jetstream().consumers.get(stream, durable);
-  const next = async () => {
-    const msg = (await consumer.next({ expires: 5000 }))!;
-    processor.received(msg);
-    return msg;
-  };
-  return { ds, processor, next };
-}
-
-/** Publishes `envelope` under the broker message id `msgID` (a copy under a new id passes dedup). */
-const publish = (envelope: ReturnType<typeof makeEnvelope>, msgID: string) =>
-  t.nc.jetstream().publish(eventSubject(PING, envelope.projectId), encodeJson(envelope), { msgID });
+const setUp = (name: string, handler: HandlerFn) => pingProcessor(t, name, handler);
 
 describe('the claim sent ahead of the handler', () => {
   it('applies a first delivery without a claim of its own to wait for', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next } = await setUp('ahead', handler);
+    const { ds, processor, next, publish } = await setUp('ahead', handler);
     const envelope = makeEnvelope(PING, 'p1', { n: 1, note: 'read' });
     await publish(envelope, envelope.eventId);
     const msg = await next();
@@ -84,7 +59,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it('keeps nothing of a copy the inbox had, and acks it without effect', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next } = await setUp('copy', handler);
+    const { ds, processor, next, publish } = await setUp('copy', handler);
     const envelope = makeEnvelope(PING, 'p1', { n: 2, note: 'read' });
     await publish(envelope, envelope.eventId);
     await publish(envelope, `${envelope.eventId}-copy`);
@@ -110,7 +85,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it("throws a handler's own failure once, without trying the message again the usual way", async () => {
     let runs = 0;
-    const { ds, processor, next } = await setUp('fails', async (_data, ctx) => {
+    const { ds, processor, next, publish } = await setUp('fails', async (_data, ctx) => {
       runs++;
       await ctx.manager.query(`SELECT 1`);
       throw new Error('the handler failed');
@@ -127,7 +102,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it('applies a batch of first deliveries behind one claim, and a batch with a copy the usual way', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next } = await setUp('batch', handler);
+    const { ds, processor, next, publish } = await setUp('batch', handler);
     const envelopes = [4, 5, 6].map((n) => makeEnvelope(PING, 'p1', { n, note: 'read' }));
     for (const e of envelopes) await publish(e, e.eventId);
     const batch = [await next(), await next(), await next()];

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -47,7 +48,12 @@ const RETRY_ONE_STATEMENT_AFTER = 1000;
  * One message's context inside a batch's transaction; called in its scope, so its outbox writer
  * takes that message's correlation id and trace context.
  */
-function unitEvent(manager: EntityManager, batchOutbox: OutboxWriter, item: BatchItem): EventContext {
+function unitEvent(
+  manager: EntityManager,
+  batchOutbox: OutboxWriter,
+  item: BatchItem,
+  after: AfterHandlers,
+): EventContext {
   const { msg, envelope, prepared } = item;
   return {
     envelope,
@@ -56,7 +62,24 @@ function unitEvent(manager: EntityManager, batchOutbox: OutboxWriter, item: Batc
     deliveries: msg.info.deliveryCount,
     streamSeq: msg.seq,
     prepared,
+    afterHandlers: after.add,
   };
+}
+
+/**
+ * The work a message's handlers left for after the last of them (`EventContext.afterHandlers`),
+ * each piece run in the async context it was left in (its message's correlation id and trace).
+ */
+class AfterHandlers {
+  private readonly queue: (() => Promise<void>)[] = [];
+  readonly add = (work: () => Promise<void>): void => {
+    const scope = new AsyncResource('openq.after-handlers');
+    this.queue.push(() => scope.runInAsyncScope(work));
+  };
+
+  async run(): Promise<void> {
+    for (let work = this.queue.shift(); work; work = this.queue.shift()) await work();
+  }
 }
 
 /**
@@ -241,9 +264,19 @@ export class InboundProcessor {
     prepared: unknown,
   ): Promise<void> {
     const outbox = new OutboxWriter(manager, followOn(envelope));
-    const event = { envelope, manager, outbox, deliveries, streamSeq: msg.seq, prepared };
+    const after = new AfterHandlers();
+    const event = {
+      envelope,
+      manager,
+      outbox,
+      deliveries,
+      streamSeq: msg.seq,
+      prepared,
+      afterHandlers: after.add,
+    };
     if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
     else await this.handler(envelope.data, event);
+    await after.run();
     await outbox.flush();
   }
 
@@ -464,8 +497,10 @@ export class InboundProcessor {
    */
   private runHandler(manager: EntityManager, batchOutbox: OutboxWriter, item: BatchItem): Promise<unknown> {
     return this.inUnitScope(item, async () => {
-      const event = unitEvent(manager, batchOutbox, item);
-      return this.handler(event.envelope.data, event);
+      const after = new AfterHandlers();
+      const event = unitEvent(manager, batchOutbox, item, after);
+      await this.handler(event.envelope.data, event);
+      await after.run();
     });
   }
 
@@ -482,13 +517,15 @@ export class InboundProcessor {
   ): Promise<void> {
     if (items.length === 0) return;
     const units: EventUnit[] = [];
+    const after = new AfterHandlers();
     for (const item of items) {
-      const event = await this.inUnitScope(item, async () => unitEvent(manager, batchOutbox, item));
+      const event = await this.inUnitScope(item, async () => unitEvent(manager, batchOutbox, item, after));
       units.push({ data: item.envelope.data, event });
     }
     const type = items[0]!.envelope.type;
     const span = consumerSpan(this.options.consumer, `${type} process ${units.length} at once`);
     await runInScope(natsHeaderReader(undefined), null, span, () => wholeBatch(units));
+    await after.run();
   }
 
   /** `work` in the scope of one message of a batch: its correlation id, trace context and span. */

@@ -58,7 +58,10 @@ export function startGates(
     config,
     module: {
       module: GatesServiceModule,
-      imports: [GatesConfigModule.forRoot(config), GatesModule, PipelineModule],
+      // The pipeline's handlers first: a type both modules handle (`question.answered`,
+      // `question.withdrawn`) runs the pipeline's handler, which sends its statement ahead and reads
+      // the reply after the chain, before the gate cycle's, whose reads then share its round trip.
+      imports: [GatesConfigModule.forRoot(config), PipelineModule, GatesModule],
     },
     migrations: [...GATES_MIGRATIONS, ...PIPELINE_MIGRATIONS] as never,
     gauges: GATES_GAUGES,

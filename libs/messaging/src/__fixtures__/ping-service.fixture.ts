@@ -3,12 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import type { JetStreamManager, NatsConnection } from 'nats';
+import type { TestBroker } from '@openq/testing';
 import type { DataSource } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { defineMessage, eventSubject, makeEnvelope, MessageRegistry, refusal } from '@openq/contracts';
 import { deferWrite, openDatabase } from '@openq/persistence';
 import { encodeJson } from '../codec';
-import { ensureEventConsumer } from '../provisioning';
+import { ensureEventConsumer, ensureStreams } from '../provisioning';
+import { InboundProcessor, type EventHandlerFn } from '../inbound';
 import {
   GroupCommitter,
   JetStreamServer,
@@ -175,4 +177,26 @@ export async function countOf(ds: DataSource, sql: string): Promise<number> {
  */
 export function pingDurable(jsm: JetStreamManager, consumer: string, ackWaitMs = 1000) {
   return ensureEventConsumer(jsm, consumer, PING, { ackWaitMs, maxDeliver: -1, maxAckPending: 10 });
+}
+
+/**
+ * An `InboundProcessor` of `handler` on its own ping durable, driven by hand: `next()` pulls the
+ * durable's next message and tells the processor it arrived; `publish` sends a ping envelope under
+ * a broker message id of the caller's (a copy under a new id passes the broker's dedup).
+ */
+export async function pingProcessor(t: TestBroker, name: string, handler: EventHandlerFn) {
+  const ds = await openPingDatabase(t.db.url);
+  const jsm = await t.nc.jetstreamManager();
+  await ensureStreams(jsm);
+  const { stream, durable } = await pingDurable(jsm, name);
+  const processor = new InboundProcessor(ds, handler, { consumer: durable, registry: eventRegistry });
+  const consumer = await t.nc.jetstream().consumers.get(stream, durable);
+  const next = async () => {
+    const msg = (await consumer.next({ expires: 5000 }))!;
+    processor.received(msg);
+    return msg;
+  };
+  const publish = (envelope: ReturnType<typeof makeEnvelope>, msgID = envelope.eventId) =>
+    t.nc.jetstream().publish(eventSubject(PING, envelope.projectId), encodeJson(envelope), { msgID });
+  return { ds, processor, next, publish };
 }

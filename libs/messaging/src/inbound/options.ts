@@ -14,6 +14,14 @@ export interface EventContext {
   streamSeq: number;
   /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
   prepared?: unknown;
+  /**
+   * Runs `work` once every handler of this message has run, in the same transaction and the
+   * handler's async context, before the message's outbox rows are written; several run in the
+   * order given. A handler that sent a statement ahead (`sendAheadOfNext`) reads its reply there,
+   * so the statements of the handlers after it leave in the same write and cost no round trip of
+   * their own (docs/decisions.md, "A handler's reply read after the chain").
+   */
+  afterHandlers(work: () => Promise<void>): void;
 }
 
 export type EventHandlerFn = (data: unknown, ctx: EventContext) => Promise<unknown>;

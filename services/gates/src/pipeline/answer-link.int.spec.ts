@@ -33,7 +33,7 @@ describe('an answer and the link of its question, at the same moment', () => {
         store.ds.transaction((manager) => {
           // What recordAnswer does first, without the project lock.
           const tx = PipelineTransaction.unlocked(manager, new OutboxWriter(manager), P, flags);
-          return tx.store.recordAnswer(P, question, new Date());
+          return tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId);
         });
       // Started in either order, then run concurrently.
       let link: Promise<string[]>;
@@ -102,7 +102,7 @@ describe('an answer and the link of its question, at the same moment', () => {
     const [, task] = await interleave(
       (tx) => tx.store.linkQuestions(P, 'T-link-first', [question], new Date()),
       true,
-      (tx) => tx.store.recordAnswer(P, question, new Date()),
+      (tx) => tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId),
       false,
     );
     expect(task).toBe('T-link-first');
@@ -111,7 +111,7 @@ describe('an answer and the link of its question, at the same moment', () => {
   it('the link waits for an uncommitted answer and then sees it answered', async () => {
     const question = uuid(1001);
     const [task, answered] = await interleave(
-      (tx) => tx.store.recordAnswer(P, question, new Date()),
+      (tx) => tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId),
       false,
       (tx) => tx.store.linkQuestions(P, 'T-answer-first', [question], new Date()),
       true,

@@ -88,8 +88,12 @@ export class PipelineEventsController {
     @Payload() data: QuestionAnswered,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    await recordAnswer(PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags), data);
+    const { manager, outbox, envelope, afterHandlers } = ctx.event;
+    await recordAnswer(
+      PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
+      data,
+      afterHandlers,
+    );
   }
 
   /** §11.5 a withdrawn analyst question is settled like an answered one (see `recordAnswer`). */
@@ -98,8 +102,12 @@ export class PipelineEventsController {
     @Payload() data: QuestionWithdrawn,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    await recordAnswer(PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags), data);
+    const { manager, outbox, envelope, afterHandlers } = ctx.event;
+    await recordAnswer(
+      PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
+      data,
+      afterHandlers,
+    );
   }
 
   /** §11.3 the engine freezes or unfreezes a repo (`by: agent`); an unfreeze admits at once. */

@@ -1,6 +1,6 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
-import { queryAfterWrites, sendAheadOfNext } from '@openq/persistence';
+import { sendAheadOfNext } from '@openq/persistence';
 import type { AnalystQuestionRequest, PipelineTask } from '../domain/pipeline-task';
 import type { RepoFreeze } from '../domain/repo-freeze';
 
@@ -197,19 +197,27 @@ export class PipelineTaskStore {
   }
 
   /**
-   * Remembers an answer (linked or not yet); returns the task the question belongs to, if any. It
-   * reads no table another write of the transaction may have queued, so it takes the queue along
-   * (`queryAfterWrites`: the gate cycle resumed by the same answer).
+   * Remembers an answer (linked or not yet); its reply is the task the question belongs to, if
+   * any. Sent ahead (`sendAheadOfNext`): the statements behind it (the gate cycle's, which the same
+   * answer may resume) leave in the same write, and the caller reads the reply once they have
+   * gone (`EventContext.afterHandlers`).
    */
-  async recordAnswer(projectId: string, questionId: string, answeredAt: Date): Promise<string | null> {
-    const rows: { task_id: string | null }[] = await queryAfterWrites(
+  async recordAnswer(
+    projectId: string,
+    questionId: string,
+    answeredAt: Date,
+  ): Promise<{ taskId: Promise<string | null> }> {
+    const { reply } = await sendAheadOfNext(
       this.manager,
       `INSERT INTO pipeline_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
        ON CONFLICT (project_id, question_id) DO UPDATE SET answered_at = COALESCE(pipeline_question.answered_at, EXCLUDED.answered_at)
        RETURNING task_id`,
       [projectId, questionId, answeredAt],
     );
-    return rows[0]?.task_id ?? null;
+    const taskId = reply.then((rows) => (rows as { task_id: string | null }[])[0]?.task_id ?? null);
+    // Its failure fails the statement behind it: a caller that never reads the reply is told there.
+    taskId.catch(() => undefined);
+    return { taskId };
   }
 
   /**

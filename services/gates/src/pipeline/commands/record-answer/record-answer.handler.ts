@@ -1,4 +1,5 @@
 import type { QuestionAnswered, QuestionWithdrawn } from '@openq/contracts';
+import type { EventContext } from '@openq/messaging';
 import type { PipelineTransaction } from '../../pipeline-transaction';
 
 /**
@@ -19,15 +20,21 @@ import type { PipelineTransaction } from '../../pipeline-transaction';
 export async function recordAnswer(
   tx: PipelineTransaction,
   data: Pick<QuestionAnswered | QuestionWithdrawn, 'questionId'>,
+  afterHandlers: EventContext['afterHandlers'],
 ): Promise<void> {
-  const taskId = await tx.store.recordAnswer(tx.projectId, data.questionId, tx.now);
-  if (!taskId) return;
-  await tx.lockProject();
-  const stored = await tx.store.load(tx.projectId, taskId);
-  if (!stored) return;
-  await tx.tasks.decideAccepted(
-    { type: 'questionAnswered', data: { questionId: data.questionId } },
-    stored.task,
-    tx.now,
-  );
+  // Sent ahead, read after the message's other handlers (the gate cycle's) sent theirs: the answer
+  // is remembered in the same round trip as their reads, and one that concerns no task costs none.
+  const { taskId: linked } = await tx.store.recordAnswer(tx.projectId, data.questionId, tx.now);
+  afterHandlers(async () => {
+    const taskId = await linked;
+    if (!taskId) return;
+    await tx.lockProject();
+    const stored = await tx.store.load(tx.projectId, taskId);
+    if (!stored) return;
+    await tx.tasks.decideAccepted(
+      { type: 'questionAnswered', data: { questionId: data.questionId } },
+      stored.task,
+      tx.now,
+    );
+  });
 }
