@@ -49,13 +49,18 @@ export function afterAppsClosed(name: string, step: () => Promise<void>): void {
 /** Closes every registered app in reverse start order; gives up after `timeoutMs`. */
 export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
   shuttingDown ??= (async () => {
+    /** What is being closed now: the timeout's message names it (an app, or a final step). */
+    let closing = 'nothing';
     const timer = setTimeout(() => {
-      console.error(`openq: shutdown did not finish within ${timeoutMs} ms after ${signal}; exiting`);
+      console.error(
+        `openq: shutdown did not finish within ${timeoutMs} ms after ${signal} (still closing: ${closing}); exiting`,
+      );
       process.exit(1);
     }, timeoutMs);
     timer.unref();
     let failed = false;
     for (const { name, app } of running.splice(0).reverse()) {
+      closing = `the ${name} app`;
       try {
         await app.close();
       } catch (error) {
@@ -66,6 +71,7 @@ export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
       }
     }
     for (const { name, step } of finalSteps.splice(0).reverse()) {
+      closing = `${name}'s final step`;
       try {
         await step();
       } catch (error) {
@@ -75,6 +81,7 @@ export function shutdownAll(signal: string, timeoutMs: number): Promise<void> {
         );
       }
     }
+    closing = 'tracing';
     await stopTracing();
     clearTimeout(timer);
     if (failed) throw new Error('shutdown failed');
