@@ -31,12 +31,10 @@ function readingHandler(): { handler: HandlerFn; runs: () => number } {
 const statementsOf = async (ds: DataSource, work: () => Promise<void>) =>
   (await recordStatements(ds, work)).sent;
 
-const setUp = (name: string, handler: HandlerFn) => pingProcessor(t, name, handler);
-
 describe('the claim sent ahead of the handler', () => {
   it('applies a first delivery without a claim of its own to wait for', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next, publish } = await setUp('ahead', handler);
+    const { ds, processor, next, publish } = await pingProcessor(t, 'ahead', handler);
     const envelope = makeEnvelope(PING, 'p1', { n: 1, note: 'read' });
     await publish(envelope, envelope.eventId);
     const msg = await next();
@@ -59,7 +57,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it('keeps nothing of a copy the inbox had, and acks it without effect', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next, publish } = await setUp('copy', handler);
+    const { ds, processor, next, publish } = await pingProcessor(t, 'copy', handler);
     const envelope = makeEnvelope(PING, 'p1', { n: 2, note: 'read' });
     await publish(envelope, envelope.eventId);
     await publish(envelope, `${envelope.eventId}-copy`);
@@ -85,7 +83,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it("throws a handler's own failure once, without trying the message again the usual way", async () => {
     let runs = 0;
-    const { ds, processor, next, publish } = await setUp('fails', async (_data, ctx) => {
+    const { ds, processor, next, publish } = await pingProcessor(t, 'fails', async (_data, ctx) => {
       runs++;
       await ctx.manager.query(`SELECT 1`);
       throw new Error('the handler failed');
@@ -102,7 +100,7 @@ describe('the claim sent ahead of the handler', () => {
 
   it('applies a batch of first deliveries behind one claim, and a batch with a copy the usual way', async () => {
     const { handler, runs } = readingHandler();
-    const { ds, processor, next, publish } = await setUp('batch', handler);
+    const { ds, processor, next, publish } = await pingProcessor(t, 'batch', handler);
     const envelopes = [4, 5, 6].map((n) => makeEnvelope(PING, 'p1', { n, note: 'read' }));
     for (const e of envelopes) await publish(e, e.eventId);
     const batch = [await next(), await next(), await next()];

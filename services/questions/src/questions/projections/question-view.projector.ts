@@ -19,10 +19,7 @@ export interface ProjectEvents {
  * Where an event is in the log: its position when the caller read it back, else its id — the
  * statement reads the position from the log (`positionOf`), where the transaction appended it.
  */
-interface LogPlace {
-  position: string | null;
-  eventId: string;
-}
+type LogPlace = Pick<AppendedEvent, 'position' | 'eventId'>;
 
 /**
  * An event's position in a projection statement: `pos`, or the log row of `event` (the unique
