@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
+import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { dropDatabase, openDatabase } from './data-source';
 import { ownTestDatabaseUrl } from './own-test-database';
 import { sendAhead } from './pipelined-transactions';
@@ -234,6 +234,64 @@ describe('a lock sent ahead of the statement behind it (sendAheadOfNext)', () =>
       return m.query(`SELECT v FROM t WHERE k = $1`, ['before-lock']);
     });
     expect(seen).toEqual([{ v: 3 }]);
+  });
+});
+
+describe('deferred writes go ahead of the statement that flushes them (deferWrite)', () => {
+  const insert = `INSERT INTO t (k, v) VALUES ($1, $2)`;
+
+  /** Counts the writes of the transaction's own socket from the moment it is called. */
+  function writesOf(m: EntityManager): () => number {
+    const runner = m.queryRunner as unknown as { databaseConnection: { connection: { stream: Socket } } };
+    const client = runner.databaseConnection;
+    const socket = client.connection.stream as unknown as { _write: () => void; _writev: () => void };
+    const write = jest.spyOn(socket, '_write');
+    const writev = jest.spyOn(socket, '_writev');
+    return () => write.mock.calls.length + writev.mock.calls.length;
+  }
+
+  it('sends the queue and the read behind it in one write, and the read sees the queue', async () => {
+    const seen = await ds.transaction(async (m) => {
+      await m.query(`SELECT 1`); // the START and a first statement, before counting
+      const writes = writesOf(m);
+      await deferWrite(m, insert, ['flushed-by-read', 4]);
+      const rows = await m.query(`SELECT v FROM t WHERE k = $1`, ['flushed-by-read']);
+      expect(writes()).toBe(1);
+      return rows;
+    });
+    expect(seen).toEqual([{ v: 4 }]);
+  });
+
+  it('sends the queue and the COMMIT in one write', async () => {
+    let writes = () => 0;
+    await ds.transaction(async (m) => {
+      await m.query(`SELECT 1`);
+      writes = writesOf(m);
+      await deferWrite(m, insert, ['flushed-by-commit', 5]);
+    });
+    expect(writes()).toBe(1);
+    expect(await rows('flushed-by-commit')).toEqual([{ k: 'flushed-by-commit', v: 5 }]);
+  });
+
+  it('fails the read behind a failed queue with the write’s error, and the COMMIT too', async () => {
+    const failed = ds.transaction(async (m) => {
+      await m.query(insert, ['kept-not', 1]);
+      await deferWrite(m, insert, ['refused', -1]); // the CHECK refuses it when it is sent
+      return m.query(`SELECT v FROM t WHERE k = $1`, ['refused']);
+    });
+    await expect(failed).rejects.toThrow(QueryFailedError);
+    await expect(failed).rejects.toMatchObject({ driverError: { code: '23514' } });
+    await expect(
+      ds.transaction(async (m) => {
+        await m.query(`SELECT 1`);
+        await deferWrite(m, insert, ['refused-at-commit', -1]);
+      }),
+    ).rejects.toThrow(/check constraint/);
+    expect([
+      ...(await rows('kept-not')),
+      ...(await rows('refused')),
+      ...(await rows('refused-at-commit')),
+    ]).toEqual([]);
   });
 });
 

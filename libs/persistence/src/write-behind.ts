@@ -14,17 +14,20 @@ import { canSendAhead, sendAhead } from './pipelined-transactions';
  * a locked row, an append to a history) need not cost a round trip of its own. `deferWrite` queues
  * it on the transaction's query runner; the queue goes to PostgreSQL, as data-modifying CTEs of one
  * statement, just before the next statement of that transaction of any kind — so every later read,
- * lock or COMMIT sees it, exactly as if it had run when it was queued. `queryAfterWrites` is the
- * next statement that takes the queue along instead of flushing it first (the outbox insert, the
- * last write of most transactions). A ROLLBACK (to a savepoint too) drops the queue: every write
- * in it came after the last statement sent, so after the savepoint.
+ * lock or COMMIT sees it, exactly as if it had run when it was queued; on a pipelined connection
+ * (`pipelineTransactions`) it goes ahead of that statement, in the same write, without a round
+ * trip of its own (issue #29, session 21). `queryAfterWrites` is the next statement that takes the
+ * queue along instead of flushing it first (the outbox insert, the last write of most
+ * transactions). A ROLLBACK (to a savepoint too) drops the queue: every write in it came after the
+ * last statement sent, so after the savepoint.
  *
  * What may be deferred: single INSERT / UPDATE / DELETE statements, without RETURNING, whose
  * failure fails the transaction anyway (a failure surfaces from the statement that flushes them,
- * as the same `QueryFailedError`), that never write a row another deferred write of the same
- * queue writes (one statement cannot change a row twice: a write given the `key` of one still
- * queued sends the queue first), and whose parameters are `$n` only. Outside a transaction, or on
- * a data source without write-behind, a write runs at once.
+ * with the write's own error as the `QueryFailedError`'s `driverError`, and from the COMMIT), that
+ * never write a row another deferred write of the same queue writes (one statement cannot change a
+ * row twice: a write given the `key` of one still queued sends the queue first), and whose
+ * parameters are `$n` only. Outside a transaction, or on a data source without write-behind, a
+ * write runs at once.
  */
 export async function deferWrite(
   manager: EntityManager,
@@ -38,7 +41,7 @@ export async function deferWrite(
     return;
   }
   if (key !== undefined && pendingOf(runner).some((w) => w.key === key))
-    await runWrites(manager, take(runner));
+    await flushQueue(manager, take(runner));
   pendingOf(runner).push({ sql, params, key });
 }
 
@@ -73,7 +76,7 @@ export async function queryAfterWrites<T = unknown>(
   const writes = runner ? take(runner) : [];
   if (writes.length === 0) return manager.query(sql, [...params]) as Promise<T>;
   if (!foldable(sql, writes, params.length)) {
-    await runWrites(manager, writes);
+    await flushQueue(manager, writes);
     return manager.query(sql, [...params]) as Promise<T>;
   }
   const combined = combine(writes, { sql, params });
@@ -318,8 +321,20 @@ class FlushBeforeNextStatement implements EntitySubscriberInterface {
     if (!data[PENDING]?.length) return; // the common case: no promise, no extra microtask
     const writes = take(runner);
     if (/^\s*ROLLBACK\b/i.test(event.query)) return;
-    return runWrites(runner.manager, writes);
+    return flushQueue(runner.manager, writes);
   }
+}
+
+/**
+ * Sends a taken queue before the statement that comes next. On a pipelined connection it goes
+ * ahead of that statement, in the same write, without a round trip of its own (issue #29): if it
+ * fails, PostgreSQL aborts the transaction and the statement behind it fails with its error, or
+ * the COMMIT does. Elsewhere it is awaited.
+ */
+function flushQueue(manager: EntityManager, writes: readonly Write[]): Promise<void> | void {
+  const { runner, client } = pipelinedTransactionOf(manager);
+  if (!runner || !client) return runWrites(manager, writes);
+  for (const statement of statementsOf(writes)) void ahead(runner, client, statement);
 }
 
 /** The queue as few statements as the parameter limit allows (one, but for huge queues). */

@@ -7,8 +7,10 @@
  * list (default `questions,gates,context,notifier`). Environment: `SOLO_SPY` the subjects stamped
  * (comma list, default `>`; `gate.>` alone costs the cycle nearly nothing), `SOLO_GAP=0` answers back
  * to back instead of 150 ms apart, `SOLO_PROFILE=<file>` writes a CPU profile of the cycles alone
- * (`node /path/to/profile.js <file>` summarises it). Last, the JetStream deliveries per cycle (park
- * included) of each durable, read from the broker between two idle points.
+ * (`node /path/to/profile.js <file>` summarises it). Then the CPU of the answers and their tails
+ * (this process with the load's polling, the PostgreSQL backends, the nats-server) per cycle; last,
+ * the JetStream deliveries per cycle (park included) of each durable, read from the broker between
+ * two idle points.
  */
 import '../../../tools/register-paths';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { BENCH_GATEWAY_ENV } from '../phases/common';
 import { http } from '../support/http';
 import { BENCH_USER, gateStartedData, verdictData } from '../support/payloads';
 import { until } from '../support/load';
+import { CpuMeter, databaseBackends } from '../support/cpu';
 import { deliveriesByDurable, quiesce } from '../support/quiesce';
 import { now } from '../support/stats';
 
@@ -115,6 +118,11 @@ async function main(): Promise<void> {
       await post(profiler, 'Profiler.setSamplingInterval', { interval: 100 });
       await post(profiler, 'Profiler.start');
     }
+    const ds = stack.service('questions').dataSource;
+    const cpu = await CpuMeter.start(
+      databaseBackends((sql) => ds.query(sql)),
+      stack.nats.port,
+    );
     for (const taskId of taskIds) {
       current = { t0: now(), seen: new Map() };
       const res = await http(
@@ -131,6 +139,9 @@ async function main(): Promise<void> {
       for (const [name, t] of current.seen) offsets.set(name, [...(offsets.get(name) ?? []), t]);
       current = null;
     }
+    // The cycles' tails (context, notifier, the outbox marks) belong to them.
+    await quiesce(stack.nc);
+    const split = await cpu.stop(cycles);
     if (profiler) {
       const { profile } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
       writeFileSync(process.env.SOLO_PROFILE!, JSON.stringify(profile));
@@ -142,6 +153,10 @@ async function main(): Promise<void> {
       .sort((a, b) => a.p50 - b.p50);
     console.log(
       `one answer at a time, ${cycles} cycles; request → gate.resumed p50 ${median(totals).toFixed(2)} ms`,
+    );
+    console.log(
+      `CPU per answer → resume, its tail included: Node ${split.node.toFixed(2)} ms (the load's waits too), ` +
+        `PostgreSQL ${split.postgres.toFixed(2)} ms, nats-server ${split.nats.toFixed(2)} ms`,
     );
     console.log(
       '| hop | p50 offset ms (first of its kind) | cycles it was seen in | messages of its kind per cycle |',
