@@ -5,6 +5,11 @@ export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
 }
 
+/** Text (JSON already serialised) as the bytes a message carries. */
+export function encodeText(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
 /** Parses JSON bytes; `undefined` when they are not JSON. */
 export function decodeJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

@@ -8,7 +8,7 @@ import {
   type TestDatabase,
   type TestNatsServer,
 } from '@openq/testing';
-import { encodeJson } from './codec';
+import { decodeText, encodeJson } from './codec';
 import { InboundProcessor, type EventContext, type InboundOptions } from './inbound';
 import { OutboxRelay } from './outbox-relay';
 import { ensureEventConsumer, ensureStreams } from './provisioning';
@@ -335,6 +335,15 @@ describe('exactly-once delivery over real JetStream and PostgreSQL', () => {
     const ds = await openPingDatabase(db.url);
     expect(await count(ds, `SELECT count(*) AS n FROM outbox WHERE published_at IS NULL`)).toBe(0);
     expect(service.server.outboxRelay!.published).toBe(0);
+    // Published as the writer serialised it (the envelope's own key order), not read back from the
+    // row (jsonb orders keys by length: "data" first).
+    const jsm = await nc.jetstreamManager();
+    const stored = await jsm.streams.getMessage(STREAMS.openqEvents.name, {
+      last_by_subj: eventSubject(PONGED, 'p0'),
+    });
+    expect(Object.keys(JSON.parse(decodeText(stored.data)) as object)).toEqual(
+      Object.keys(makeEnvelope(PONGED, 'p0', {})),
+    );
     collector.stop();
     await service.close();
     await ds.destroy();

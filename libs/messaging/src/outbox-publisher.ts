@@ -7,7 +7,7 @@ import type {
   TransactionCommitEvent,
   TransactionRollbackEvent,
 } from 'typeorm';
-import { encodeJson } from './codec';
+import { encodeJson, encodeText } from './codec';
 import { messagingMetrics } from './metrics';
 
 /** An outbox row as it is published: what the relay reads back, and what a commit hands over. */
@@ -17,6 +17,8 @@ export interface OutboxRow {
   subject: string;
   envelope: unknown;
   headers: Record<string, string>;
+  /** The envelope as this process serialised it to write the row: published as is. */
+  json?: string;
 }
 
 /** How long the relay leaves a row handed to an after-commit publisher alone (then it is a crash's). */
@@ -241,11 +243,15 @@ export class OutboxPublisher {
   private async send(row: OutboxRow): Promise<void> {
     const h = natsHeaders();
     for (const [k, v] of Object.entries(row.headers ?? {})) h.set(k, v);
-    await this.js.publish(row.subject, encodeJson(row.envelope), {
-      msgID: row.event_id,
-      headers: h,
-      timeout: this.options.timeoutMs ?? 10_000,
-    });
+    await this.js.publish(
+      row.subject,
+      row.json === undefined ? encodeJson(row.envelope) : encodeText(row.json),
+      {
+        msgID: row.event_id,
+        headers: h,
+        timeout: this.options.timeoutMs ?? 10_000,
+      },
+    );
   }
 
   /**

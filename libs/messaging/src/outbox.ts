@@ -106,8 +106,12 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
     return;
   }
   const values: unknown[] = [];
+  /** Each row as written, by event id: what the after-commit publisher sends, read back from nowhere. */
+  const written = new Map<string, OutboxRow>();
   const rows = outboxRows.map(({ envelope: e, headers }, i) => {
-    values.push(e.eventId, eventSubject(e.type, e.projectId), JSON.stringify(e), JSON.stringify(headers));
+    const row = { subject: eventSubject(e.type, e.projectId), json: JSON.stringify(e) };
+    written.set(e.eventId.toLowerCase(), { id: '', event_id: e.eventId, envelope: e, headers, ...row });
+    values.push(e.eventId, row.subject, row.json, JSON.stringify(headers));
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
   });
@@ -141,7 +145,9 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
     };
   }
   // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one;
-  // the statement goes ahead of the COMMIT behind it (its rows are needed only after commit).
+  // the statement goes ahead of the COMMIT behind it (its rows are needed only after commit). Its
+  // own rows come back as ids only: their envelopes are the text it just sent (issue #29: an
+  // event is serialised once, not read back, parsed and serialised again to be published).
   const { reply } = await sendAheadAfterWrites<(OutboxRow & { own: boolean | null })[]>(
     manager,
     `WITH ${marking.cte}written AS (
@@ -149,8 +155,9 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
        SELECT v.event_id::uuid, v.subject, v.envelope, v.headers,
               clock_timestamp() + ${grace}::int * interval '1 millisecond'
          FROM (VALUES ${rows.join(', ')}) AS v (event_id, subject, envelope, headers)
-       RETURNING id, event_id, subject, envelope, headers)
-     SELECT id::text, event_id, subject, envelope, headers, true AS own FROM written
+       RETURNING id, event_id, subject)
+     SELECT id::text, event_id, NULL::text AS subject, NULL::jsonb AS envelope, NULL::jsonb AS headers,
+            true AS own FROM written
      UNION ALL
      SELECT o.id::text, o.event_id, o.subject, o.envelope, o.headers, false AS own FROM outbox o
       WHERE o.published_at IS NULL AND o.subject IN (SELECT subject FROM written)${marking.notMarked}${marking.rows}`,
@@ -159,13 +166,13 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   handOffWhenWritten(
     queryRunner,
     publisher,
-    reply.then((written) => {
-      const own = written.filter((r) => r.own === true).sort(byOutboxId);
-      const before = written.filter((r) => r.own === false);
+    reply.then((returned) => {
+      const own = returned.filter((r) => r.own === true).sort(byOutboxId);
+      const before = returned.filter((r) => r.own === false);
       return {
-        own: own.map(rowOf),
+        own: own.map((r) => ({ ...written.get(r.event_id.toLowerCase())!, id: r.id })),
         before: before.map(rowOf),
-        marked: written.length - own.length - before.length,
+        marked: returned.length - own.length - before.length,
       };
     }),
   );
