@@ -106,7 +106,7 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
     return;
   }
   const values: unknown[] = [];
-  /** Each row as written, by event id: what the after-commit publisher sends, read back from nowhere. */
+  /** Each row as written, by event id: the after-commit publisher sends this text, not the row read back. */
   const written = new Map<string, OutboxRow>();
   const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     const row = { subject: eventSubject(e.type, e.projectId), json: JSON.stringify(e) };
@@ -147,7 +147,9 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   // The transaction's deferred writes (`deferWrite`) go in the same statement, ahead of this one;
   // the statement goes ahead of the COMMIT behind it (its rows are needed only after commit). Its
   // own rows come back as ids only: their envelopes are the text it just sent (issue #29: an
-  // event is serialised once, not read back, parsed and serialised again to be published).
+  // event is serialised once, not read back, parsed and serialised again to be published). The
+  // CTE still returns `subject` for the look-up below: without it, `subject` there would name the
+  // outer row's column and match every unpublished row.
   const { reply } = await sendAheadAfterWrites<(OutboxRow & { own: boolean | null })[]>(
     manager,
     `WITH ${marking.cte}written AS (
