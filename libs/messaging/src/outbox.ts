@@ -107,10 +107,10 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
   }
   const values: unknown[] = [];
   /** Each row as written, by event id: the after-commit publisher sends this text, not the row read back. */
-  const written = new Map<string, OutboxRow>();
+  const written = new Map<string, Omit<OutboxRow, 'id'>>();
   const rows = outboxRows.map(({ envelope: e, headers }, i) => {
     const row = { subject: eventSubject(e.type, e.projectId), json: JSON.stringify(e) };
-    written.set(e.eventId.toLowerCase(), { id: '', event_id: e.eventId, envelope: e, headers, ...row });
+    written.set(e.eventId.toLowerCase(), { event_id: e.eventId, envelope: e, headers, ...row });
     values.push(e.eventId, row.subject, row.json, JSON.stringify(headers));
     const b = i * 4;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}::jsonb)`;
@@ -172,7 +172,7 @@ async function insertOutboxRows(manager: EntityManager, outboxRows: readonly Pen
       const own = returned.filter((r) => r.own === true).sort(byOutboxId);
       const before = returned.filter((r) => r.own === false);
       return {
-        own: own.map((r) => ({ ...written.get(r.event_id.toLowerCase())!, id: r.id })),
+        own: own.map((r) => ({ id: r.id, ...written.get(r.event_id.toLowerCase())! })),
         before: before.map(rowOf),
         marked: returned.length - own.length - before.length,
       };

@@ -25,9 +25,15 @@ async function pooled(): Promise<{ client: PoolClient; socket: Socket; writes: (
   const pool = (ds.driver as unknown as { master: { connect(): Promise<PoolClient> } }).master;
   const client = await pool.connect();
   const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
-  const write = jest.spyOn(socket as unknown as { _write: () => void }, '_write');
-  const writev = jest.spyOn(socket as unknown as { _writev: () => void }, '_writev');
-  return { client, socket, writes: () => write.mock.calls.length + writev.mock.calls.length };
+  return { client, socket, writes: countWrites(socket) };
+}
+
+/** How many times `socket` has written since this was called. */
+function countWrites(socket: Socket): () => number {
+  const spied = socket as unknown as { _write: () => void; _writev: () => void };
+  const write = jest.spyOn(spied, '_write');
+  const writev = jest.spyOn(spied, '_writev');
+  return () => write.mock.calls.length + writev.mock.calls.length;
 }
 
 const rows = async (k: string) => ds.query(`SELECT k, v FROM t WHERE k = $1`, [k]);
@@ -243,11 +249,7 @@ describe('deferred writes go ahead of the statement that flushes them (deferWrit
   /** Counts the writes of the transaction's own socket from the moment it is called. */
   function writesOf(m: EntityManager): () => number {
     const runner = m.queryRunner as unknown as { databaseConnection: { connection: { stream: Socket } } };
-    const client = runner.databaseConnection;
-    const socket = client.connection.stream as unknown as { _write: () => void; _writev: () => void };
-    const write = jest.spyOn(socket, '_write');
-    const writev = jest.spyOn(socket, '_writev');
-    return () => write.mock.calls.length + writev.mock.calls.length;
+    return countWrites(runner.databaseConnection.connection.stream);
   }
 
   it('sends the queue and the read behind it in one write, and the read sees the queue', async () => {
