@@ -163,6 +163,21 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
       expect(writes[1]).toBe(rows);
     });
 
+    it('sends the queue first when a row of the same key is still queued (an upsert changes a row once)', async () => {
+      const upsertRows = `INSERT INTO t (k, v) SELECT * FROM unnest($1::text[], $2::int[])
+        ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v`;
+      await ds.transaction(async (m) => {
+        await deferRows(m, upsertRows, ['a', 1], 'a');
+        await deferRows(m, upsertRows, ['b', 2], 'b');
+        await deferRows(m, upsertRows, ['a', 3], 'a'); // without its key: "cannot affect row a second time"
+        await deferWrite(m, upsert, ['a', 4], 'a'); // and a write of a key a queued row has
+      });
+      expect(await rowsOf()).toEqual(['a=4', 'b=2']);
+      const writes = statements.sent.filter((s) => s.includes('INSERT'));
+      expect(writes).toHaveLength(3);
+      expect(writes[0]).toBe(upsertRows);
+    });
+
     it('runs a row at once outside a transaction', async () => {
       await deferRows(ds.manager, rows, ['now', 7]);
       expect(await rowsOf()).toEqual(['now=7']);

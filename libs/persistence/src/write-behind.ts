@@ -40,9 +40,14 @@ export async function deferWrite(
     await manager.query(sql, [...params]);
     return;
   }
-  if (key !== undefined && pendingOf(runner).some((w) => w.key === key))
-    await flushQueue(manager, take(runner));
+  await sendQueueIfItWrites(manager, runner, key);
   pendingOf(runner).push({ sql, params, key });
+}
+
+/** A write of `key` while a queued one writes it: the queue goes first (one statement, one change a row). */
+async function sendQueueIfItWrites(manager: EntityManager, runner: QueryRunner, key?: string): Promise<void> {
+  if (key !== undefined && pendingOf(runner).some((w) => w.key === key || w.keys?.has(key)))
+    await flushQueue(manager, take(runner));
 }
 
 /**
@@ -51,8 +56,15 @@ export async function deferWrite(
  * that later calls in the same transaction give for the same `sql` join it while it is queued. A
  * batch's handlers that each write a row so cost one statement of one text (prepared once), not
  * one per message. The same rules as `deferWrite` apply; outside a transaction the row goes at once.
+ * A row given the `key` of a row still queued (the same gate cycle saved twice in a batch) sends the
+ * queue first, as `deferWrite` does: an upsert cannot change a row twice.
  */
-export async function deferRows(manager: EntityManager, sql: string, row: readonly unknown[]): Promise<void> {
+export async function deferRows(
+  manager: EntityManager,
+  sql: string,
+  row: readonly unknown[],
+  key?: string,
+): Promise<void> {
   const runner = manager.queryRunner;
   if (!runner?.isTransactionActive || !enabled.has(runner.connection)) {
     await manager.query(
@@ -61,9 +73,11 @@ export async function deferRows(manager: EntityManager, sql: string, row: readon
     );
     return;
   }
-  const queued = pendingOf(runner).find((w) => w.rowsOf === sql);
-  if (queued) row.forEach((value, i) => (queued.params[i] as unknown[]).push(value));
-  else pendingOf(runner).push({ sql, params: row.map((value) => [value]), rowsOf: sql });
+  await sendQueueIfItWrites(manager, runner, key);
+  let queued = pendingOf(runner).find((w) => w.rowsOf === sql);
+  if (queued) row.forEach((value, i) => (queued!.params[i] as unknown[]).push(value));
+  else pendingOf(runner).push((queued = { sql, params: row.map((value) => [value]), rowsOf: sql }));
+  if (key !== undefined) (queued.keys ??= new Set()).add(key);
 }
 
 /** Runs `sql` with the transaction's queued writes as CTEs before it: one round trip for all. */
@@ -282,6 +296,8 @@ interface Write {
   key?: string;
   /** `deferRows`: its statement, while later rows may still join its column arrays. */
   rowsOf?: string;
+  /** `deferRows`: the keys of its rows that were given one. */
+  keys?: Set<string>;
 }
 
 const PENDING = 'openq:writeBehind';

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
 import { OutboxWriter } from '@openq/messaging';
 import { useServiceDatabase, waitFor } from '@openq/testing';
-import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { hearAnswers } from './commands/hear-answer/hear-answer.handler';
 import type { QuestionDeclarer } from './adapters/question-declarer';
 import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
@@ -103,7 +103,7 @@ describe("a verdict linking a question and that question's answer, at the same t
     // Declared before the verdict's transaction: nothing is locked while the questions service works.
     const prepared = prepareVerdict(store.ds.manager, verdict('T1'), { declarer, owner }, ctx());
     await called;
-    await inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
+    await inTx((_m, tx) => hearAnswers(tx, [{ projectId: P, data: answer }], new Date()));
     release.resolve();
     const { declared } = await prepared;
     expect(declared).toEqual({ ids: { 'r1:rules': Q } });
@@ -122,7 +122,7 @@ describe("a verdict linking a question and that question's answer, at the same t
       await commit.promise;
     });
     await linked.promise;
-    const answerDone = inTx((_m, tx) => hearAnswer(tx, P, answer, new Date()));
+    const answerDone = inTx((_m, tx) => hearAnswers(tx, [{ projectId: P, data: answer }], new Date()));
     await waitFor(
       async () => {
         const rows: unknown[] = await store.ds.query(

@@ -110,6 +110,17 @@ function gateCycleSlice(
       // What leaves the service is also the gate's history ([openq] §11.1), in the same transaction.
       await history.append(projectId, published);
     },
+    // A batch's cycles as rows of one statement, each in its last state (one decided twice in the
+    // batch is written once), and their histories in the batch's order.
+    async saveAll(entries) {
+      const last = new Map<string, GateCycle>();
+      for (const { state } of entries)
+        if (state) last.set(`${state.projectId}\u0000${state.taskId}\u0000${state.gate}`, state);
+      for (const cycle of last.values()) await cycles.save(cycle);
+      for (const { state, written } of entries)
+        if (state) await history.append(written.projectId, written.published);
+      return entries.map(() => undefined);
+    },
   };
 }
 

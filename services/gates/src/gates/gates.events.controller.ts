@@ -13,13 +13,15 @@ import {
 } from '@openq/contracts';
 import {
   BEFORE_TRANSACTION,
+  WHOLE_BATCH,
+  type EventUnit,
   type JetStreamEventContext,
   type JetStreamPrepareContext,
 } from '@openq/messaging';
 import { QuestionOwner, type OpenqConfig } from '@openq/platform';
 import { OPENQ_CONFIG } from '../gates-config';
 import { recordActivity, startCycle } from './commands/cycle-activity/cycle-activity.handler';
-import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { hearAnswers } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { QuestionDeclarer } from './adapters/question-declarer';
 import { AskedBefore } from './commands/record-verdict/cited-questions';
@@ -112,10 +114,19 @@ export class GatesEventsController {
     };
   }
 
-  @EventPattern(OpenqEvent.QuestionAnswered)
-  async onAnswered(@Payload() data: QuestionAnsweredDto, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    const { manager, outbox, envelope } = ctx.event;
-    await hearAnswer(new GateTransaction(manager, outbox), envelope.projectId, data, new Date());
+  /** A batch's answers at once (`WHOLE_BATCH`, shared with the pipeline module: both handlers, one transaction). */
+  @EventPattern(OpenqEvent.QuestionAnswered, WHOLE_BATCH)
+  async onAnswered(@Payload() units: EventUnit[]): Promise<void> {
+    const { manager, outbox } = units[0]!.event;
+    await hearAnswers(
+      new GateTransaction(manager, outbox),
+      units.map(({ data, event }) => ({
+        projectId: event.envelope.projectId,
+        data: data as QuestionAnsweredDto,
+        outbox: event.outbox,
+      })),
+      new Date(),
+    );
   }
 
   /** §11.5 shared with the pipeline module, like `question.answered` (both handlers, one transaction). */

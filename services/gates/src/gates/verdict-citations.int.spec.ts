@@ -11,7 +11,7 @@ import { decodeJson, encodeJson, OutboxWriter, RetryLaterError } from '@openq/me
 import { openDatabase } from '@openq/persistence';
 import { QuestionOwner } from '@openq/platform';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
-import { hearAnswer } from './commands/hear-answer/hear-answer.handler';
+import { hearAnswers } from './commands/hear-answer/hear-answer.handler';
 import { hearWithdrawal } from './commands/hear-withdrawal/hear-withdrawal.handler';
 import { DeclaredBefore } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
@@ -215,18 +215,22 @@ describe('a verdict citing an existing question (openQuestionId)', () => {
     const q = newId();
     const d = newId();
     await inTx((_m, tx) =>
-      hearAnswer(
+      hearAnswers(
         tx,
-        P,
-        {
-          questionId: q,
-          resposta: 'yes',
-          aceitouSugestao: false,
-          decisionEventId: d,
-          respondidaPor: 'ana',
-          viaAgente: null,
-          answeredAt: new Date().toISOString(),
-        },
+        [
+          {
+            projectId: P,
+            data: {
+              questionId: q,
+              resposta: 'yes',
+              aceitouSugestao: false,
+              decisionEventId: d,
+              respondidaPor: 'ana',
+              viaAgente: null,
+              answeredAt: new Date().toISOString(),
+            },
+          },
+        ],
         new Date(),
       ),
     );
@@ -304,18 +308,22 @@ describe('a verdict citing an existing question (openQuestionId)', () => {
     expect(await cycleOf('T-open')).toMatchObject({ state: 'parked', parked_reason: 'user_decision' });
 
     await inTx((_m, tx) =>
-      hearAnswer(
+      hearAnswers(
         tx,
-        P,
-        {
-          questionId: q,
-          resposta: 'yes',
-          aceitouSugestao: false,
-          decisionEventId: newId(),
-          respondidaPor: 'ana',
-          viaAgente: null,
-          answeredAt: new Date().toISOString(),
-        },
+        [
+          {
+            projectId: P,
+            data: {
+              questionId: q,
+              resposta: 'yes',
+              aceitouSugestao: false,
+              decisionEventId: newId(),
+              respondidaPor: 'ana',
+              viaAgente: null,
+              answeredAt: new Date().toISOString(),
+            },
+          },
+        ],
         new Date(),
       ),
     );

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { OutboxWriter } from '@openq/messaging';
 import { useServiceDatabase, waitFor } from '@openq/testing';
 import { PIPELINE_MIGRATIONS } from './migrations';
-import { PipelineTaskStore } from './store/pipeline-task.store';
+import { linkedTask, PipelineTaskStore } from './store/pipeline-task.store';
 import { PipelineTransaction } from './pipeline-transaction';
 import type { PipelineFlags } from './pipeline.flags';
 
@@ -15,6 +15,13 @@ const store = useServiceDatabase('gates', PIPELINE_MIGRATIONS, { poolSize: 20 })
 const P = 'p1';
 const flags = {} as PipelineFlags;
 
+/** What an answer's record tells of its question: the task it is linked to, if any. */
+const answerOf = async (tx: PipelineTransaction, question: string) => {
+  const { tasks } = await tx.store.recordAnswers([
+    { projectId: P, questionId: question, answeredAt: new Date() },
+  ]);
+  return (await tasks).get(linkedTask(P, question)) ?? null;
+};
 const uuid = (i: number) => `01890a5d-ac96-774b-bcce-${i.toString(16).padStart(12, '0')}`;
 
 describe('an answer and the link of its question, at the same moment', () => {
@@ -31,9 +38,9 @@ describe('an answer and the link of its question, at the same moment', () => {
         });
       const answerNow = () =>
         store.ds.transaction((manager) => {
-          // What recordAnswer does first, without the project lock.
+          // What recordAnswers does first, without the project lock.
           const tx = PipelineTransaction.unlocked(manager, new OutboxWriter(manager), P, flags);
-          return tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId);
+          return answerOf(tx, question);
         });
       // Started in either order, then run concurrently.
       let link: Promise<string[]>;
@@ -102,7 +109,7 @@ describe('an answer and the link of its question, at the same moment', () => {
     const [, task] = await interleave(
       (tx) => tx.store.linkQuestions(P, 'T-link-first', [question], new Date()),
       true,
-      (tx) => tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId),
+      (tx) => answerOf(tx, question),
       false,
     );
     expect(task).toBe('T-link-first');
@@ -111,7 +118,7 @@ describe('an answer and the link of its question, at the same moment', () => {
   it('the link waits for an uncommitted answer and then sees it answered', async () => {
     const question = uuid(1001);
     const [task, answered] = await interleave(
-      (tx) => tx.store.recordAnswer(P, question, new Date()).then(({ taskId }) => taskId),
+      (tx) => answerOf(tx, question),
       false,
       (tx) => tx.store.linkQuestions(P, 'T-answer-first', [question], new Date()),
       true,
@@ -119,5 +126,40 @@ describe('an answer and the link of its question, at the same moment', () => {
     expect(task).toBeNull();
     expect(answered).toEqual([question]);
     expect(await new PipelineTaskStore(store.ds.manager).linkQuestions(P, 'T0', [], new Date())).toEqual([]);
+  });
+
+  it('a batch of answers is remembered at once: each learns its own task, a repeat is one row', async () => {
+    const [linked, other, loose] = [uuid(2000), uuid(2001), uuid(2002)];
+    await store.ds.transaction(async (manager) => {
+      const tx = await PipelineTransaction.open(manager, new OutboxWriter(manager), P, flags);
+      await tx.store.linkQuestions(P, 'T-batch', [linked], new Date());
+      await tx.store.linkQuestions('p2', 'T-p2', [other], new Date());
+    });
+    const at = new Date();
+    const tasks = await store.ds.transaction(async (manager) => {
+      const { tasks } = await new PipelineTaskStore(manager).recordAnswers([
+        { projectId: P, questionId: linked, answeredAt: at },
+        { projectId: P, questionId: other, answeredAt: at }, // not p1's: no task
+        { projectId: 'p2', questionId: other, answeredAt: at },
+        { projectId: P, questionId: loose, answeredAt: at },
+        { projectId: P, questionId: linked, answeredAt: at }, // a repeat in one upsert
+      ]);
+      return tasks;
+    });
+    expect([...tasks].sort()).toEqual(
+      [
+        [linkedTask(P, linked), 'T-batch'],
+        [linkedTask('p2', other), 'T-p2'],
+      ].sort(),
+    );
+    const answered: { project_id: string; n: number }[] = await store.ds.query(
+      `SELECT project_id, count(*)::int AS n FROM pipeline_question
+        WHERE question_id = ANY($1::uuid[]) AND answered_at IS NOT NULL GROUP BY project_id ORDER BY project_id`,
+      [[linked, other, loose]],
+    );
+    expect(answered).toEqual([
+      { project_id: P, n: 3 },
+      { project_id: 'p2', n: 1 },
+    ]);
   });
 });

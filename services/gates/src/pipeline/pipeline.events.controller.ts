@@ -13,7 +13,9 @@ import {
 import { DataSource } from 'typeorm';
 import {
   BEFORE_TRANSACTION,
+  WHOLE_BATCH,
   type EventContext,
+  type EventUnit,
   type JetStreamEventContext,
   type JetStreamPrepareContext,
 } from '@openq/messaging';
@@ -24,7 +26,7 @@ import {
   recordAnalysis,
   type PreparedAnalysis,
 } from './commands/record-analysis/record-analysis.handler';
-import { recordAnswer } from './commands/record-answer/record-answer.handler';
+import { recordAnswers } from './commands/record-answer/record-answer.handler';
 import { registerTask } from './commands/register-task/register-task.handler';
 import { AGENT_FREEZER } from './domain/repo-freeze';
 import { PIPELINE_FLAGS, type PipelineFlags } from './pipeline.flags';
@@ -83,29 +85,32 @@ export class PipelineEventsController {
     await recordAnalysis(await this.open(ctx.event), data, prepared);
   }
 
-  @EventPattern(OpenqEvent.QuestionAnswered)
-  async onQuestionAnswered(
-    @Payload() data: QuestionAnswered,
-    @Ctx() ctx: JetStreamEventContext,
-  ): Promise<void> {
-    const { manager, outbox, envelope, afterHandlers } = ctx.event;
-    await recordAnswer(
-      PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
-      data,
-      afterHandlers,
+  /** A batch's answers at once (`WHOLE_BATCH`: the gates module's handler of the type is one too). */
+  @EventPattern(OpenqEvent.QuestionAnswered, WHOLE_BATCH)
+  async onQuestionAnswered(@Payload() units: EventUnit[]): Promise<void> {
+    await recordAnswers(
+      units.map(({ data, event: { manager, outbox, envelope } }) => ({
+        tx: PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
+        questionId: (data as QuestionAnswered).questionId,
+      })),
+      units[0]!.event.afterHandlers,
     );
   }
 
-  /** §11.5 a withdrawn analyst question is settled like an answered one (see `recordAnswer`). */
+  /** §11.5 a withdrawn analyst question is settled like an answered one (see `recordAnswers`). */
   @EventPattern(OpenqEvent.QuestionWithdrawn)
   async onQuestionWithdrawn(
     @Payload() data: QuestionWithdrawn,
     @Ctx() ctx: JetStreamEventContext,
   ): Promise<void> {
     const { manager, outbox, envelope, afterHandlers } = ctx.event;
-    await recordAnswer(
-      PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
-      data,
+    await recordAnswers(
+      [
+        {
+          tx: PipelineTransaction.unlocked(manager, outbox, envelope.projectId, this.flags),
+          questionId: data.questionId,
+        },
+      ],
       afterHandlers,
     );
   }

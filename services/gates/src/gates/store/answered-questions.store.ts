@@ -27,24 +27,32 @@ export class AnsweredQuestions {
   }
 
   /**
-   * The question's lock, then its answer remembered, in one statement (issue #29: one round trip
-   * less per answer), sent ahead of what the caller reads next (`sendAheadOfNext`: nobody reads its
-   * result). The insert needs no snapshot taken after the lock (a conflict is decided on the latest
-   * row); what the caller reads next, in statements of its own, sees every link committed before
-   * the lock was granted.
+   * The questions' locks, then their answers remembered, in one statement for a batch of answers
+   * (issue #29), sent ahead of what the caller reads next (`sendAheadOfNext`: nobody reads its
+   * result). The locks are taken in the one global order (`lock`'s: a project's questions by id).
+   * The insert needs no snapshot taken after the locks (a conflict is decided on the latest row);
+   * what the caller reads next, in statements of its own, sees every link committed before the
+   * locks were granted.
    */
-  async lockAndRecord(
-    projectId: string,
-    questionId: string,
-    decisionEventId: string,
-    answeredAt: string,
-  ): Promise<void> {
+  async lockAndRecord(answers: readonly HeardAnswer[]): Promise<void> {
+    if (answers.length === 0) return;
+    const keys = [...new Set(answers.map((a) => questionLockKey(a.projectId, a.questionId)))].sort();
     await sendAheadOfNext(
       this.manager,
-      `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended($5, 0)))
+      `WITH locked AS MATERIALIZED (
+         SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+           FROM (SELECT k FROM unnest($5::text[]) WITH ORDINALITY AS u (k, i) ORDER BY i) AS sorted
+       )
        INSERT INTO answered_questions (project_id, question_id, decision_event_id, answered_at)
-       SELECT $1, $2, $3, $4 FROM locked ON CONFLICT DO NOTHING`,
-      [projectId, questionId, decisionEventId, answeredAt, questionLockKey(projectId, questionId)],
+       SELECT a.p, a.q, a.d, a.t FROM locked, unnest($1::text[], $2::uuid[], $3::uuid[], $4::timestamptz[]) AS a (p, q, d, t)
+       ON CONFLICT DO NOTHING`,
+      [
+        answers.map((a) => a.projectId),
+        answers.map((a) => a.questionId),
+        answers.map((a) => a.decisionEventId),
+        answers.map((a) => a.answeredAt),
+        keys,
+      ],
     );
   }
 
@@ -94,6 +102,14 @@ export class AnsweredQuestions {
     );
     return Object.fromEntries(rows.map((r) => [r.question_id, r.decision_event_id]));
   }
+}
+
+/** An answer as the gates remember it. */
+export interface HeardAnswer {
+  projectId: string;
+  questionId: string;
+  decisionEventId: string;
+  answeredAt: string;
 }
 
 /** The advisory lock key of a question, as every locker of it names it. */

@@ -1,6 +1,6 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
-import { deferWrite, sendAheadOfNext } from '@openq/persistence';
+import { deferRows, sendAheadOfNext } from '@openq/persistence';
 import {
   GATES,
   type GateCycle,
@@ -13,6 +13,18 @@ export interface CycleKey {
   projectId: string;
   taskId: string;
   gate: GateName;
+}
+
+/** A question of a project, whose answer or withdrawal a parked cycle may wait on. */
+export interface AskedQuestion {
+  projectId: string;
+  questionId: string;
+}
+
+/** A cycle locked by `lockWaitingOn`, and the questions it waited on when the look-up began. */
+export interface WaitingCycle {
+  cycle: GateCycle;
+  waitingOn: readonly string[];
 }
 
 /** Where the sweep's keyset walk has got to (exclusive). */
@@ -129,6 +141,17 @@ function revive(stored: StoredCycle): GateCycle {
   };
 }
 
+/** Cycles as rows of one statement (`deferRows`); `waiting_on` as an array literal, one a row. */
+const SAVE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
+    last_activity_at, last_redispatch_at, cycle, updated_at)
+  SELECT p, t, g, s, r, w::uuid[], a, d, c::jsonb, u
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                $7::timestamptz[], $8::timestamptz[], $9::text[], $10::timestamptz[]) AS x (p, t, g, s, r, w, a, d, c, u)
+  ON CONFLICT (project_id, task_id, gate) DO UPDATE SET
+    state = EXCLUDED.state, parked_reason = EXCLUDED.parked_reason, waiting_on = EXCLUDED.waiting_on,
+    last_activity_at = EXCLUDED.last_activity_at, last_redispatch_at = EXCLUDED.last_redispatch_at,
+    cycle = EXCLUDED.cycle, updated_at = EXCLUDED.updated_at`;
+
 const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATES.indexOf(b.gate);
 
 /**
@@ -169,20 +192,27 @@ export class GateCycleStore {
     return rows[0] ? revive(rows[0].cycle) : null;
   }
 
-  /** The cycles of the project whose park waits on this question, locked (in key order). */
-  async lockWaitingOn(projectId: string, questionId: string): Promise<GateCycle[]> {
-    const rows: CycleRow[] = await this.manager.query(
+  /**
+   * The cycles whose park waits on one of these questions (each of its own project), locked in key
+   * order, each with the questions it waited on when the look-up began: one statement for a batch
+   * of answers (issue #29).
+   */
+  async lockWaitingOn(asked: readonly AskedQuestion[]): Promise<WaitingCycle[]> {
+    if (asked.length === 0) return [];
+    const rows: (CycleRow & { waiting_on: string[] })[] = await this.manager.query(
       // Question ids are unique, so the GIN index on waiting_on alone finds the few rows; the
       // materialised step keeps the planner from AND-ing it with the project's primary-key range
       // (EXPLAIN ANALYZE, 1M cycles, 100k in the project: 12.9 ms BitmapAnd → 0.26 ms this way).
       `WITH candidates AS MATERIALIZED (
-         SELECT project_id, task_id, gate FROM gate_cycle WHERE waiting_on @> ARRAY[$2]::uuid[]
+         SELECT project_id, task_id, gate, waiting_on FROM gate_cycle WHERE waiting_on && $2::uuid[]
        )
-       SELECT g.cycle FROM gate_cycle g JOIN candidates c USING (project_id, task_id, gate)
-        WHERE g.project_id = $1 ORDER BY g.task_id, g.gate FOR UPDATE OF g`,
-      [projectId, questionId],
+       SELECT g.cycle, c.waiting_on FROM gate_cycle g JOIN candidates c USING (project_id, task_id, gate)
+        WHERE EXISTS (SELECT 1 FROM unnest($1::text[], $2::uuid[]) AS a (p, q)
+                       WHERE a.p = c.project_id AND a.q = ANY (c.waiting_on))
+        ORDER BY g.project_id, g.task_id, g.gate FOR UPDATE OF g`,
+      [asked.map((a) => a.projectId), asked.map((a) => a.questionId)],
     );
-    return rows.map((r) => revive(r.cycle));
+    return rows.map((r) => ({ cycle: revive(r.cycle), waitingOn: r.waiting_on }));
   }
 
   /**
@@ -229,25 +259,20 @@ export class GateCycleStore {
   /**
    * Writes the cycle (the caller holds its lock, from `lock` or one of the `lock*` reads). Its
    * row is locked and nothing reads the result, so the write goes with the transaction's next
-   * statement (`deferWrite`: usually the outbox insert).
+   * statement (`deferRows`: usually the outbox insert), and the cycles a batch decides go as one
+   * statement's rows (a cycle saved twice sends the first row ahead: its key).
    */
   async save(cycle: GateCycle): Promise<void> {
-    await deferWrite(
+    await deferRows(
       this.manager,
-      `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
-          last_activity_at, last_redispatch_at, cycle, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7, $8, $9::jsonb, $10)
-        ON CONFLICT (project_id, task_id, gate) DO UPDATE SET
-          state = EXCLUDED.state, parked_reason = EXCLUDED.parked_reason, waiting_on = EXCLUDED.waiting_on,
-          last_activity_at = EXCLUDED.last_activity_at, last_redispatch_at = EXCLUDED.last_redispatch_at,
-          cycle = EXCLUDED.cycle, updated_at = EXCLUDED.updated_at`,
+      SAVE_CYCLES,
       [
         cycle.projectId,
         cycle.taskId,
         cycle.gate,
         cycle.status,
         cycle.status === 'parked' ? cycle.parkedReason : null,
-        cycle.parkedReason === 'user_decision' ? [...cycle.questionIds] : [],
+        `{${cycle.parkedReason === 'user_decision' ? cycle.questionIds.join(',') : ''}}`,
         cycle.lastActivityAt,
         cycle.lastRedispatchAt,
         JSON.stringify(toDocument(cycle)),

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { deferWrite } from '@openq/persistence';
+import { deferRows } from '@openq/persistence';
 import type { GateHistoryCommand, GateHistoryEntry, GateHistoryReply } from '@openq/contracts';
 import type { WireGateEvent } from '../gate-transaction';
 
@@ -11,27 +11,32 @@ interface HistoryRow {
   occurred_at: Date;
 }
 
+/** Events as rows of one statement, inserted in the order given (`deferRows`). */
+const APPEND = `INSERT INTO gate_history (project_id, task_id, gate, type, data, occurred_at)
+  SELECT p, t, g, y, d::jsonb, o
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+         WITH ORDINALITY AS x (p, t, g, y, d, o, i)
+   ORDER BY i`;
+
 /** [openq] `gate_history`: the events each cycle published, appended with the decision that made them. */
 export class GateHistory {
   constructor(private readonly manager: EntityManager) {}
 
   /**
-   * One statement for a decision's events, in their order (ids ascend with it), sent with the
-   * transaction's next statement (`deferWrite`: an append is read by no one in it).
+   * A decision's events, in their order (ids ascend with it), as rows of one statement that the
+   * decisions of a batch share (`deferRows`: an append is read by no one in the transaction), sent
+   * with the transaction's next statement.
    */
   async append(projectId: string, events: readonly WireGateEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    const values: unknown[] = [];
-    const rows = events.map((e, i) => {
-      values.push(projectId, e.data.taskId, e.data.gate, e.type, JSON.stringify(e.data), e.occurredAt);
-      const n = i * 6;
-      return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}::jsonb, $${n + 6})`;
-    });
-    await deferWrite(
-      this.manager,
-      `INSERT INTO gate_history (project_id, task_id, gate, type, data, occurred_at) VALUES ${rows.join(', ')}`,
-      values,
-    );
+    for (const e of events)
+      await deferRows(this.manager, APPEND, [
+        projectId,
+        e.data.taskId,
+        e.data.gate,
+        e.type,
+        JSON.stringify(e.data),
+        e.occurredAt,
+      ]);
   }
 
   /** Newest first: one gate of a task, every gate of a task, or the whole project; with the total. */

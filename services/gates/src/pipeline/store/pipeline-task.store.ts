@@ -197,27 +197,36 @@ export class PipelineTaskStore {
   }
 
   /**
-   * Remembers an answer (linked or not yet); its reply is the task the question belongs to, if
-   * any. Sent ahead (`sendAheadOfNext`): the statements behind it (the gate cycle's, which the same
-   * answer may resume) leave in the same write, and the caller reads the reply once they have
-   * gone (`EventContext.afterHandlers`).
+   * Remembers answers (linked or not yet), a batch's in one statement; its reply is the task each
+   * question belongs to, if any (`linkedTask`, by project and question). Sent ahead
+   * (`sendAheadOfNext`): the statements behind it (the gate cycles', which the same answers may
+   * resume) leave in the same write, and the caller reads the reply once they have gone
+   * (`EventContext.afterHandlers`).
    */
-  async recordAnswer(
-    projectId: string,
-    questionId: string,
-    answeredAt: Date,
-  ): Promise<{ taskId: Promise<string | null> }> {
+  async recordAnswers(
+    answers: readonly { projectId: string; questionId: string; answeredAt: Date }[],
+  ): Promise<{ tasks: Promise<ReadonlyMap<string, string>> }> {
+    const once = new Map(answers.map((a) => [linkedTask(a.projectId, a.questionId), a]));
+    const rows = [...once.values()];
     const { reply } = await sendAheadOfNext(
       this.manager,
-      `INSERT INTO pipeline_question (project_id, question_id, answered_at) VALUES ($1, $2, $3)
+      `INSERT INTO pipeline_question (project_id, question_id, answered_at)
+       SELECT p, q, a FROM unnest($1::text[], $2::uuid[], $3::timestamptz[]) AS x (p, q, a)
        ON CONFLICT (project_id, question_id) DO UPDATE SET answered_at = COALESCE(pipeline_question.answered_at, EXCLUDED.answered_at)
-       RETURNING task_id`,
-      [projectId, questionId, answeredAt],
+       RETURNING project_id, question_id, task_id`,
+      [rows.map((a) => a.projectId), rows.map((a) => a.questionId), rows.map((a) => a.answeredAt)],
     );
-    const taskId = reply.then((rows) => (rows as { task_id: string | null }[])[0]?.task_id ?? null);
+    const tasks = reply.then(
+      (linked) =>
+        new Map(
+          (linked as { project_id: string; question_id: string; task_id: string | null }[]).flatMap((r) =>
+            r.task_id === null ? [] : [[linkedTask(r.project_id, r.question_id), r.task_id] as const],
+          ),
+        ),
+    );
     // Its failure fails the statement behind it: a caller that never reads the reply is told there.
-    taskId.catch(() => undefined);
-    return { taskId };
+    tasks.catch(() => undefined);
+    return { tasks };
   }
 
   /**
@@ -265,3 +274,6 @@ export class PipelineTaskStore {
     );
   }
 }
+
+/** The key of `recordAnswers`' reply: a question of a project. */
+export const linkedTask = (projectId: string, questionId: string) => `${projectId}\u0000${questionId}`;

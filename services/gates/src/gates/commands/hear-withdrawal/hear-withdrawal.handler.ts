@@ -16,7 +16,7 @@ export async function hearWithdrawal(
   const { questionId, withdrawnAt } = data;
   await tx.answers.lock(projectId, [questionId]);
   await tx.answers.recordWithdrawal(projectId, questionId, withdrawnAt);
-  for (const cycle of await tx.cycles.lockWaitingOn(projectId, questionId)) {
+  for (const { cycle } of await tx.cycles.lockWaitingOn([{ projectId, questionId }])) {
     await tx.decide({ type: 'questionWithdrawn', data: { questionId } }, cycle, now);
   }
 }

@@ -1,9 +1,9 @@
-import type { QuestionAnswered, QuestionWithdrawn } from '@openq/contracts';
 import type { EventContext } from '@openq/messaging';
 import type { PipelineTransaction } from '../../pipeline-transaction';
+import { linkedTask } from '../../store/pipeline-task.store';
 
 /**
- * `question.answered`: remembered for every question (its link to a task may commit after the
+ * `question.answered`, a batch's at once (a batch of one is one answer): remembered for every question (its link to a task may commit after the
  * answer arrives); for an analyst question, the last answer of the task unparks it and relaunches
  * the analyst once.
  *
@@ -17,24 +17,26 @@ import type { PipelineTransaction } from '../../pipeline-transaction';
  * settled like an answered one (its row's `answered_at` is set when the withdrawal is heard): the last
  * question settled, answered or withdrawn, relaunches the analyst once.
  */
-export async function recordAnswer(
-  tx: PipelineTransaction,
-  data: Pick<QuestionAnswered | QuestionWithdrawn, 'questionId'>,
+export async function recordAnswers(
+  settled: readonly { tx: PipelineTransaction; questionId: string }[],
   afterHandlers: EventContext['afterHandlers'],
 ): Promise<void> {
-  // Sent ahead, read after the message's other handlers (the gate cycle's) sent theirs: the answer
-  // is remembered in the same round trip as their reads, and one that concerns no task costs none.
-  const { taskId: linked } = await tx.store.recordAnswer(tx.projectId, data.questionId, tx.now);
+  const first = settled[0];
+  if (!first) return;
+  // Sent ahead, read after the messages' other handlers (the gate cycles') sent theirs: the answers
+  // are remembered in the same round trip as their reads, and those that concern no task cost none.
+  const { tasks } = await first.tx.store.recordAnswers(
+    settled.map(({ tx, questionId }) => ({ projectId: tx.projectId, questionId, answeredAt: tx.now })),
+  );
   afterHandlers(async () => {
-    const taskId = await linked;
-    if (!taskId) return;
-    await tx.lockProject();
-    const stored = await tx.store.load(tx.projectId, taskId);
-    if (!stored) return;
-    await tx.tasks.decideAccepted(
-      { type: 'questionAnswered', data: { questionId: data.questionId } },
-      stored.task,
-      tx.now,
-    );
+    const linked = await tasks;
+    for (const { tx, questionId } of settled) {
+      const taskId = linked.get(linkedTask(tx.projectId, questionId));
+      if (!taskId) continue;
+      await tx.lockProject();
+      const stored = await tx.store.load(tx.projectId, taskId);
+      if (!stored) continue;
+      await tx.tasks.decideAccepted({ type: 'questionAnswered', data: { questionId } }, stored.task, tx.now);
+    }
   });
 }
