@@ -206,8 +206,9 @@ export class PipelineTaskStore {
   async recordAnswers(
     answers: readonly { projectId: string; questionId: string; answeredAt: Date }[],
   ): Promise<{ tasks: Promise<ReadonlyMap<string, string>> }> {
+    // Once each (an upsert cannot change a row twice), in key order: two batches lock shared rows alike.
     const once = new Map(answers.map((a) => [linkedTask(a.projectId, a.questionId), a]));
-    const rows = [...once.values()];
+    const rows = [...once].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
     const { reply } = await sendAheadOfNext(
       this.manager,
       `INSERT INTO pipeline_question (project_id, question_id, answered_at)
