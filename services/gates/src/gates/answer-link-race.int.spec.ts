@@ -137,4 +137,37 @@ describe("a verdict linking a question and that question's answer, at the same t
     expect(await published('T2')).toEqual(['gate.verdict_recorded', 'gate.rescue_parked', 'gate.resumed']);
     expect(await stateOf('T2')).toBe('running');
   });
+
+  it('batches of answers racing the verdicts that link them, back to back: no cycle stays parked on an answer', async () => {
+    const n = 40;
+    const questionOf = (i: number) => `01890a5d-ac96-774b-bcce-${(0xb30209000000 + i).toString(16)}`;
+    const answerOf = (i: number): QuestionAnswered => ({ ...answer, questionId: questionOf(i) });
+    const link = (i: number) =>
+      inTx((_m, tx) =>
+        recordVerdict(
+          tx,
+          verdict(`R${i}`),
+          { ...declaredBefore, declared: new DeclaredBefore({ ids: { 'r1:rules': questionOf(i) } }) },
+          ctx(),
+        ),
+      );
+    // Each batch answers two questions, in the order a batch sorts them: its own and the next race's.
+    const hear = (i: number) =>
+      inTx((_m, tx) =>
+        hearAnswers(
+          tx,
+          [i, i + 1].filter((k) => k < n).map((k) => ({ projectId: P, data: answerOf(k) })),
+          new Date(),
+        ),
+      );
+    for (let i = 0; i < n; i += 2) {
+      // Started in either order, then run concurrently: a verdict and a batch that answers its question.
+      await Promise.all(i % 4 === 0 ? [link(i), hear(i), link(i + 1)] : [hear(i), link(i), link(i + 1)]);
+    }
+    const states: { task_id: string; state: string }[] = await store.ds.query(
+      `SELECT task_id, state FROM gate_cycle WHERE task_id LIKE 'R%' ORDER BY task_id`,
+    );
+    expect(states).toHaveLength(n);
+    expect(states.filter((s) => s.state !== 'running')).toEqual([]);
+  });
 });
