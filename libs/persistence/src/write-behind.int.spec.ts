@@ -167,15 +167,45 @@ describe('write-behind (deferWrite, queryAfterWrites)', () => {
       const upsertRows = `INSERT INTO t (k, v) SELECT * FROM unnest($1::text[], $2::int[])
         ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v`;
       await ds.transaction(async (m) => {
-        await deferRows(m, upsertRows, ['a', 1], 'a');
-        await deferRows(m, upsertRows, ['b', 2], 'b');
-        await deferRows(m, upsertRows, ['a', 3], 'a'); // without its key: "cannot affect row a second time"
+        await deferRows(m, upsertRows, ['a', 1], { key: 'a' });
+        await deferRows(m, upsertRows, ['b', 2], { key: 'b' });
+        await deferRows(m, upsertRows, ['a', 3], { key: 'a' }); // without its key: "cannot affect row a second time"
         await deferWrite(m, upsert, ['a', 4], 'a'); // and a write of a key a queued row has
       });
       expect(await rowsOf()).toEqual(['a=4', 'b=2']);
       const writes = statements.sent.filter((s) => s.includes('INSERT'));
       expect(writes).toHaveLength(3);
       expect(writes[0]).toBe(upsertRows);
+    });
+
+    it('keeps rows queued until commit past reads, so rows given between reads make one statement', async () => {
+      const seen = await ds.transaction(async (m) => {
+        await deferRows(m, rows, ['a', 1], { untilCommit: true });
+        await deferWrite(m, append, ['a']);
+        const first: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM t`);
+        await deferRows(m, rows, ['b', 2], { untilCommit: true });
+        const second: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM log`);
+        await deferRows(m, rows, ['c', 3], { untilCommit: true });
+        return [first[0]!.n, second[0]!.n];
+      });
+      // the reads did not send the rows (nor see them); the append went before the first read
+      expect(seen).toEqual([0, 1]);
+      expect(await rowsOf()).toEqual(['a=1', 'b=2', 'c=3']);
+      const writes = statements.sent.filter((s) => s.includes('INSERT INTO t'));
+      expect(writes).toEqual([rows]);
+      expect(statements.sent.indexOf(rows)).toBe(statements.sent.indexOf('COMMIT') - 1);
+    });
+
+    it('sends rows kept until commit at a savepoint, so a rollback to it drops only what came after', async () => {
+      await ds.transaction(async (m) => {
+        await deferRows(m, rows, ['before', 1], { untilCommit: true });
+        await m.query(`SAVEPOINT s`);
+        await deferRows(m, rows, ['after', 2], { untilCommit: true });
+        await m.query(`SELECT 1`);
+        await m.query(`ROLLBACK TO SAVEPOINT s`);
+        await deferRows(m, rows, ['last', 3], { untilCommit: true });
+      });
+      expect(await rowsOf()).toEqual(['before=1', 'last=3']);
     });
 
     it('runs a row at once outside a transaction', async () => {

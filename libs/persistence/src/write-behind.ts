@@ -56,14 +56,20 @@ async function sendQueueIfItWrites(manager: EntityManager, runner: QueryRunner, 
  * that later calls in the same transaction give for the same `sql` join it while it is queued. A
  * batch's handlers that each write a row so cost one statement of one text (prepared once), not
  * one per message. The same rules as `deferWrite` apply; outside a transaction the row goes at once.
- * A row given the `key` of a row still queued (the same gate cycle saved twice in a batch) sends the
- * queue first, as `deferWrite` does: an upsert cannot change a row twice.
+ *
+ * - `key`: a row given the key of a row still queued (the same gate cycle saved twice in a batch)
+ *   sends the queue first, as `deferWrite` does: an upsert cannot change a row twice.
+ * - `untilCommit`: the rows are read by nothing in the transaction (a plan for another loop, read
+ *   by other transactions only), so the transaction's other statements do not send them: they stay
+ *   queued, and later rows keep joining them, until the transaction's last write or its `COMMIT`
+ *   (a `SAVEPOINT` or `RELEASE` sends them too, so a rollback to a savepoint drops only what came
+ *   after it). A batch's handlers that read between their rows still write them in one statement.
  */
 export async function deferRows(
   manager: EntityManager,
   sql: string,
   row: readonly unknown[],
-  key?: string,
+  options: { key?: string; untilCommit?: boolean } = {},
 ): Promise<void> {
   const runner = manager.queryRunner;
   if (!runner?.isTransactionActive || !enabled.has(runner.connection)) {
@@ -73,10 +79,15 @@ export async function deferRows(
     );
     return;
   }
+  const { key, untilCommit } = options;
   await sendQueueIfItWrites(manager, runner, key);
   let queued = pendingOf(runner).find((w) => w.rowsOf === sql);
   if (queued) row.forEach((value, i) => (queued!.params[i] as unknown[]).push(value));
-  else pendingOf(runner).push((queued = { sql, params: row.map((value) => [value]), rowsOf: sql }));
+  else {
+    queued = { sql, params: row.map((value) => [value]), rowsOf: sql };
+    if (untilCommit) queued.untilCommit = true;
+    pendingOf(runner).push(queued);
+  }
   if (key !== undefined) (queued.keys ??= new Set()).add(key);
 }
 
@@ -139,7 +150,7 @@ export async function sendAheadOfNext(
   const { runner, client } = pipelinedTransactionOf(manager);
   if (!runner || !client) return { reply: Promise.resolve(await manager.query(sql, [...params])) };
   // Its failure fails what comes behind it, or the COMMIT: nothing waits for the reply itself.
-  for (const statement of statementsOf(take(runner))) void ahead(runner, client, statement);
+  for (const statement of statementsOf(take(runner, 'now'))) void ahead(runner, client, statement);
   return { reply: ahead(runner, client, { sql, params: [...params] }) };
 }
 
@@ -298,6 +309,8 @@ interface Write {
   rowsOf?: string;
   /** `deferRows`: the keys of its rows that were given one. */
   keys?: Set<string>;
+  /** `deferRows` with `untilCommit`: sent with the transaction's last write or its end only. */
+  untilCommit?: boolean;
 }
 
 const PENDING = 'openq:writeBehind';
@@ -317,13 +330,24 @@ function pendingOf(runner: QueryRunner): Write[] {
   return (data[PENDING] ??= []);
 }
 
-function take(runner: QueryRunner): Write[] {
+/**
+ * Takes the transaction's queue: all of it, or (`now`) what must go before the next statement —
+ * the writes queued `untilCommit` stay, in their place.
+ */
+function take(runner: QueryRunner, which: 'all' | 'now' = 'all'): Write[] {
   const data = runner.data as Record<string, Write[] | undefined>;
   const writes = data[PENDING];
   if (!writes || writes.length === 0) return [];
+  if (which === 'now' && writes.some((w) => w.untilCommit)) {
+    data[PENDING] = writes.filter((w) => w.untilCommit);
+    return writes.filter((w) => !w.untilCommit);
+  }
   delete data[PENDING];
   return writes;
 }
+
+/** A statement that ends the transaction or opens or ends a savepoint: the whole queue goes (or is dropped) first. */
+const ENDS_A_SCOPE = /^\s*(COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
 
 class FlushBeforeNextStatement implements EntitySubscriberInterface {
   beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
@@ -335,8 +359,8 @@ class FlushBeforeNextStatement implements EntitySubscriberInterface {
       throw new HeldStatementRefused();
     }
     if (!data[PENDING]?.length) return; // the common case: no promise, no extra microtask
-    const writes = take(runner);
-    if (/^\s*ROLLBACK\b/i.test(event.query)) return;
+    const writes = take(runner, ENDS_A_SCOPE.test(event.query) ? 'all' : 'now');
+    if (writes.length === 0 || /^\s*ROLLBACK\b/i.test(event.query)) return;
     return flushQueue(runner.manager, writes);
   }
 }

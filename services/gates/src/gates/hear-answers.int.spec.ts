@@ -149,10 +149,10 @@ it('a cycle decided twice in a batch is written once, in its last state, with bo
   );
   expect(sent.filter((s) => /INSERT INTO gate_cycle/.test(s))).toHaveLength(1);
   expect(await stateOf('p3', 'T-both')).toBe('running');
-  const [{ cycle }] = (await store.ds.query(
+  const [row] = (await store.ds.query(
     `SELECT cycle FROM gate_cycle WHERE project_id = 'p3' AND task_id = 'T-both'`,
   )) as { cycle: { answeredQuestions: Record<string, string> } }[];
-  expect(Object.keys(cycle.answeredQuestions).sort()).toEqual([q1, q2].sort());
+  expect(Object.keys(row!.cycle.answeredQuestions).sort()).toEqual([q1, q2].sort());
   const types = (await store.ds.query(
     `SELECT type FROM gate_history WHERE project_id = 'p3' ORDER BY id`,
   )) as { type: string }[];

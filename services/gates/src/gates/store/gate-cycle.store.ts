@@ -278,7 +278,7 @@ export class GateCycleStore {
         JSON.stringify(toDocument(cycle)),
         cycle.updatedAt,
       ],
-      `gate_cycle:${cycle.projectId}:${cycle.taskId}:${cycle.gate}`,
+      { key: `gate_cycle:${cycle.projectId}:${cycle.taskId}:${cycle.gate}` },
     );
   }
 

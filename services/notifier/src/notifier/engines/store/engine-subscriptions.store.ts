@@ -62,9 +62,10 @@ export async function deleteSubscription(m: EntityManager, engineId: string): Pr
 /**
  * In the event's inbox transaction: one delivery for each engine subscribed to its project and
  * type since before it happened (an older event is the catch-up route's). The unique key (engine,
- * event) makes a second plan of the same event a no-op. Nothing reads its result: it is a row of
- * a deferred write (`deferRows`), so a batch's events are planned in one statement, sent with the
- * consumer's position, and an event no engine subscribes to costs no round trip of its own.
+ * event) makes a second plan of the same event a no-op. Nothing in the transaction reads it (the
+ * sender loop does, in its own): it is a row of a deferred write kept until the transaction's last
+ * write (`deferRows`, `untilCommit`), so a batch's events are planned in one statement even when
+ * their notices read in between, and an event no engine subscribes to costs no round trip of its own.
  */
 export async function planEngineDeliveries(
   m: EntityManager,
@@ -72,16 +73,21 @@ export async function planEngineDeliveries(
   streamSeq: number,
 ): Promise<void> {
   const family = envelope.type.slice(0, envelope.type.indexOf('.'));
-  await deferRows(m, PLAN_ENGINE_DELIVERIES, [
-    envelope.eventId,
-    envelope.type,
-    `${envelope.type}.${envelope.projectId}`,
-    streamSeq,
-    JSON.stringify(envelope),
-    envelope.projectId,
-    `${family}.*`,
-    envelope.occurredAt,
-  ]);
+  await deferRows(
+    m,
+    PLAN_ENGINE_DELIVERIES,
+    [
+      envelope.eventId,
+      envelope.type,
+      `${envelope.type}.${envelope.projectId}`,
+      streamSeq,
+      JSON.stringify(envelope),
+      envelope.projectId,
+      `${family}.*`,
+      envelope.occurredAt,
+    ],
+    { untilCommit: true },
+  );
 }
 
 const PLAN_ENGINE_DELIVERIES = `INSERT INTO engine_delivery (engine_id, event_id, type, subject, stream_seq, body)
