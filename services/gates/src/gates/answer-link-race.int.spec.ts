@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
-import { OutboxWriter } from '@openq/messaging';
 import { useServiceDatabase, waitFor } from '@openq/testing';
 import { hearAnswers } from './commands/hear-answer/hear-answer.handler';
 import type { QuestionDeclarer } from './adapters/question-declarer';
@@ -8,6 +7,7 @@ import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepar
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
+import { answeredByClick, inGateTransaction } from './__fixtures__/gate-transactions';
 
 /**
  * The lost-wakeup race of §5 "if the answer arrived before the cycle parked, the cycle does not
@@ -57,23 +57,10 @@ const verdict = (taskId: string): AgentQaVerdictDto => ({
     { subspecialty: 'rules', veredito: 'needs_user_decision', resumo: 'ask', itens: [], pergunta: 'A?' },
   ],
 });
-const answer: QuestionAnswered = {
-  questionId: Q,
-  resposta: 'yes',
-  aceitouSugestao: false,
-  decisionEventId: D,
-  respondidaPor: 'ana',
-  viaAgente: null,
-  answeredAt: new Date().toISOString(),
-};
+const answer = answeredByClick(Q, D);
 
 const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
-  store.ds.transaction(async (manager) => {
-    const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new GateTransaction(manager, outbox));
-    await outbox.flush();
-    return result;
-  });
+  inGateTransaction(store.ds, work);
 
 const ctx = () => ({ projectId: P, correlationId: 'c', defaultMaxCorrections: 3, now: new Date() });
 

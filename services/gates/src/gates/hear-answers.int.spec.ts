@@ -13,6 +13,7 @@ import { DeclaredBefore } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
+import { answeredByClick, inGateTransaction } from './__fixtures__/gate-transactions';
 
 /**
  * A batch of `question.answered` in one transaction (issue #29, `WHOLE_BATCH`) on the real
@@ -29,12 +30,7 @@ const owner = {
 };
 
 const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
-  store.ds.transaction(async (manager) => {
-    const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new GateTransaction(manager, outbox));
-    await outbox.flush();
-    return result;
-  });
+  inGateTransaction(store.ds, work);
 
 /** A QA round that parks the task's cycle on `questionIds`, one subspecialty each. */
 const park = (projectId: string, taskId: string, questionIds: string[]) => {
@@ -62,15 +58,7 @@ const park = (projectId: string, taskId: string, questionIds: string[]) => {
   );
 };
 
-const answer = (questionId: string): QuestionAnswered => ({
-  questionId,
-  resposta: 'yes',
-  aceitouSugestao: false,
-  decisionEventId: newId(),
-  respondidaPor: 'ana',
-  viaAgente: null,
-  answeredAt: new Date().toISOString(),
-});
+const answer = (questionId: string) => answeredByClick(questionId);
 
 const stateOf = async (projectId: string, taskId: string) =>
   (

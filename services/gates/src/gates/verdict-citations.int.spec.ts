@@ -7,7 +7,7 @@ import {
   type QuestionStatusCommand,
   type QuestionStatusItem,
 } from '@openq/contracts';
-import { decodeJson, encodeJson, OutboxWriter, RetryLaterError } from '@openq/messaging';
+import { decodeJson, encodeJson, RetryLaterError } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { QuestionOwner } from '@openq/platform';
 import { createTestDatabase, startNatsServer, type TestDatabase, type TestNatsServer } from '@openq/testing';
@@ -17,6 +17,7 @@ import { DeclaredBefore } from './commands/record-verdict/prepare-verdict';
 import { recordVerdict } from './commands/record-verdict/record-verdict.handler';
 import { GateTransaction } from './gate-transaction';
 import { GATES_MIGRATIONS } from './migrations';
+import { answeredByClick, inGateTransaction } from './__fixtures__/gate-transactions';
 
 /**
  * §11.1 / §11.2 on the real PostgreSQL and NATS: a verdict's `openQuestionId`s are checked with
@@ -79,12 +80,7 @@ beforeEach(() => {
 });
 
 const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
-  ds.transaction(async (manager) => {
-    const outbox = new OutboxWriter(manager);
-    const result = await work(manager, new GateTransaction(manager, outbox));
-    await outbox.flush();
-    return result;
-  });
+  inGateTransaction(ds, work);
 
 const citing = (taskId: string, questionId: string, roundId = 'r1'): AgentQaVerdictDto => ({
   roundId,
@@ -220,15 +216,7 @@ describe('a verdict citing an existing question (openQuestionId)', () => {
         [
           {
             projectId: P,
-            data: {
-              questionId: q,
-              resposta: 'yes',
-              aceitouSugestao: false,
-              decisionEventId: d,
-              respondidaPor: 'ana',
-              viaAgente: null,
-              answeredAt: new Date().toISOString(),
-            },
+            data: answeredByClick(q, d),
           },
         ],
         new Date(),
@@ -313,15 +301,7 @@ describe('a verdict citing an existing question (openQuestionId)', () => {
         [
           {
             projectId: P,
-            data: {
-              questionId: q,
-              resposta: 'yes',
-              aceitouSugestao: false,
-              decisionEventId: newId(),
-              respondidaPor: 'ana',
-              viaAgente: null,
-              answeredAt: new Date().toISOString(),
-            },
+            data: answeredByClick(q),
           },
         ],
         new Date(),
