@@ -202,7 +202,8 @@ export class GateCycleStore {
     const rows: (CycleRow & { waiting_on: string[] })[] = await this.manager.query(
       // Question ids are unique, so the GIN index on waiting_on alone finds the few rows; the
       // materialised step keeps the planner from AND-ing it with the project's primary-key range
-      // (EXPLAIN ANALYZE, 1M cycles, 100k in the project: 12.9 ms BitmapAnd → 0.26 ms this way).
+      // (EXPLAIN ANALYZE, 1M cycles, 100k in the project: 12.9 ms BitmapAnd → 0.26 ms this way;
+      // session 22, the batch's `&&`, 300k parked cycles, two answers: a GIN bitmap scan, 0.35 ms).
       `WITH candidates AS MATERIALIZED (
          SELECT project_id, task_id, gate, waiting_on FROM gate_cycle WHERE waiting_on && $2::uuid[]
        )
