@@ -16,7 +16,7 @@ import {
   type PublishedGateEvent,
 } from './domain/gate-cycle';
 import { AnsweredQuestions } from './store/answered-questions.store';
-import { GateCycleStore } from './store/gate-cycle.store';
+import { cycleKeyOf, GateCycleStore } from './store/gate-cycle.store';
 import { GateHistory } from './store/gate-history.store';
 
 type WireEvent = {
@@ -114,8 +114,7 @@ function gateCycleSlice(
     // batch is written once), and their histories in the batch's order.
     async saveAll(entries) {
       const last = new Map<string, GateCycle>();
-      for (const { state } of entries)
-        if (state) last.set(`${state.projectId}\u0000${state.taskId}\u0000${state.gate}`, state);
+      for (const { state } of entries) if (state) last.set(cycleKeyOf(state), state);
       for (const cycle of last.values()) await cycles.save(cycle);
       for (const { state, written } of entries)
         if (state) await history.append(written.projectId, written.published);

@@ -15,6 +15,9 @@ export interface CycleKey {
   gate: GateName;
 }
 
+/** A cycle's key as one string: its row's write key, and its key in a decider batch. */
+export const cycleKeyOf = (c: CycleKey): string => `gate_cycle:${c.projectId}:${c.taskId}:${c.gate}`;
+
 /** A question of a project, whose answer or withdrawal a parked cycle may wait on. */
 export interface AskedQuestion {
   projectId: string;
@@ -279,7 +282,7 @@ export class GateCycleStore {
         JSON.stringify(toDocument(cycle)),
         cycle.updatedAt,
       ],
-      { key: `gate_cycle:${cycle.projectId}:${cycle.taskId}:${cycle.gate}` },
+      { key: cycleKeyOf(cycle) },
     );
   }
 

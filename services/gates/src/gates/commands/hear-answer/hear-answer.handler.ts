@@ -2,7 +2,7 @@ import { isRefusal, type QuestionAnswered } from '@openq/contracts';
 import type { OutboxWriter } from '@openq/messaging';
 import type { GateTransaction } from '../../gate-transaction';
 import { answerToResumeHistogram } from '../../gate-metrics';
-import type { GateCycle } from '../../domain/gate-cycle';
+import { cycleKeyOf } from '../../store/gate-cycle.store';
 
 /** One `question.answered` of a batch: its project, its data, and its message's own outbox (the transaction's if none). */
 export interface AnswerHeard {
@@ -37,14 +37,14 @@ export async function hearAnswers(
     answers.map(({ projectId, data }) => ({ projectId, questionId: data.questionId })),
   );
   if (waiting.length === 0) return;
-  const batch = tx.batch(new Map(waiting.map(({ cycle }) => [keyOf(cycle), cycle])));
+  const batch = tx.batch(new Map(waiting.map(({ cycle }) => [cycleKeyOf(cycle), cycle])));
   const decided = [];
   for (const { projectId, data, outbox } of answers) {
     const { questionId, decisionEventId, answeredAt } = data;
     for (const { cycle, waitingOn } of waiting) {
       if (cycle.projectId !== projectId || !waitingOn.includes(questionId)) continue;
       const entry = batch.decide(
-        keyOf(cycle),
+        cycleKeyOf(cycle),
         { type: 'questionAnswered', data: { questionId, decisionEventId } },
         now,
         outbox,
@@ -60,5 +60,3 @@ export async function hearAnswers(
         Math.max(0, (now.getTime() - Date.parse(answeredAt)) / 1000),
       );
 }
-
-const keyOf = (c: GateCycle) => `${c.projectId}\u0000${c.taskId}\u0000${c.gate}`;

@@ -3,9 +3,9 @@ import type { PipelineTransaction } from '../../pipeline-transaction';
 import { linkedTask } from '../../store/pipeline-task.store';
 
 /**
- * `question.answered`, a batch's at once (a batch of one is one answer): remembered for every question (its link to a task may commit after the
- * answer arrives); for an analyst question, the last answer of the task unparks it and relaunches
- * the analyst once.
+ * `question.answered`, a batch's at once (a batch of one is one answer): remembered for every
+ * question (its link to a task may commit after the answer arrives); for an analyst question, the
+ * last answer of the task unparks it and relaunches the analyst once.
  *
  * The project is locked only for an analyst question: most answers (QA's, the askers') concern no
  * pipeline task, and locking the project for each would serialise every answer of a project in
