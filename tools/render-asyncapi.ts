@@ -12,9 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document } from 'yaml';
 import {
-  EVERY_OPENQ_EVENT,
   STREAMS,
-  WHOLE_STREAM_CONSUMERS,
   commandRegistry,
   eventRegistry,
   streamOfType,
@@ -22,7 +20,7 @@ import {
   type EventType,
   type MessageDefinition,
 } from '@openq/contracts';
-import { EventEnvelopeDto, durableName } from '@openq/messaging';
+import { EventEnvelopeDto, durableName, durableOf } from '@openq/messaging';
 import { SCHEMA_REF_PREFIX, dtoSchemas, type JsonSchema, type LooseNote } from './asyncapi/dto-schemas';
 import {
   ENGINE_CONSUMES,
@@ -200,14 +198,13 @@ function receiveDetails(consumer: Party, type: EventType): Json {
         "project's browsers (`GET /projects/{projectId}/stream`). Nothing is acked, stored or published.",
     };
   }
-  if (WHOLE_STREAM_CONSUMERS.includes(consumer) && streamOfType(type) === streamOfType(EVERY_OPENQ_EVENT)) {
-    const durable = durableName(consumer, EVERY_OPENQ_EVENT);
+  const durable = durableOf(consumer, type);
+  if (durable !== durableName(consumer, type)) {
     return {
       description: `Rides the durable pull consumer \`${durable}\` (the whole stream, no filter) with the service's other types, exactly once through the inbox table.`,
       'x-durable': durable,
     };
   }
-  const durable = durableName(consumer, type);
   return {
     description: `Durable pull consumer \`${durable}\` (filter \`${type}.*\`), exactly once through the inbox table.`,
     'x-durable': durable,

@@ -1,5 +1,5 @@
 import { AgentEvent, eventSubject, makeEnvelope, type EventEnvelope } from '@openq/contracts';
-import { encodeJson } from '@openq/messaging';
+import { durableOf, encodeJson } from '@openq/messaging';
 import { waitFor } from '@openq/testing';
 import { TestEngine, type Declaration } from './engine';
 import type { Stack } from './stack';
@@ -101,7 +101,7 @@ export async function consumedByContext(
   stack: Stack,
   envelope: Pick<EventEnvelope, 'eventId' | 'type'>,
 ): Promise<void> {
-  const consumer = `context__${envelope.type.replace(/\./g, '_')}`;
+  const consumer = durableOf('context', envelope.type);
   await waitFor(
     async () => {
       const rows: unknown[] = await stack

@@ -25,12 +25,13 @@ export function eventSubject(type: string, projectId: string): string {
 export const EVERY_OPENQ_EVENT = 'openq_events';
 
 /**
- * The services with a consumer of `EVERY_OPENQ_EVENT`: their other types of that stream ride it
+ * The services with a consumer of `EVERY_OPENQ_EVENT`: their types of that stream ride it
  * (libs/messaging folds them in; docs/decisions.md, "A service's types ride its whole-stream
- * durable"), so they hold no durable of their own. What the contract's documents name as the
- * durable; the services fold by their handlers.
+ * durable"), so they hold no durable of their own. The notifier handles the whole stream (the
+ * engine fan-out); the context service, a background service with a handler for each of nine types
+ * and none of the whole stream, takes them in one batch rather than one per type.
  */
-export const WHOLE_STREAM_CONSUMERS: readonly string[] = ['notifier'];
+export const WHOLE_STREAM_CONSUMERS: readonly string[] = ['notifier', 'context'];
 
 /** A filter that matches every project's events of `type` (`question.declared.*`). */
 export function eventFilter(type: string): string {

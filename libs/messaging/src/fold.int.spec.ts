@@ -1,7 +1,7 @@
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { AckPolicy } from 'nats';
+import { AckPolicy, DeliverPolicy } from 'nats';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { EVERY_OPENQ_EVENT, STREAMS, eventSubject, makeEnvelope } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
@@ -62,13 +62,32 @@ class FoldController {
 @Module({ controllers: [FoldController] })
 class FoldModule {}
 
+/** A service with handlers of some types of the stream and none of the whole stream. */
+@Controller()
+class TypedOnlyController {
+  @EventPattern(TYPED)
+  async typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    // Idempotent by its own key, as a folded chain must be (an upgrade's drain overlaps).
+    await ctx.event.manager.query(
+      `INSERT INTO seen (handler, event_id) VALUES ('typed', $1) ON CONFLICT DO NOTHING`,
+      [ctx.event.envelope.eventId],
+    );
+  }
+}
+
+@Module({ controllers: [TypedOnlyController] })
+class TypedOnlyModule {}
+
 const t = eachTestNatsAndDatabase();
 
 beforeEach(async () => {
   await ensureStreams(await t.nc.jetstreamManager());
 });
 
-async function startService(overrides: Partial<JetStreamServerOptions> = {}) {
+async function startService(
+  overrides: Partial<JetStreamServerOptions> = {},
+  module: typeof FoldModule | typeof TypedOnlyModule = FoldModule,
+) {
   const dataSource = await openDatabase({
     url: t.db.url,
     schema: SCHEMA,
@@ -84,7 +103,7 @@ async function startService(overrides: Partial<JetStreamServerOptions> = {}) {
     relay: false,
     ...overrides,
   });
-  const app = await NestFactory.createMicroservice(FoldModule, { strategy: server, logger: ['error'] });
+  const app = await NestFactory.createMicroservice(module, { strategy: server, logger: ['error'] });
   app.useGlobalFilters(new RethrowErrorsFilter());
   await app.listen();
   return {
@@ -166,6 +185,83 @@ describe("a service's types ride its whole-stream durable", () => {
       // The 8 published after the start came through the whole stream; the 12 before, drained.
       expect((await seen(service.dataSource)).whole).toBe(8);
       expect(await durables()).toEqual([durableName(SERVICE, EVERY_OPENQ_EVENT)]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('carries the types of a service told to on the whole-stream durable, without a handler of it', async () => {
+    const service = await startService({ wholeStream: true }, TypedOnlyModule);
+    const whole = durableName(SERVICE, EVERY_OPENQ_EVENT);
+    try {
+      expect(await durables()).toEqual([whole]);
+      await publish(OTHER, 10);
+      await publish(TYPED, 30);
+      await publish(OTHER, 10);
+      await waitFor(async () => (await seen(service.dataSource)).typed === 30, { timeoutMs: 20_000 });
+      // The type it does not handle is acked without effect: nothing left, nothing dead-lettered.
+      const jsm = await t.nc.jetstreamManager();
+      await waitFor(
+        async () => {
+          const info = await jsm.consumers.info(STREAMS.openqEvents.name, whole);
+          return info.num_pending === 0 && info.num_ack_pending === 0;
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(await seen(service.dataSource)).toEqual({ typed: 30 });
+      expect(await service.dataSource.query(`SELECT count(*)::int AS n FROM dead_letter`)).toEqual([
+        { n: 0 },
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('starts the whole-stream durable an upgrade makes after what the old durables acked', async () => {
+    const jsm = await t.nc.jetstreamManager();
+    // The earlier version: a durable per type, which applied (acked) 12 messages and holds 3 more.
+    const old = await ensureEventConsumer(jsm, SERVICE, TYPED);
+    await publish(TYPED, 12);
+    const pulled = await t.nc.jetstream().consumers.get(old.stream, old.durable);
+    const batch = await pulled.fetch({ max_messages: 12, expires: 5_000 });
+    let acked = 0;
+    for await (const m of batch) {
+      m.ack();
+      if (++acked === 12) break;
+    }
+    await waitFor(
+      async () => (await jsm.consumers.info(old.stream, old.durable)).ack_floor.stream_seq === 12,
+    );
+    const held = await publish(TYPED, 3);
+
+    const service = await startService({ wholeStream: true }, TypedOnlyModule);
+    const whole = durableName(SERVICE, EVERY_OPENQ_EVENT);
+    try {
+      const after = await publish(TYPED, 5);
+      await waitFor(async () => (await seen(service.dataSource)).typed === 8, { timeoutMs: 20_000 });
+      await waitFor(async () => !(await durables()).includes(old.durable), { timeoutMs: 20_000 });
+      // The history the old durable had applied is not applied again; what it held, once.
+      const typed = (await service.dataSource.query(`SELECT event_id FROM seen WHERE handler = 'typed'`)) as {
+        event_id: string;
+      }[];
+      expect(typed.map((r) => r.event_id).sort()).toEqual([...held, ...after].sort());
+      const { config } = await jsm.consumers.info(STREAMS.openqEvents.name, whole);
+      expect(config.deliver_policy).toBe(DeliverPolicy.StartSequence);
+      expect(config.opt_start_seq).toBe(13);
+      expect(await durables()).toEqual([whole]);
+    } finally {
+      await service.close();
+    }
+    // The next start finds it made and keeps it as it is.
+    const again = await startService({ wholeStream: true }, TypedOnlyModule);
+    await again.close();
+    expect((await jsm.consumers.info(STREAMS.openqEvents.name, whole)).config.opt_start_seq).toBe(13);
+  });
+
+  it('keeps a durable per type in a service not told to and without a handler of the whole stream', async () => {
+    const service = await startService({}, TypedOnlyModule);
+    try {
+      expect(await durables()).toEqual([durableName(SERVICE, TYPED)]);
     } finally {
       await service.close();
     }

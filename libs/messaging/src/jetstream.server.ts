@@ -16,6 +16,7 @@ import {
   requestSubject,
   STREAMS,
   streamOfType,
+  WHOLE_STREAM_CONSUMERS,
   type EventEnvelope,
   type MessageRegistry,
   type Reply,
@@ -76,6 +77,14 @@ export interface JetStreamServerOptions {
   foreground?: ForegroundWork;
   streams?: StreamSettings;
   consumers?: ConsumerSettings;
+  /**
+   * Its types of OPENQ_EVENTS ride one durable of the whole stream (`<service>__openq_events`)
+   * even without a handler of `EVERY_OPENQ_EVENT`: a delivery, a claim and a transaction per batch
+   * of the stream instead of per batch of each type (docs/decisions.md, "A service's types ride its
+   * whole-stream durable"); a message of a type it does not handle is acked without effect.
+   * Default: whether the service is one of the contract's `WHOLE_STREAM_CONSUMERS`.
+   */
+  wholeStream?: boolean;
   /** False: this process publishes nothing (neither after commit nor by relay); tests of a backlog. */
   relay?: boolean;
   /** Fault injection for tests (see `OutboxPublisherOptions.beforePublish`). */
@@ -208,22 +217,26 @@ interface Chain {
   before: MessageHandler | null;
 }
 
+/** The whole-stream durable's own chain in a service that has no handler of the whole stream. */
+const NO_CHAIN: Chain = { inside: [], before: null };
+
 /** How often a folded type's old durable is asked whether it is drained. */
 const DRAIN_CHECK_MS = 1_000;
 
 /**
  * The types whose chains ride the whole-stream durable (docs/decisions.md, "A service's types
- * ride its whole-stream durable"): with a handler of `EVERY_OPENQ_EVENT`, each other type of that
- * stream whose chain runs per message, with no before-transaction step nor dead-letter step of its
+ * ride its whole-stream durable"): with a handler of `EVERY_OPENQ_EVENT`, or in a service told to
+ * (`wholeStream`) without one, each other type of that stream whose chain runs per message, with no before-transaction step nor dead-letter step of its
  * own (`onInvalid`), is applied from the whole-stream durable's messages, in the same transaction,
  * rather than from a durable of its own (a delivery, a claim and a transaction fewer per message).
  */
 function foldedTypes(
   chains: ReadonlyMap<string, Chain>,
   ownDeadLetters: ReadonlySet<string>,
+  wholeStream: boolean,
 ): Map<string, Chain> {
   const folded = new Map<string, Chain>();
-  const whole = chains.get(EVERY_OPENQ_EVENT);
+  const whole = chains.get(EVERY_OPENQ_EVENT) ?? (wholeStream ? NO_CHAIN : undefined);
   if (!whole || whole.before || whole.inside.some((h) => marked(h, 'wholeBatch'))) return folded;
   const stream = streamOfType(EVERY_OPENQ_EVENT);
   for (const [type, chain] of chains) {
@@ -303,10 +316,18 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       if (handler.isEventHandler) chains.set(pattern, this.splitChain(pattern, handler));
       else this.subscriptions.push(this.reply(pattern, handler));
     }
-    const folded = foldedTypes(chains, new Set(Object.keys(this.options.onInvalid ?? {})));
+    const folded = foldedTypes(
+      chains,
+      new Set(Object.keys(this.options.onInvalid ?? {})),
+      this.options.wholeStream ?? WHOLE_STREAM_CONSUMERS.includes(service),
+    );
+    // Without a handler of the whole stream, its durable carries the folded types alone.
+    if (folded.size > 0 && !chains.has(EVERY_OPENQ_EVENT)) chains.set(EVERY_OPENQ_EVENT, NO_CHAIN);
+    const wholeStart = folded.size > 0 ? await this.wholeStreamStart(jsm, folded) : undefined;
     for (const [pattern, chain] of chains) {
       if (folded.has(pattern)) continue;
-      await this.consume(jsm, js, pattern, chain, pattern === EVERY_OPENQ_EVENT ? folded : new Map());
+      const whole = pattern === EVERY_OPENQ_EVENT;
+      await this.consume(jsm, js, pattern, chain, whole ? folded : new Map(), whole ? wholeStart : undefined);
     }
     for (const [type, chain] of folded) await this.drainFoldedDurable(jsm, js, type, chain);
     if (this.options.relay !== false) {
@@ -335,12 +356,15 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     pattern: string,
     { inside, before }: Chain,
     folded: ReadonlyMap<string, Chain>,
+    startAfter?: number,
   ): Promise<void> {
     const { service } = this.options;
     const { stream, durable } = await whileJetStreamSettles(() =>
-      ensureEventConsumer(jsm, service, pattern, this.options.consumers),
+      ensureEventConsumer(jsm, service, pattern, this.options.consumers, startAfter),
     );
-    const { ack_floor } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
+    const { ack_floor, config } = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable));
+    // A durable made to start later in the stream (an upgrade's whole-stream durable) owes nothing before.
+    const ackFloor = Math.max(ack_floor.stream_seq, (config.opt_start_seq ?? 1) - 1);
     const whole = inside.filter((h) => marked(h, 'wholeBatch')).length;
     if (whole > 0 && whole < inside.length)
       throw new Error(`${pattern}: a WHOLE_BATCH handler cannot share its type with per-message ones`);
@@ -364,7 +388,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         consumer: durable,
         registry: this.options.eventRegistry,
         onInvalid: this.options.onInvalid?.[pattern],
-        order: new SubjectOrder(durable, { jsm, stream, ackFloor: ack_floor.stream_seq }),
+        order: new SubjectOrder(durable, { jsm, stream, ackFloor }),
       },
     );
     await this.run(js, processor, stream, durable);
@@ -384,6 +408,32 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await runner.start();
     this.runners.push(runner);
     return runner;
+  }
+
+  /**
+   * Where the whole-stream durable starts if this start makes it while folded types' durables of
+   * an earlier version are still there: after the lowest of their ack floors, since their drain
+   * applies what they hold. Both paths see what lies between (a folded chain is idempotent by its
+   * own keys), and the stream's history is not applied again. Undefined (the stream's beginning)
+   * when the durable exists already or no such durable is left.
+   */
+  private async wholeStreamStart(
+    jsm: JetStreamManager,
+    folded: ReadonlyMap<string, Chain>,
+  ): Promise<number | undefined> {
+    const info = (type: string) =>
+      whileJetStreamSettles(() =>
+        jsm.consumers
+          .info(STREAMS[streamOfType(type)].name, durableName(this.options.service, type))
+          .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+      );
+    if (await info(EVERY_OPENQ_EVENT)) return undefined;
+    const floors: number[] = [];
+    for (const type of folded.keys()) {
+      const old = await info(type);
+      if (old) floors.push(old.ack_floor.stream_seq);
+    }
+    return floors.length > 0 ? Math.min(...floors) : undefined;
   }
 
   /**

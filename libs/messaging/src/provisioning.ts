@@ -1,4 +1,11 @@
-import { ErrorCode, NatsError, type ConsumerConfig, type JetStreamManager, type StreamConfig } from 'nats';
+import {
+  DeliverPolicy,
+  ErrorCode,
+  NatsError,
+  type ConsumerConfig,
+  type JetStreamManager,
+  type StreamConfig,
+} from 'nats';
 import { RETIRED_CONSUMERS, STREAMS, streamOfType, type StreamKey } from '@openq/contracts';
 import { consumerConfig, streamConfig, type ConsumerSettings, type StreamSettings } from './topology';
 
@@ -31,7 +38,11 @@ export async function ensureStreams(jsm: JetStreamManager, settings?: StreamSett
   for (const key of Object.keys(STREAMS) as StreamKey[]) await ensureStream(jsm, streamConfig(key, settings));
 }
 
-/** Creates the durable consumer, or updates it when its configuration changed; idempotent. */
+/**
+ * Creates the durable consumer, or updates it when its configuration changed; idempotent. Where a
+ * new one starts (`deliver_policy`, `opt_start_seq`) is set at its creation only: JetStream keeps
+ * it, and an existing consumer is never compared on it.
+ */
 export async function ensureConsumer(
   jsm: JetStreamManager,
   stream: string,
@@ -41,10 +52,9 @@ export async function ensureConsumer(
     .info(stream, config.durable_name)
     .catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
   if (existing) {
-    if (
-      needsUpdate(existing.config as unknown as Record<string, unknown>, config as Record<string, unknown>)
-    ) {
-      await jsm.consumers.update(stream, config.durable_name, config);
+    const { deliver_policy: _policy, opt_start_seq: _start, ...kept } = config;
+    if (needsUpdate(existing.config as unknown as Record<string, unknown>, kept as Record<string, unknown>)) {
+      await jsm.consumers.update(stream, config.durable_name, kept);
     }
     return;
   }
@@ -60,10 +70,18 @@ export async function ensureEventConsumer(
   service: string,
   type: string,
   settings?: ConsumerSettings,
+  /** Made now, it starts after this stream sequence instead of at the stream's beginning. */
+  startAfter?: number,
 ): Promise<{ stream: string; durable: string }> {
   const stream = STREAMS[streamOfType(type)].name;
   const config = consumerConfig(service, type, settings);
-  await ensureConsumer(jsm, stream, config);
+  await ensureConsumer(
+    jsm,
+    stream,
+    startAfter === undefined
+      ? config
+      : { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startAfter + 1 },
+  );
   return { stream, durable: config.durable_name };
 }
 

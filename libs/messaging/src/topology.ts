@@ -7,7 +7,14 @@ import {
   type ConsumerConfig,
   type StreamConfig,
 } from 'nats';
-import { EVERY_OPENQ_EVENT, STREAMS, eventFilter, type StreamKey } from '@openq/contracts';
+import {
+  EVERY_OPENQ_EVENT,
+  STREAMS,
+  WHOLE_STREAM_CONSUMERS,
+  eventFilter,
+  streamOfType,
+  type StreamKey,
+} from '@openq/contracts';
 
 /**
  * The stream and consumer definitions as code: services provision exactly these at start,
@@ -66,6 +73,18 @@ export const DEFAULT_CONSUMER_SETTINGS: ConsumerSettings = {
 /** Durable name of `service`'s consumer of events of `type` (one consumer per type and service). */
 export function durableName(service: string, type: string): string {
   return `${service}__${type.replace(/\./g, '_')}`;
+}
+
+/**
+ * The durable that brings `service` its events of `type`: its whole-stream durable for a type of
+ * that stream when the service is one of `WHOLE_STREAM_CONSUMERS` (docs/decisions.md, "A service's
+ * types ride its whole-stream durable"), else the type's own. What the contract's documents, the
+ * inbox rows and the metrics name.
+ */
+export function durableOf(service: string, type: string): string {
+  const rides =
+    WHOLE_STREAM_CONSUMERS.includes(service) && streamOfType(type) === streamOfType(EVERY_OPENQ_EVENT);
+  return durableName(service, rides ? EVERY_OPENQ_EVENT : type);
 }
 
 export function consumerConfig(

@@ -7,12 +7,14 @@ import {
   eventSubject,
   makeEnvelope,
   newId,
+  streamOfType,
   type ArchiveStoryReply,
   type CorrectStoryReply,
   type EventEnvelope,
+  type StreamKey,
 } from '@openq/contracts';
 import { eventExample } from '@openq/contracts/testing';
-import { RpcClient, durableName, encodeJson } from '@openq/messaging';
+import { RpcClient, durableOf, encodeJson } from '@openq/messaging';
 import { openDatabase } from '@openq/persistence';
 import { loadConfig, type DomainService } from '@openq/platform';
 import {
@@ -87,7 +89,7 @@ async function consumed(envelope: Pick<EventEnvelope, 'eventId' | 'type'>): Prom
     async () =>
       (
         await ds.query(`SELECT 1 FROM inbox WHERE consumer = $1 AND message_id = $2`, [
-          durableName('context', envelope.type),
+          durableOf('context', envelope.type),
           envelope.eventId,
         ])
       ).length > 0,
@@ -100,9 +102,12 @@ async function liveCaughtUp(): Promise<void> {
   const jsm = await nc.jetstreamManager();
   await waitFor(
     async () => {
-      for (const type of CONSUMED_FACT_TYPES) {
-        const stream = type.startsWith('agent.') ? STREAMS.agentEvents.name : STREAMS.openqEvents.name;
-        const info = await jsm.consumers.info(stream, durableName('context', type));
+      const durables = new Set(
+        CONSUMED_FACT_TYPES.map((type) => `${streamOfType(type)}/${durableOf('context', type)}`),
+      );
+      for (const key of durables) {
+        const [stream, durable] = key.split('/') as [StreamKey, string];
+        const info = await jsm.consumers.info(STREAMS[stream].name, durable);
         if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
       }
       return true;
