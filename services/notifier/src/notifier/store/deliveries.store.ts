@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { deferWrite } from '@openq/persistence';
+import { deferRows } from '@openq/persistence';
 import { markRowRetry, markRowsDead, markRowsSent } from './delivery-rows';
 import type { DeliveryListFilter, DeliveryListReply, DeliveryStatus, DeliveryView } from '@openq/contracts';
 import type { ChannelKind, ChannelTargets, Notification } from '../adapters/channels/channel';
@@ -112,23 +112,29 @@ export const CLOCK_KINDS = ['question_reminder', 'question_due', 'question_escal
 /**
  * In the transaction that closes a question: its clock notices still pending (retrying, or held
  * for a digest) are `skipped`, with why, instead of telling someone about a question that waits
- * no more. Nothing reads what it changed, so it goes with the transaction's next statement
- * (`deferWrite`): a statement after the close, which waited for the tick holding the question,
- * so it sees what that tick planned.
+ * no more. Nothing in the transaction reads what it changes (the event handlers insert no clock
+ * kinds), so its rows wait for the transaction's end (`deferRows`, `untilCommit`): a batch's
+ * closes skip in one statement, after every close, each of which waited for the tick holding its
+ * question, so it sees what that tick planned.
  */
 export async function skipClockNotices(
   m: EntityManager,
   questionId: string,
   closedAs: 'answered' | 'withdrawn',
 ): Promise<void> {
-  await deferWrite(
+  await deferRows(
     m,
-    `UPDATE notification_delivery SET status = 'skipped', last_error = $3
-      WHERE status = 'pending' AND digest_id IS NULL AND kind = ANY($2::text[])
-        AND notification->'questions'->0->>'questionId' = $1`,
-    [questionId, CLOCK_KINDS, closedAs === 'answered' ? 'pergunta_respondida' : 'pergunta_retirada'],
+    SKIP_CLOCK_NOTICES,
+    [questionId, closedAs === 'answered' ? 'pergunta_respondida' : 'pergunta_retirada'],
+    { untilCommit: true },
   );
 }
+
+const SKIP_CLOCK_NOTICES = `UPDATE notification_delivery d SET status = 'skipped', last_error = s.why
+    FROM unnest($1::text[], $2::text[]) AS s (question_id, why)
+   WHERE d.status = 'pending' AND d.digest_id IS NULL
+     AND d.kind IN (${CLOCK_KINDS.map((k) => `'${k}'`).join(', ')})
+     AND d.notification->'questions'->0->>'questionId' = s.question_id`;
 
 /** Marks a delivery sent: one statement, right after the channel accepted it. */
 export async function markSent(ds: DataSource, id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { recordStatements } from '@openq/persistence';
 import { useServiceDatabase } from '@openq/testing';
 import { isRefusal, type QuestionDeclared } from '@openq/contracts';
 
@@ -163,10 +164,18 @@ it('owes nothing for an answered or withdrawn question', async () => {
   now = new Date('2026-12-07T10:00:00Z');
   await ticker().tick();
   expect(await told(answered)).toEqual(['question_reminder→dani']);
-  await store.ds.transaction(async (m) => {
-    await closeQuestion(m, answered, 'answered', '2026-12-07T10:05:00Z');
-    await closeQuestion(m, withdrawn, 'withdrawn', '2026-12-07T10:05:00Z');
-  });
+  const { sent } = await recordStatements(store.ds, () =>
+    store.ds.transaction(async (m) => {
+      await closeQuestion(m, answered, 'answered', '2026-12-07T10:05:00Z');
+      await closeQuestion(m, withdrawn, 'withdrawn', '2026-12-07T10:05:00Z');
+    }),
+  );
+  // The two closes' skips went as one statement, after both closes (the batch's shape).
+  const skips = sent.filter((sql) => sql.includes('UPDATE notification_delivery'));
+  expect(skips).toHaveLength(1);
+  expect(sent.indexOf(skips[0]!)).toBeGreaterThan(
+    sent.findLastIndex((sql) => sql.includes('notifier_question')),
+  );
   now = new Date('2026-12-07T17:00:00Z');
   await ticker().tick();
   expect(await told(answered)).toEqual(['question_reminder→dani']);
