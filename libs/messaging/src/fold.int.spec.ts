@@ -2,7 +2,7 @@ import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { AckPolicy, DeliverPolicy } from 'nats';
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { EVERY_OPENQ_EVENT, STREAMS, eventSubject, makeEnvelope } from '@openq/contracts';
 import { openDatabase } from '@openq/persistence';
 import { eachTestNatsAndDatabase, waitFor } from '@openq/testing';
@@ -39,6 +39,17 @@ class SeenTable1764470000002 implements MigrationInterface {
   }
 }
 
+/**
+ * The typed handler's effect, idempotent by its own key as a folded chain must be (an upgrade's
+ * drain overlaps the whole-stream durable); the count of tries is kept apart.
+ */
+async function seeTyped(ctx: JetStreamEventContext): Promise<void> {
+  await ctx.event.manager.query(
+    `INSERT INTO seen (handler, event_id) VALUES ('typed', $1) ON CONFLICT DO NOTHING`,
+    [ctx.event.envelope.eventId],
+  );
+}
+
 @Controller()
 class FoldController {
   @EventPattern(EVERY_OPENQ_EVENT)
@@ -50,12 +61,8 @@ class FoldController {
   }
 
   @EventPattern(TYPED)
-  async typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    // Idempotent by its own key, as a folded chain must be; the count of tries is kept apart.
-    await ctx.event.manager.query(
-      `INSERT INTO seen (handler, event_id) VALUES ('typed', $1) ON CONFLICT DO NOTHING`,
-      [ctx.event.envelope.eventId],
-    );
+  typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return seeTyped(ctx);
   }
 }
 
@@ -66,12 +73,8 @@ class FoldModule {}
 @Controller()
 class TypedOnlyController {
   @EventPattern(TYPED)
-  async typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
-    // Idempotent by its own key, as a folded chain must be (an upgrade's drain overlaps).
-    await ctx.event.manager.query(
-      `INSERT INTO seen (handler, event_id) VALUES ('typed', $1) ON CONFLICT DO NOTHING`,
-      [ctx.event.envelope.eventId],
-    );
+  typed(@Payload() _data: unknown, @Ctx() ctx: JetStreamEventContext): Promise<void> {
+    return seeTyped(ctx);
   }
 }
 
@@ -141,6 +144,28 @@ async function seen(ds: { query(sql: string): Promise<unknown> }): Promise<Recor
   return Object.fromEntries(rows.map((r) => [r.handler, r.n]));
 }
 
+/** Fetches the first `n` messages of a durable and acks them, as an earlier version did: how many. */
+async function ackFirst(consumer: { stream: string; durable: string }, n: number): Promise<number> {
+  const pulled = await t.nc.jetstream().consumers.get(consumer.stream, consumer.durable);
+  const batch = await pulled.fetch({ max_messages: n, expires: 5_000 });
+  let acked = 0;
+  for await (const m of batch) {
+    m.ack();
+    if (++acked === n) break;
+  }
+  return acked;
+}
+
+/** Once `n` typed messages are applied and the old durable is gone: their ids, sorted. */
+async function typedOnceDrained(ds: DataSource, oldDurable: string, n: number): Promise<string[]> {
+  await waitFor(async () => (await seen(ds)).typed === n, { timeoutMs: 20_000 });
+  await waitFor(async () => !(await durables()).includes(oldDurable), { timeoutMs: 20_000 });
+  const typed = (await ds.query(`SELECT event_id FROM seen WHERE handler = 'typed'`)) as {
+    event_id: string;
+  }[];
+  return typed.map((r) => r.event_id).sort();
+}
+
 describe("a service's types ride its whole-stream durable", () => {
   it('makes one durable, and applies each handler once per message of its type', async () => {
     const service = await startService();
@@ -163,25 +188,15 @@ describe("a service's types ride its whole-stream durable", () => {
     const old = await ensureEventConsumer(jsm, SERVICE, TYPED);
     const whole = await ensureEventConsumer(jsm, SERVICE, EVERY_OPENQ_EVENT);
     const before = await publish(TYPED, 12);
-    const pulled = await t.nc.jetstream().consumers.get(whole.stream, whole.durable);
-    const batch = await pulled.fetch({ max_messages: 12, expires: 5_000 });
-    let acked = 0;
-    for await (const m of batch) {
-      m.ack();
-      if (++acked === 12) break;
-    }
-    expect(acked).toBe(12);
+    expect(await ackFirst(whole, 12)).toBe(12);
     expect((await jsm.consumers.info(old.stream, old.durable)).config.ack_policy).toBe(AckPolicy.Explicit);
 
     const service = await startService();
     try {
       const after = await publish(TYPED, 8);
-      await waitFor(async () => (await seen(service.dataSource)).typed === 20, { timeoutMs: 20_000 });
-      await waitFor(async () => !(await durables()).includes(old.durable), { timeoutMs: 20_000 });
-      const typed = (await service.dataSource.query(`SELECT event_id FROM seen WHERE handler = 'typed'`)) as {
-        event_id: string;
-      }[];
-      expect(typed.map((r) => r.event_id).sort()).toEqual([...before, ...after].sort());
+      expect(await typedOnceDrained(service.dataSource, old.durable, 20)).toEqual(
+        [...before, ...after].sort(),
+      );
       // The 8 published after the start came through the whole stream; the 12 before, drained.
       expect((await seen(service.dataSource)).whole).toBe(8);
       expect(await durables()).toEqual([durableName(SERVICE, EVERY_OPENQ_EVENT)]);
@@ -222,13 +237,7 @@ describe("a service's types ride its whole-stream durable", () => {
     // The earlier version: a durable per type, which applied (acked) 12 messages and holds 3 more.
     const old = await ensureEventConsumer(jsm, SERVICE, TYPED);
     await publish(TYPED, 12);
-    const pulled = await t.nc.jetstream().consumers.get(old.stream, old.durable);
-    const batch = await pulled.fetch({ max_messages: 12, expires: 5_000 });
-    let acked = 0;
-    for await (const m of batch) {
-      m.ack();
-      if (++acked === 12) break;
-    }
+    expect(await ackFirst(old, 12)).toBe(12);
     await waitFor(
       async () => (await jsm.consumers.info(old.stream, old.durable)).ack_floor.stream_seq === 12,
     );
@@ -238,13 +247,8 @@ describe("a service's types ride its whole-stream durable", () => {
     const whole = durableName(SERVICE, EVERY_OPENQ_EVENT);
     try {
       const after = await publish(TYPED, 5);
-      await waitFor(async () => (await seen(service.dataSource)).typed === 8, { timeoutMs: 20_000 });
-      await waitFor(async () => !(await durables()).includes(old.durable), { timeoutMs: 20_000 });
       // The history the old durable had applied is not applied again; what it held, once.
-      const typed = (await service.dataSource.query(`SELECT event_id FROM seen WHERE handler = 'typed'`)) as {
-        event_id: string;
-      }[];
-      expect(typed.map((r) => r.event_id).sort()).toEqual([...held, ...after].sort());
+      expect(await typedOnceDrained(service.dataSource, old.durable, 8)).toEqual([...held, ...after].sort());
       const { config } = await jsm.consumers.info(STREAMS.openqEvents.name, whole);
       expect(config.deliver_policy).toBe(DeliverPolicy.StartSequence);
       expect(config.opt_start_seq).toBe(13);
