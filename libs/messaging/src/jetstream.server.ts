@@ -28,7 +28,13 @@ import { InboundProcessor, type EventContext, type EventUnit, type InvalidMessag
 import { outboxBacklog, OutboxRelay } from './outbox-relay';
 import { OutboxPublisher } from './outbox-publisher';
 import { messagingMetrics, secondsSince } from './metrics';
-import { ensureEventConsumer, ensureStreams, retireConsumers, whileJetStreamSettles } from './provisioning';
+import {
+  consumerInfoOrNull,
+  ensureEventConsumer,
+  ensureStreams,
+  retireConsumers,
+  whileJetStreamSettles,
+} from './provisioning';
 import { durableName, type ConsumerSettings, type StreamSettings } from './topology';
 import { CORRELATION_HEADER, natsHeaderReader, runInScope } from './trace-context';
 import { isRetryLater } from './retry-later';
@@ -226,9 +232,10 @@ const DRAIN_CHECK_MS = 1_000;
 /**
  * The types whose chains ride the whole-stream durable (docs/decisions.md, "A service's types
  * ride its whole-stream durable"): with a handler of `EVERY_OPENQ_EVENT`, or in a service told to
- * (`wholeStream`) without one, each other type of that stream whose chain runs per message, with no before-transaction step nor dead-letter step of its
- * own (`onInvalid`), is applied from the whole-stream durable's messages, in the same transaction,
- * rather than from a durable of its own (a delivery, a claim and a transaction fewer per message).
+ * (`wholeStream`) without one, each other type of that stream whose chain runs per message, with
+ * no before-transaction step nor dead-letter step of its own (`onInvalid`), is applied from the
+ * whole-stream durable's messages, in the same transaction, rather than from a durable of its own
+ * (a delivery, a claim and a transaction fewer per message).
  */
 function foldedTypes(
   chains: ReadonlyMap<string, Chain>,
@@ -423,9 +430,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ): Promise<number | undefined> {
     const info = (type: string) =>
       whileJetStreamSettles(() =>
-        jsm.consumers
-          .info(STREAMS[streamOfType(type)].name, durableName(this.options.service, type))
-          .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+        consumerInfoOrNull(jsm, STREAMS[streamOfType(type)].name, durableName(this.options.service, type)),
       );
     if (await info(EVERY_OPENQ_EVENT)) return undefined;
     const floors: number[] = [];
@@ -452,9 +457,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ): Promise<void> {
     const stream = STREAMS[streamOfType(type)].name;
     const durable = durableName(this.options.service, type);
-    const info = await whileJetStreamSettles(() => jsm.consumers.info(stream, durable)).catch(
-      (error: unknown) => (isNotFound(error) ? null : Promise.reject(error)),
-    );
+    const info = await whileJetStreamSettles(() => consumerInfoOrNull(jsm, stream, durable));
     if (!info) return;
     const until = (await whileJetStreamSettles(() => jsm.streams.info(stream))).state.last_seq;
     const processor = new InboundProcessor(
@@ -475,9 +478,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     if (!runner) return;
     this.logger.log(`draining ${durable} up to stream sequence ${until}: ${type} rides the whole stream`);
     const drained = async (): Promise<boolean> => {
-      const now = await jsm.consumers
-        .info(stream, durable)
-        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error)));
+      const now = await consumerInfoOrNull(jsm, stream, durable);
       return (
         !now || now.ack_floor.stream_seq >= until || (now.num_pending === 0 && now.num_ack_pending === 0)
       );

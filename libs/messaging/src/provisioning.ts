@@ -3,6 +3,7 @@ import {
   ErrorCode,
   NatsError,
   type ConsumerConfig,
+  type ConsumerInfo,
   type JetStreamManager,
   type StreamConfig,
 } from 'nats';
@@ -38,6 +39,17 @@ export async function ensureStreams(jsm: JetStreamManager, settings?: StreamSett
   for (const key of Object.keys(STREAMS) as StreamKey[]) await ensureStream(jsm, streamConfig(key, settings));
 }
 
+/** The durable consumer's state, or null when there is none (never made, or deleted). */
+export function consumerInfoOrNull(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+): Promise<ConsumerInfo | null> {
+  return jsm.consumers
+    .info(stream, durable)
+    .catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
+}
+
 /**
  * Creates the durable consumer, or updates it when its configuration changed; idempotent. Where a
  * new one starts (`deliver_policy`, `opt_start_seq`) is set at its creation only: JetStream keeps
@@ -48,9 +60,7 @@ export async function ensureConsumer(
   stream: string,
   config: Partial<ConsumerConfig> & { durable_name: string },
 ): Promise<void> {
-  const existing = await jsm.consumers
-    .info(stream, config.durable_name)
-    .catch((e: unknown) => (isNotFound(e) ? null : Promise.reject(e)));
+  const existing = await consumerInfoOrNull(jsm, stream, config.durable_name);
   if (existing) {
     const { deliver_policy: _policy, opt_start_seq: _start, ...kept } = config;
     if (needsUpdate(existing.config as unknown as Record<string, unknown>, kept as Record<string, unknown>)) {
