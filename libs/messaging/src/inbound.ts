@@ -53,6 +53,7 @@ function unitEvent(
   batchOutbox: OutboxWriter,
   item: BatchItem,
   after: AfterHandlers,
+  batch: readonly EventEnvelope[],
 ): EventContext {
   const { msg, envelope, prepared } = item;
   return {
@@ -62,6 +63,7 @@ function unitEvent(
     deliveries: msg.info.deliveryCount,
     streamSeq: msg.seq,
     prepared,
+    batch,
     afterHandlers: after.add,
   };
 }
@@ -272,6 +274,7 @@ export class InboundProcessor {
       deliveries,
       streamSeq: msg.seq,
       prepared,
+      batch: [envelope],
       afterHandlers: after.add,
     };
     if (this.options.wholeBatch) await this.options.wholeBatch([{ data: envelope.data, event }]);
@@ -486,8 +489,10 @@ export class InboundProcessor {
 
   /** The handlers of a batch's new messages, in stream order per subject, then their outbox rows. */
   private async runFresh(manager: EntityManager, outbox: OutboxWriter, fresh: BatchItem[]): Promise<void> {
-    if (this.options.wholeBatch) await this.runWholeBatch(manager, outbox, fresh, this.options.wholeBatch);
-    else for (const item of fresh) await this.runHandler(manager, outbox, item);
+    const batch = fresh.map((item) => item.envelope);
+    if (this.options.wholeBatch)
+      await this.runWholeBatch(manager, outbox, fresh, batch, this.options.wholeBatch);
+    else for (const item of fresh) await this.runHandler(manager, outbox, item, batch);
     await outbox.flush();
   }
 
@@ -495,10 +500,15 @@ export class InboundProcessor {
    * One message's handler inside the batch's transaction, as its own unit of work (logs, trace,
    * events): its rows are queued on the batch's writer with its correlation id and trace headers.
    */
-  private runHandler(manager: EntityManager, batchOutbox: OutboxWriter, item: BatchItem): Promise<unknown> {
+  private runHandler(
+    manager: EntityManager,
+    batchOutbox: OutboxWriter,
+    item: BatchItem,
+    batch: readonly EventEnvelope[],
+  ): Promise<unknown> {
     return this.inUnitScope(item, async () => {
       const after = new AfterHandlers();
-      const event = unitEvent(manager, batchOutbox, item, after);
+      const event = unitEvent(manager, batchOutbox, item, after, batch);
       await this.handler(event.envelope.data, event);
       await after.run();
     });
@@ -513,13 +523,16 @@ export class InboundProcessor {
     manager: EntityManager,
     batchOutbox: OutboxWriter,
     items: BatchItem[],
+    batch: readonly EventEnvelope[],
     wholeBatch: BatchHandlerFn,
   ): Promise<void> {
     if (items.length === 0) return;
     const units: EventUnit[] = [];
     const after = new AfterHandlers();
     for (const item of items) {
-      const event = await this.inUnitScope(item, async () => unitEvent(manager, batchOutbox, item, after));
+      const event = await this.inUnitScope(item, async () =>
+        unitEvent(manager, batchOutbox, item, after, batch),
+      );
       units.push({ data: item.envelope.data, event });
     }
     const type = items[0]!.envelope.type;

@@ -15,6 +15,14 @@ export interface EventContext {
   /** What the type's before-transaction step returned (`InboundOptions.prepare`), if it has one. */
   prepared?: unknown;
   /**
+   * The envelopes of the new messages whose handlers run in this transaction, in the order they
+   * run, this one's included (`[envelope]` for a message alone). A per-message handler may do its
+   * batch's work of one kind in one statement at the first message that needs it
+   * (`readOncePerTransaction`) instead of one statement per message (docs/decisions.md, "A
+   * message sees its batch").
+   */
+  batch: readonly EventEnvelope[];
+  /**
    * Runs `work` once every handler of this message has run, in the same transaction and the
    * handler's async context, before the message's outbox rows are written; several run in the
    * order given. A handler that sent a statement ahead (`sendAheadOfNext`) reads its reply there,

@@ -1,7 +1,14 @@
 import type { EntityManager } from 'typeorm';
-import type { ClockPolicyView, ClockStateItem, ProjectRole, WorkingTimeView } from '@openq/contracts';
+import {
+  OpenqEvent,
+  type ClockPolicyView,
+  type ClockStateItem,
+  type EventEnvelope,
+  type ProjectRole,
+  type WorkingTimeView,
+} from '@openq/contracts';
 import { RetryLaterError } from '@openq/messaging';
-import { returnedRows } from '@openq/persistence';
+import { readOncePerTransaction, returnedRows } from '@openq/persistence';
 import {
   DEFAULT_WORKING_TIME,
   type ClockPolicy,
@@ -198,6 +205,74 @@ export async function closeQuestion(
   );
   if (known.length === 0) throw new RetryLaterError(`question ${questionId} not declared here yet`);
   return toKnownQuestion(known[0]!);
+}
+
+/**
+ * Closes an answered question as `closeQuestion` does, together with the other answers of its
+ * batch (`batch`: the envelopes of the messages the transaction applies). At the first answer of
+ * the batch, every question answered in it that no other question event of the batch names is
+ * closed by one statement, each at its own instant; the message of each finds its question there
+ * and only queues its skips. Closing those at the batch's first answer changes nothing another
+ * message of the batch sees: only the closes and the clock (another transaction, which the update
+ * waits for) read a question's status, and a question declared or withdrawn in the same batch is
+ * closed at its own message. An answer whose question that statement did not close (not heard
+ * declared yet, closed already) takes `closeQuestion`'s way.
+ */
+export async function closeAnsweredQuestion(
+  m: EntityManager,
+  batch: readonly EventEnvelope[],
+  questionId: string,
+  at: string,
+): Promise<KnownQuestion> {
+  const closed = await readOncePerTransaction(m, 'notifier:batch-answers-closed', () =>
+    closeAnswers(m, answersAlone(batch)),
+  );
+  const known = closed.get(questionId);
+  if (!known) return closeQuestion(m, questionId, 'answered', at);
+  await skipClockNotices(m, questionId, 'answered');
+  return known;
+}
+
+const QUESTION_EVENTS: ReadonlySet<string> = new Set([
+  OpenqEvent.QuestionDeclared,
+  OpenqEvent.QuestionAnswered,
+  OpenqEvent.QuestionWithdrawn,
+]);
+
+/** The batch's answers (question → when) whose question no other question event of the batch names. */
+function answersAlone(batch: readonly EventEnvelope[]): Map<string, string> {
+  const named = new Map<string, number>();
+  const answers = new Map<string, string>();
+  for (const { type, data } of batch) {
+    if (!QUESTION_EVENTS.has(type)) continue;
+    const { questionId, answeredAt } = data as { questionId?: unknown; answeredAt?: unknown };
+    if (typeof questionId !== 'string') continue;
+    named.set(questionId, (named.get(questionId) ?? 0) + 1);
+    if (type === OpenqEvent.QuestionAnswered && typeof answeredAt === 'string')
+      answers.set(questionId, answeredAt);
+  }
+  for (const questionId of answers.keys()) if (named.get(questionId) !== 1) answers.delete(questionId);
+  return answers;
+}
+
+/** Closes these answered questions that are open (one statement); what is known of each it closed. */
+async function closeAnswers(
+  m: EntityManager,
+  answers: ReadonlyMap<string, string>,
+): Promise<Map<string, KnownQuestion>> {
+  if (answers.size === 0) return new Map();
+  const rows = returnedRows<QuestionRow>(
+    await m.query(
+      `UPDATE notifier_question q SET status = 'answered', closed_at = a.at, next_clock_at = NULL
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS a (question_id, at)
+        WHERE q.question_id = a.question_id AND q.status IN ('open', 'untracked')
+        RETURNING ${KNOWN_QUESTION_COLUMNS.split(', ')
+          .map((column) => `q.${column}`)
+          .join(', ')}`,
+      [[...answers.keys()], [...answers.values()]],
+    ),
+  );
+  return new Map(rows.map((r) => [r.question_id, toKnownQuestion(r)]));
 }
 
 export interface ClockQuestionRow {

@@ -1,11 +1,17 @@
 import { recordStatements } from '@openq/persistence';
 import { useServiceDatabase } from '@openq/testing';
-import { isRefusal, type QuestionDeclared } from '@openq/contracts';
+import { isRefusal, makeEnvelope, OpenqEvent, type QuestionDeclared } from '@openq/contracts';
 
 import { parseClockPolicy, parseWorkingTime, type ClockPolicy } from '../../domain/clock';
 import type { Notification } from '../../adapters/channels/channel';
 import { NOTIFIER_MIGRATIONS } from '../../migrations';
-import { closeQuestion, recordMember, setClockPolicy, setWorkingTime } from '../../store/clock.store';
+import {
+  closeAnsweredQuestion,
+  closeQuestion,
+  recordMember,
+  setClockPolicy,
+  setWorkingTime,
+} from '../../store/clock.store';
 import { saveDeclaredQuestion as saveQuestion } from '../enqueue-notifications/from-wire';
 import { ClockTicker } from './clock-ticker';
 
@@ -199,6 +205,67 @@ it('owes nothing for an answered or withdrawn question', async () => {
       `SELECT count(*)::int AS n FROM notification_delivery WHERE project_id = 'clock-d' AND status = 'skipped'`,
     ),
   ).toEqual([{ n: 2 }]);
+});
+
+it("closes a batch's answers in one statement, and a question the batch also declares at its own message", async () => {
+  await project('clock-g', CLOCK, { gil: 'developer', mara: 'maintainer' });
+  const [a, b, c] = (await Promise.all(
+    Array.from({ length: 3 }, () => declare('clock-g', 'gil', '2026-12-07T09:00:00Z')),
+  )) as [string, string, string];
+  now = new Date('2026-12-07T10:00:00Z');
+  await ticker().tick();
+  const answered = (q: string, at: string) =>
+    makeEnvelope(OpenqEvent.QuestionAnswered, 'clock-g', { questionId: q, answeredAt: at });
+  // The batch as the notifier's durable brings it: c is declared again (a redelivery) before its answer.
+  const batch = [
+    answered(a, '2026-12-07T10:05:00Z'),
+    makeEnvelope(OpenqEvent.QuestionDeclared, 'clock-g', { questionId: c }),
+    answered(b, '2026-12-07T10:06:00Z'),
+    answered(c, '2026-12-07T10:07:00Z'),
+  ];
+  const { value: known, sent } = await recordStatements(store.ds, () =>
+    store.ds.transaction(async (m) => {
+      const out = [];
+      for (const e of batch)
+        if (e.type === OpenqEvent.QuestionAnswered) {
+          const { questionId, answeredAt } = e.data as { questionId: string; answeredAt: string };
+          out.push(await closeAnsweredQuestion(m, batch, questionId, answeredAt));
+        }
+      return out;
+    }),
+  );
+  expect(known.map((q) => q.questionId)).toEqual([a, b, c]);
+  expect(known.every((q) => q.sessionAuthorId === 'gil' && q.askedBy === 'arquiteto')).toBe(true);
+  const closes = sent.filter((sql) => sql.includes('UPDATE notifier_question'));
+  // a and b in one statement at a's message; c, which the batch also names, at its own.
+  expect(closes).toHaveLength(2);
+  expect(closes[0]).toContain('unnest');
+  const rows = await store.ds.query(
+    `SELECT question_id, status, closed_at FROM notifier_question WHERE question_id = ANY($1::uuid[])
+      ORDER BY closed_at`,
+    [[a, b, c]],
+  );
+  expect(rows.map((r: { question_id: string; status: string; closed_at: Date }) => r.status)).toEqual([
+    'answered',
+    'answered',
+    'answered',
+  ]);
+  expect(rows.map((r: { closed_at: Date }) => r.closed_at.toISOString())).toEqual([
+    '2026-12-07T10:05:00.000Z',
+    '2026-12-07T10:06:00.000Z',
+    '2026-12-07T10:07:00.000Z',
+  ]);
+  // Each reminder planned before the answers was skipped, after the closes.
+  for (const q of [a, b, c])
+    expect(
+      await store.ds.query(
+        `SELECT status, last_error FROM notification_delivery WHERE notification->'questions'->0->>'questionId' = $1`,
+        [q],
+      ),
+    ).toEqual([{ status: 'skipped', last_error: 'pergunta_respondida' }]);
+  now = new Date('2026-12-07T17:00:00Z');
+  await ticker().tick();
+  for (const q of [a, b, c]) expect(await told(q)).toEqual(['question_reminder→gil']);
 });
 
 it('gives each notice once when several notifiers tick at the same instant', async () => {
