@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { mintDevToken } from '@openq/platform';
 import { DEV_JWT_SECRET } from '@openq/platform';
 import { claimsFor, signJwt } from '../testing/sign-jwt';
-import { JwtRejected, JwtVerifier, type JwtProblem } from './jwt-verifier';
+import { JwtRejected, JwtVerifier, VERIFIED_FOR_MS, type JwtProblem } from './jwt-verifier';
 import { jwksFileKeySource, secretKeySource } from './key-sources';
 
 const SECRET = 's'.repeat(40);
@@ -219,5 +219,47 @@ describe('JwtVerifier (JWKS)', () => {
     const empty = writeJwks([]);
     expect(() => jwksFileKeySource(empty)).toThrow(/OPENQ_JWKS: .* holds no RS256\/ES256 signing key/);
     expect(() => jwksFileKeySource('/nonexistent/jwks.json')).toThrow(/OPENQ_JWKS: cannot read a JWKS/);
+  });
+});
+
+describe('JwtVerifier: a token verified lately', () => {
+  it('stands without another check for a minute, never past its expiry, and only once it verified', async () => {
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    let nowMs = NOW_S * 1000;
+    let lookups = 0;
+    const verifier = new JwtVerifier(
+      {
+        algorithms: ['ES256'],
+        jwks: async () => {
+          lookups++;
+          return ec.publicKey;
+        },
+      },
+      { clockToleranceS: 0 },
+      () => nowMs,
+    );
+    const sign = (extra: Record<string, unknown>) =>
+      signJwt(claims(extra), { alg: 'ES256', privateKey: ec.privateKey, kid: 'k' });
+    const token = await sign({ exp: NOW_S + 90 });
+    expect((await verifier.verify(token)).id).toBe('u1');
+    expect((await verifier.verify(token)).id).toBe('u1');
+    expect(lookups).toBe(1);
+    nowMs += VERIFIED_FOR_MS;
+    expect(await problemOf(verifier, token)).toBe('accepted');
+    expect(lookups).toBe(2); // a minute on: checked again
+    nowMs = (NOW_S + 90) * 1000;
+    expect(await problemOf(verifier, token)).toBe('expired'); // kept, but not past its expiry
+    // A token that did not verify is checked every time it comes.
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const forged = await signJwt(claims({ exp: NOW_S + 3600 }), {
+      alg: 'ES256',
+      privateKey: stranger.privateKey,
+      kid: 'k',
+    });
+    nowMs = NOW_S * 1000;
+    const before = lookups;
+    expect(await problemOf(verifier, forged)).toBe('signature');
+    expect(await problemOf(verifier, forged)).toBe('signature');
+    expect(lookups).toBe(before + 2);
   });
 });

@@ -7,6 +7,7 @@ import {
   type JWTVerifyOptions,
   type KeyLike,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { isId } from '@openq/contracts';
 import { isRole, type Role, type UserIdentity } from './roles';
 
@@ -62,6 +63,15 @@ export class JwtVerifier {
    * one on every call).
    */
   private readonly key: { readonly secret: KeyObject } | { readonly jwks: JWTVerifyGetKey };
+  /**
+   * Tokens verified lately, by their text, and until when each stands without another check: every
+   * request of a session carries the same token, and its signature and claims are checked once per
+   * `VERIFIED_FOR_MS` instead of once per request (docs/decisions.md, "A token verified lately").
+   * Never past the token's expiry; only a token that verified is kept.
+   */
+  private readonly verified = new LRUCache<string, { identity: UserIdentity; untilMs: number }>({
+    max: VERIFIED_TOKENS,
+  });
 
   constructor(
     private readonly keys: KeySource,
@@ -72,11 +82,15 @@ export class JwtVerifier {
   }
 
   async verify(token: string): Promise<UserIdentity> {
+    const nowMs = this.nowMs();
+    const kept = this.verified.get(token);
+    if (kept && nowMs < kept.untilMs) return kept.identity;
+    const toleranceS = this.expect.clockToleranceS ?? 5;
     const options: JWTVerifyOptions = {
       algorithms: [...this.keys.algorithms],
       requiredClaims: ['exp'],
-      clockTolerance: this.expect.clockToleranceS ?? 5,
-      currentDate: new Date(this.nowMs()),
+      clockTolerance: toleranceS,
+      currentDate: new Date(nowMs),
       ...(this.expect.issuer ? { issuer: this.expect.issuer } : {}),
       ...(this.expect.audience ? { audience: this.expect.audience } : {}),
     };
@@ -86,7 +100,11 @@ export class JwtVerifier {
     } catch (error) {
       throw asRejection(error);
     }
-    return identityOf(payload);
+    const identity = identityOf(payload);
+    // jose required `exp`, a number: the token stands until then (and its tolerance), no longer.
+    const expiresMs = ((payload.exp as number) + toleranceS) * 1000;
+    this.verified.set(token, { identity, untilMs: Math.min(nowMs + VERIFIED_FOR_MS, expiresMs) });
+    return identity;
   }
 
   private async verifyWithJose(token: string, options: JWTVerifyOptions): Promise<JWTPayload> {
@@ -107,6 +125,14 @@ export class JwtVerifier {
     }
   }
 }
+
+/**
+ * How long a verified token stands without another check: a key taken out of a JWKS still admits
+ * the tokens it signed for at most this long (as a JWKS fetched a moment earlier would).
+ */
+export const VERIFIED_FOR_MS = 60_000;
+/** Tokens kept at most (~5 MB of tokens and identities). */
+const VERIFIED_TOKENS = 10_000;
 
 /** jose's refusal → ours. Anything unrecognised refuses too (a key jose will not use, say). */
 function asRejection(error: unknown): Error {
