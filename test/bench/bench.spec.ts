@@ -6,6 +6,7 @@ import { QUICK } from './plan';
 import { writeResults } from './support/report';
 import { Collector, type BenchResults } from './support/results';
 import { judgeTargets } from './targets';
+import { abTable } from './ab';
 
 // The bench is a command (`npm run bench`, `npm run bench -- --quick`), never a test: what stays in
 // the suite is this check of its own code — targets judged on the figures, the table and chart
@@ -164,5 +165,34 @@ describe('bench: results written as JSON, a markdown table and a chart', () => {
     const svg = readFileSync(writeResults(dir, 'zero', resultsOf(c)).svg, 'utf8');
     expect(svg).toContain(`${S.resume} · ${M.resumeSoloP50}`);
     expect(svg).not.toMatch(/NaN|Infinity/);
+  });
+});
+
+describe('bench:ab: each figure of both sides, run by run', () => {
+  const results = (peak: number, statements: number, solo?: number): BenchResults => {
+    const c = new Collector();
+    c.add(S.peak, M.peakBest, 'resumes/s', peak);
+    c.add(S.peak, M.ratioPeak, '×', peak / 300);
+    c.add(S.resume, M.sql(PER.cycle), 'statements', statements);
+    if (solo !== undefined) c.add(S.resume, M.resumeSoloP50, 'ms', solo);
+    return { meta: {}, figures: c.rows(), targets: judgeTargets(c, plan), details: {}, errors: {} };
+  };
+
+  it('prints the targets measured and the chosen figures, base then change, each in its runs’ order', () => {
+    const table = abTable(
+      [results(540, 21.6), results(551, 21.7, 8)],
+      [results(612, 20.9), results(600, 21)],
+    );
+    const lines = table.split('\n');
+    expect(lines[0]).toBe('| figure | base | change |');
+    expect(lines).toContain(`| ${S.peak}: ${M.peakBest} | 540, 551 | 612, 600 |`);
+    expect(table).toMatch(/\| SQL statements per .* cycle \(statements\) \| 21\.6, 21\.7 \| 20\.9, 21\.0 \|/);
+    // measured in one run only: the others say so
+    expect(lines).toContain(`| ${S.resume}: ${M.resumeSoloP50} | –, 8.00 | –, – |`);
+    expect(table).toMatch(/\| peak resumes\/s .* \(×\) \| 1\.80, 1\.84 \| 2\.04, 2\.00 \|/);
+    // a figure no run measured is left out
+    expect(table).not.toContain(M.peerSoloP50);
+    // and so is a target whose figure no run measured (the burst's)
+    expect(table).not.toContain('2,000');
   });
 });
