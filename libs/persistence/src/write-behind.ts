@@ -286,6 +286,16 @@ function setActive(runner: QueryRunner, active: boolean): void {
   (runner as { isTransactionActive: boolean }).isTransactionActive = active;
 }
 
+/**
+ * Whether `manager`'s unit is being tried as one statement (`inOneStatement`): its deferred writes
+ * go in that statement and its first statement of its own is refused. A unit that would read only
+ * to learn that a row is not there yet may instead write it with a statement that fails when the
+ * row is there (the gates' new cycle): the statement fails, and the unit runs again the usual way.
+ */
+export function runsAsOneStatement(manager: EntityManager): boolean {
+  return (manager.queryRunner?.data as Record<string, unknown> | undefined)?.[HELD] !== undefined;
+}
+
 /** What a held unit's first statement of its own is refused with (`inOneStatement`). */
 export class HeldStatementRefused extends Error {
   constructor() {

@@ -1,5 +1,11 @@
-import { useServiceDatabase } from '@openq/testing';
+import type { AgentGateStartedDto } from '@openq/contracts';
+import { OutboxWriter } from '@openq/messaging';
+import { inOneStatement, recordStatements } from '@openq/persistence';
+import { useServiceDatabase, waitFor } from '@openq/testing';
+import { inGateTransaction } from '../__fixtures__/gate-transactions';
+import { startCycle } from '../commands/cycle-activity/cycle-activity.handler';
 import type { GateCycle } from '../domain/gate-cycle';
+import { GateTransaction } from '../gate-transaction';
 import { GATES_MIGRATIONS } from '../migrations';
 import { GateCycleStore } from './gate-cycle.store';
 
@@ -64,5 +70,99 @@ describe('GateCycleStore', () => {
       updatedAt: at.toISOString(),
     });
     expect(loaded).toEqual(cycle);
+  });
+});
+
+/*
+ * A gate's start run as one statement (the inbox's `inOneStatement`): a new cycle is written
+ * without being read; a cycle that is there makes the statement fail, and the start runs again
+ * the usual way.
+ */
+describe('a start tried as one statement', () => {
+  const started = (taskId: string, sessionAuthorId: string): AgentGateStartedDto =>
+    ({ taskId, gate: 'qa', sessionAuthorId }) as AgentGateStartedDto;
+  const oneStatement = (data: AgentGateStartedDto) =>
+    inOneStatement(
+      store.ds,
+      async (manager) => {
+        const outbox = new OutboxWriter(manager);
+        await startCycle(new GateTransaction(manager, outbox), 'p2', data, 3, at);
+        await outbox.flush();
+      },
+      { sql: 'SELECT 1 AS applied', params: [] },
+    );
+  const usual = (data: AgentGateStartedDto) =>
+    inGateTransaction(store.ds, (_m, tx) => startCycle(tx, 'p2', data, 3, at));
+  const authorOf = async (taskId: string) =>
+    (
+      await store.ds.query(
+        `SELECT cycle->>'sessionAuthorId' AS author FROM gate_cycle WHERE project_id = 'p2' AND task_id = $1`,
+        [taskId],
+      )
+    ).map((r: { author: string }) => r.author);
+
+  it('writes a new cycle in that one statement, without reading it', async () => {
+    const { value: outcome, sent } = await recordStatements(store.ds, () =>
+      oneStatement(started('t-new', 'ana')),
+    );
+    expect(outcome.done).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('pg_advisory_xact_lock');
+    expect(await authorOf('t-new')).toEqual(['ana']);
+  });
+
+  it('fails when the cycle is there, leaving it as it was; the usual way then decides a restart', async () => {
+    await usual(started('t-again', 'ana'));
+    const outcome = await oneStatement(started('t-again', 'bia'));
+    expect(outcome).toMatchObject({ done: false, why: 'failed' });
+    expect(await authorOf('t-again')).toEqual(['ana']);
+    await usual(started('t-again', 'bia'));
+    expect(await authorOf('t-again')).toEqual(['bia']);
+  });
+
+  it("waits for a usual start that holds the cycle's key, then fails instead of writing over it", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let looked!: () => void;
+    const lookedUp = new Promise<void>((resolve) => (looked = resolve));
+    // The usual start of a new cycle: the key's lock taken, nothing found, not committed yet.
+    const first = inGateTransaction(store.ds, async (_m, tx) => {
+      const state = await tx.cycles.lock(
+        { projectId: 'p2', taskId: 't-race', gate: 'qa' },
+        { creating: true },
+      );
+      looked();
+      await held;
+      return tx.decide(
+        {
+          type: 'start',
+          data: {
+            projectId: 'p2',
+            taskId: 't-race',
+            gate: 'qa',
+            sessionAuthorId: 'ana',
+            defaultMaxCorrections: 3,
+          },
+        },
+        state,
+        at,
+      );
+    });
+    await lookedUp;
+    const second = oneStatement(started('t-race', 'bia'));
+    // The one statement waits on the key's lock while the first holds it.
+    await waitFor(
+      async () => {
+        const [{ n }] = await store.ds.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+        );
+        return n > 0;
+      },
+      { what: 'the one statement waiting on the advisory lock' },
+    );
+    release();
+    await first;
+    expect(await second).toMatchObject({ done: false, why: 'failed' });
+    expect(await authorOf('t-race')).toEqual(['ana']);
   });
 });

@@ -1,6 +1,6 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
-import { deferRows, sendAheadOfNext } from '@openq/persistence';
+import { deferRows, runsAsOneStatement, sendAheadOfNext } from '@openq/persistence';
 import {
   GATES,
   type GateCycle,
@@ -155,6 +155,22 @@ const SAVE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, p
     last_activity_at = EXCLUDED.last_activity_at, last_redispatch_at = EXCLUDED.last_redispatch_at,
     cycle = EXCLUDED.cycle, updated_at = EXCLUDED.updated_at`;
 
+/**
+ * A new cycle written by a unit tried as one statement (`GateCycleStore.lock`, `creating`): under
+ * the key's advisory lock, as `lock` takes it, and only if the cycle is not there. If it is (a
+ * restart, or a first message that committed meanwhile), the `DO UPDATE`'s condition divides by
+ * zero: the statement fails, nothing of the unit is kept, and the unit runs again the usual way,
+ * deciding on the cycle it finds.
+ */
+const CREATE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
+    last_activity_at, last_redispatch_at, cycle, updated_at)
+  SELECT p, t, g, s, r, w::uuid[], a, d, c::jsonb, u
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                $7::timestamptz[], $8::timestamptz[], $9::text[], $10::timestamptz[]) AS x (p, t, g, s, r, w, a, d, c, u)
+         CROSS JOIN LATERAL (SELECT pg_advisory_xact_lock(hashtextextended('gate-cycle:' || p || ':' || t || ':' || g, 0))) AS l
+  ON CONFLICT (project_id, task_id, gate) DO UPDATE SET updated_at = EXCLUDED.updated_at
+    WHERE 1 / (CASE WHEN gate_cycle.project_id IS NULL THEN 1 ELSE 0 END) = 1`;
+
 const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATES.indexOf(b.gate);
 
 /**
@@ -162,6 +178,9 @@ const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATE
  * document; the columns beside it are derived on every save, for the sweep and answer routing.
  */
 export class GateCycleStore {
+  /** Cycles this unit takes to be new without reading them (a unit tried as one statement). */
+  private readonly assumedNew = new Set<string>();
+
   constructor(private readonly manager: EntityManager) {}
 
   /**
@@ -170,9 +189,15 @@ export class GateCycleStore {
    * key is locked instead (advisory), so that two first messages do not both create it. A caller
    * that expects to create it (`creating`: a gate starting) takes the key's lock first and reads
    * once, two statements instead of three; the read must come after that lock in a statement of
-   * its own, to see a cycle that a concurrent first message committed meanwhile.
+   * its own, to see a cycle that a concurrent first message committed meanwhile. Tried as one
+   * statement (`runsAsOneStatement`), such a caller reads nothing: the cycle is taken to be new,
+   * and its save is an insert that fails if it is not (`CREATE_CYCLES`).
    */
   async lock(key: CycleKey, opts: { creating?: boolean } = {}): Promise<GateCycle | null> {
+    if (opts.creating && runsAsOneStatement(this.manager)) {
+      this.assumedNew.add(cycleKeyOf(key));
+      return null;
+    }
     if (!opts.creating) {
       const found = await this.selectForUpdate(key);
       if (found) return found;
@@ -269,7 +294,7 @@ export class GateCycleStore {
   async save(cycle: GateCycle): Promise<void> {
     await deferRows(
       this.manager,
-      SAVE_CYCLES,
+      this.assumedNew.has(cycleKeyOf(cycle)) ? CREATE_CYCLES : SAVE_CYCLES,
       [
         cycle.projectId,
         cycle.taskId,
