@@ -202,6 +202,7 @@ export class GateCycleStore {
       const found = await this.selectForUpdate(key);
       if (found) return found;
     }
+    // The key's lock as `CREATE_CYCLES` takes it too: keep the two keys the same.
     await sendAheadOfNext(this.manager, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
       `gate-cycle:${key.projectId}:${key.taskId}:${key.gate}`,
     ]);
