@@ -8,6 +8,7 @@
  */
 import '../../../tools/register-paths';
 import { Session } from 'node:inspector';
+import { inspectorPost } from '../support/inspector';
 import { Stack } from '../../support/stack';
 import { BENCH_GATEWAY_ENV } from '../phases/common';
 import { peakRun } from '../scenarios/answer-resume';
@@ -18,11 +19,6 @@ interface SamplingNode {
   selfSize: number;
   children: SamplingNode[];
 }
-
-const post = (session: Session, method: string, params?: object) =>
-  new Promise<unknown>((resolve, reject) =>
-    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
-  );
 
 function table(bytes: Map<string, number>, total: number, top: number): string {
   return [...bytes.entries()]
@@ -45,14 +41,14 @@ async function main(): Promise<void> {
     await peakRun(stack, `w${Date.now().toString(36)}`, levels, 180_000);
     const session = new Session();
     session.connect();
-    await post(session, 'HeapProfiler.enable');
-    await post(session, 'HeapProfiler.startSampling', {
+    await inspectorPost(session, 'HeapProfiler.enable');
+    await inspectorPost(session, 'HeapProfiler.startSampling', {
       samplingInterval: 16_384,
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
     const { cycles } = await peakRun(stack, `a${Date.now().toString(36)}`, levels, 180_000);
-    const { profile } = (await post(session, 'HeapProfiler.stopSampling')) as {
+    const { profile } = (await inspectorPost(session, 'HeapProfiler.stopSampling')) as {
       profile: { head: SamplingNode };
     };
     session.disconnect();

@@ -15,6 +15,7 @@
 import '../../../tools/register-paths';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { inspectorPost } from '../support/inspector';
 import { connect } from 'nats';
 import { AgentEvent, eventSubject, makeEnvelope } from '@openq/contracts';
 import { encodeJson } from '@openq/messaging';
@@ -26,11 +27,6 @@ import { until } from '../support/load';
 import { CpuMeter, databaseBackends } from '../support/cpu';
 import { deliveriesByDurable, quiesce } from '../support/quiesce';
 import { now } from '../support/stats';
-
-const post = (session: Session, method: string, params?: object) =>
-  new Promise<unknown>((resolve, reject) =>
-    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
-  );
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -114,9 +110,9 @@ async function main(): Promise<void> {
     const profiler = process.env.SOLO_PROFILE ? new Session() : null;
     if (profiler) {
       profiler.connect();
-      await post(profiler, 'Profiler.enable');
-      await post(profiler, 'Profiler.setSamplingInterval', { interval: 100 });
-      await post(profiler, 'Profiler.start');
+      await inspectorPost(profiler, 'Profiler.enable');
+      await inspectorPost(profiler, 'Profiler.setSamplingInterval', { interval: 100 });
+      await inspectorPost(profiler, 'Profiler.start');
     }
     const ds = stack.service('questions').dataSource;
     const cpu = await CpuMeter.start(
@@ -143,7 +139,7 @@ async function main(): Promise<void> {
     await quiesce(stack.nc);
     const split = await cpu.stop(cycles);
     if (profiler) {
-      const { profile } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
+      const { profile } = (await inspectorPost(profiler, 'Profiler.stop')) as { profile: unknown };
       writeFileSync(process.env.SOLO_PROFILE!, JSON.stringify(profile));
       profiler.disconnect();
     }
