@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { AgentQaVerdictDto, QuestionAnswered } from '@openq/contracts';
+import { recordStatements } from '@openq/persistence';
 import { useServiceDatabase, waitFor } from '@openq/testing';
+import { startCycle } from './commands/cycle-activity/cycle-activity.handler';
 import { hearAnswers } from './commands/hear-answer/hear-answer.handler';
 import type { QuestionDeclarer } from './adapters/question-declarer';
 import { DeclaredBefore, prepareVerdict } from './commands/record-verdict/prepare-verdict';
@@ -59,6 +61,18 @@ const verdict = (taskId: string): AgentQaVerdictDto => ({
 });
 const answer = answeredByClick(Q, D);
 
+/** The verdict's cycle, started as the engine starts it before any round. */
+const start = (taskId: string) =>
+  inTx((_m, tx) => startCycle(tx, P, { taskId, gate: 'qa', sessionAuthorId: 'ana' } as never, 3, new Date()));
+
+/** Whether a transaction waits on a lock (an advisory lock, a row lock) now. */
+const someoneWaitsOnALock = async () => {
+  const rows: unknown[] = await store.ds.query(
+    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  );
+  return rows.length === 1;
+};
+
 const inTx = <T>(work: (manager: EntityManager, tx: GateTransaction) => Promise<T>) =>
   inGateTransaction(store.ds, work);
 
@@ -110,19 +124,44 @@ describe("a verdict linking a question and that question's answer, at the same t
     });
     await linked.promise;
     const answerDone = inTx((_m, tx) => hearAnswers(tx, [{ projectId: P, data: answer }], new Date()));
-    await waitFor(
-      async () => {
-        const rows: unknown[] = await store.ds.query(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        return rows.length === 1;
-      },
-      { what: 'the answer waiting on the question lock' },
-    );
+    await waitFor(someoneWaitsOnALock, { what: 'the answer waiting on the question lock' });
     commit.resolve();
     await Promise.all([verdictDone, answerDone]);
     expect(await published('T2')).toEqual(['gate.verdict_recorded', 'gate.rescue_parked', 'gate.resumed']);
     expect(await stateOf('T2')).toBe('running');
+  });
+
+  it("locks a started cycle's questions, then reads the cycle and their answers, in two statements", async () => {
+    await start('T3');
+    const { sent } = await recordStatements(store.ds, () =>
+      inTx((_m, tx) => recordVerdict(tx, verdict('T3'), declaredBefore, ctx())),
+    );
+    const reads = sent.filter(
+      (q) => !/^(START TRANSACTION|COMMIT)/.test(q) && !/outbox|gate_history/.test(q),
+    );
+    // (A statement sent ahead is recorded when its reply comes: the order here is not the wire's.)
+    expect(reads).toHaveLength(2);
+    expect(reads.filter((q) => q.includes('pg_advisory_xact_lock'))).toHaveLength(1);
+    expect(reads.filter((q) => /FOR UPDATE[\s\S]*answered_questions/.test(q))).toHaveLength(1);
+    expect(await published('T3')).toEqual(['gate.verdict_recorded', 'gate.rescue_parked']);
+  });
+
+  it("an answer that holds the question's lock when the verdict begins: the verdict waits, sees it, never parks", async () => {
+    await start('T4');
+    const heard = deferred();
+    const commit = deferred();
+    const answerDone = inTx(async (_m, tx) => {
+      await hearAnswers(tx, [{ projectId: P, data: answer }], new Date());
+      heard.resolve();
+      await commit.promise;
+    });
+    await heard.promise;
+    const verdictDone = inTx((_m, tx) => recordVerdict(tx, verdict('T4'), declaredBefore, ctx()));
+    await waitFor(someoneWaitsOnALock, { what: 'the verdict waiting on the question lock' });
+    commit.resolve();
+    await Promise.all([answerDone, verdictDone]);
+    expect(await published('T4')).toEqual(['gate.verdict_recorded', 'gate.resumed']);
+    expect(await stateOf('T4')).toBe('running');
   });
 
   it('batches of answers racing the verdicts that link them, back to back: no cycle stays parked on an answer', async () => {

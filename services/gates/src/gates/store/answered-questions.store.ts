@@ -70,26 +70,9 @@ export class AnsweredQuestions {
    * What is settled of `questionIds`, in one statement: questionId → decisionEventId of those
    * already answered, and (§11.5) those already withdrawn.
    */
-  async settledOf(
-    projectId: string,
-    questionIds: readonly string[],
-  ): Promise<{ decisions: Record<string, string>; withdrawn: string[] }> {
+  async settledOf(projectId: string, questionIds: readonly string[]): Promise<SettledQuestions> {
     if (questionIds.length === 0) return { decisions: {}, withdrawn: [] };
-    const rows: { question_id: string; decision_event_id: string | null }[] = await this.manager.query(
-      `SELECT question_id, decision_event_id FROM answered_questions
-        WHERE project_id = $1 AND question_id = ANY($2::uuid[])
-       UNION ALL
-       SELECT question_id, NULL FROM withdrawn_questions
-        WHERE project_id = $1 AND question_id = ANY($2::uuid[])`,
-      [projectId, [...questionIds]],
-    );
-    const decisions: Record<string, string> = {};
-    const withdrawn: string[] = [];
-    for (const r of rows) {
-      if (r.decision_event_id === null) withdrawn.push(r.question_id);
-      else decisions[r.question_id] = r.decision_event_id;
-    }
-    return { decisions, withdrawn };
+    return settledFrom(await this.manager.query(settledSql(1, 2), [projectId, [...questionIds]]));
   }
 
   /** questionId → decisionEventId for those of `questionIds` already answered. */
@@ -110,6 +93,41 @@ export interface HeardAnswer {
   questionId: string;
   decisionEventId: string;
   answeredAt: string;
+}
+
+/** What is settled of some questions: the decisions of those answered, and those withdrawn (§11.5). */
+export interface SettledQuestions {
+  decisions: Record<string, string>;
+  withdrawn: string[];
+}
+
+/** A row of `settledSql`: a withdrawal has no decision. */
+export interface SettledRow {
+  question_id: string;
+  decision_event_id: string | null;
+}
+
+/**
+ * The read of what is settled of a project's questions, to stand alone or inside another
+ * statement: `$project` is the project's parameter, `$ids` the question ids'.
+ */
+export const settledSql = (project: number, ids: number) => {
+  const [p, q] = [`$${project}`, `$${ids}::uuid[]`];
+  return `SELECT question_id, decision_event_id FROM answered_questions
+        WHERE project_id = ${p} AND question_id = ANY(${q})
+       UNION ALL
+       SELECT question_id, NULL FROM withdrawn_questions
+        WHERE project_id = ${p} AND question_id = ANY(${q})`;
+};
+
+export function settledFrom(rows: readonly SettledRow[]): SettledQuestions {
+  const decisions: Record<string, string> = {};
+  const withdrawn: string[] = [];
+  for (const r of rows) {
+    if (r.decision_event_id === null) withdrawn.push(r.question_id);
+    else decisions[r.question_id] = r.decision_event_id;
+  }
+  return { decisions, withdrawn };
 }
 
 /** The advisory lock key of a question, as every locker of it names it. */

@@ -1,6 +1,7 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
 import type { EntityManager } from 'typeorm';
 import { deferRows, runsAsOneStatement, sendAheadOfNext } from '@openq/persistence';
+import { settledFrom, settledSql, type SettledQuestions, type SettledRow } from './answered-questions.store';
 import {
   GATES,
   type GateCycle,
@@ -207,6 +208,30 @@ export class GateCycleStore {
       `gate-cycle:${key.projectId}:${key.taskId}:${key.gate}`,
     ]);
     return this.selectForUpdate(key);
+  }
+
+  /**
+   * `lock`, and in the same statement what is settled of `questionIds` (`AnsweredQuestions.settledOf`),
+   * for a caller that took the questions' locks in an earlier statement (issue #29: a verdict's
+   * reads under its locks, one statement instead of two). The statement's snapshot is taken after
+   * those locks were granted, so it sees every answer and withdrawal of them committed before;
+   * the cycle's row is read as it is when its lock is granted, as `lock` reads it. A cycle not
+   * there yet is then locked by its key, as `lock` does.
+   */
+  async lockWithSettled(
+    key: CycleKey,
+    questionIds: readonly string[],
+  ): Promise<{ cycle: GateCycle | null; settled: SettledQuestions }> {
+    const rows: (SettledRow & { cycle: StoredCycle | null })[] = await this.manager.query(
+      `WITH c AS (SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE)
+       SELECT cycle, NULL::uuid AS question_id, NULL::uuid AS decision_event_id FROM c
+       UNION ALL
+       SELECT NULL, question_id, decision_event_id FROM (${settledSql(1, 4)}) AS s`,
+      [key.projectId, key.taskId, key.gate, [...questionIds]],
+    );
+    const stored = rows.find((r) => r.cycle !== null)?.cycle;
+    const settled = settledFrom(rows.filter((r) => r.cycle === null));
+    return { cycle: stored ? revive(stored) : await this.lock(key, { creating: true }), settled };
   }
 
   /**

@@ -70,6 +70,8 @@ function asksNewQuestions(verdict: AgentQaVerdictDto): boolean {
 
 /** The round's new questions, as the verdict's transaction gets them. */
 export interface DeclaredQuestions {
+  /** Every question declared before the transaction: the verdict locks them before the cycle. */
+  all(): readonly string[];
   /** The ids of `request.declare`'s questions, in order, or the questions service's refusal. */
   idsOf(request: QuestionRequest): string[] | Refusal;
 }
@@ -82,6 +84,10 @@ export interface DeclaredQuestions {
  */
 export class DeclaredBefore implements DeclaredQuestions {
   constructor(private readonly prepared: PreparedVerdict['declared']) {}
+
+  all(): readonly string[] {
+    return this.prepared && 'ids' in this.prepared ? Object.values(this.prepared.ids) : [];
+  }
 
   idsOf(request: QuestionRequest): string[] | Refusal {
     if (request.declare.length === 0) return [];

@@ -12,6 +12,7 @@ import {
   type GateCycle,
   type GateEvent,
 } from '../../domain/gate-cycle';
+import type { SettledQuestions } from '../../store/answered-questions.store';
 import type { DeclaredQuestions } from './prepare-verdict';
 import { decideRound, type VerdictContext } from './decide-round';
 import { roundVerdicts } from './round-verdicts';
@@ -41,12 +42,18 @@ export async function recordVerdict(
   const { projectId, now } = ctx;
   const { roundId, taskId, gate } = verdict;
   const verdicts = roundVerdicts(verdict);
-  // Existing questions are locked before the cycle, as an answer to one of them locks them:
-  // the answer and the link then never miss each other, and never wait on each other in a circle.
-  await tx.answers.lock(projectId, citedQuestionIds(verdicts));
-  const state = await tx.cycles.lock({ projectId, taskId, gate });
+  // The questions are locked before the cycle, as an answer to one of them locks them: the answer
+  // and the link then never miss each other, and never wait on each other in a circle. Those the
+  // round cites, and those declared for it before this transaction, in one statement sent ahead;
+  // then the cycle, locked, and what is settled of them, in one more (issue #29).
+  const locked = [...new Set([...citedQuestionIds(verdicts), ...questions.declared.all()])];
+  await tx.answers.lock(projectId, locked);
+  const { cycle: state, settled: known } = await tx.cycles.lockWithSettled(
+    { projectId, taskId, gate },
+    locked,
+  );
   const citations = await lookUpCitations(
-    tx,
+    known,
     questions.owner,
     projectId,
     citationsToCheck(state, roundId, verdicts),
@@ -61,10 +68,8 @@ export async function recordVerdict(
   // Declared before the transaction (`prepareVerdict`): nothing here waits on another service.
   const declared = questions.declared.idsOf(request);
   if (isRefusal(declared)) return declared;
-  // New questions: nobody waits on them yet, so locking them after the cycle cannot deadlock.
-  await tx.answers.lock(projectId, declared);
   const questionIds = [...new Set([...request.link, ...declared])];
-  const settled = await tx.answers.settledOf(projectId, questionIds);
+  const settled = await settledUnderLock(tx, projectId, questionIds, { locked, known });
   // An answer the owner has committed counts, whether or not its event has reached us (§11.1).
   const answered = { ...answeredCitations(citations), ...settled.decisions };
   // §11.5 so does a withdrawal: the cycle does not wait on a question that needs no answer.
@@ -79,25 +84,49 @@ export async function recordVerdict(
 }
 
 /**
- * What is known of each cited question, under its lock: answered when this service heard the
- * answer (the common path: no call), otherwise what the owner's log says.
+ * What is settled of `questionIds`: what was read under their locks, when all of them were locked
+ * before the cycle (always, unless the round asks for a question not declared before); otherwise
+ * the others are locked now (new questions: nobody waits on them yet, so locking them after the
+ * cycle cannot deadlock) and read again.
+ */
+async function settledUnderLock(
+  tx: GateTransaction,
+  projectId: string,
+  questionIds: readonly string[],
+  before: { locked: readonly string[]; known: SettledQuestions },
+): Promise<SettledQuestions> {
+  const locked = new Set(before.locked);
+  if (questionIds.every((id) => locked.has(id))) {
+    const wanted = new Set(questionIds);
+    return {
+      decisions: Object.fromEntries(Object.entries(before.known.decisions).filter(([id]) => wanted.has(id))),
+      withdrawn: before.known.withdrawn.filter((id) => wanted.has(id)),
+    };
+  }
+  await tx.answers.lock(
+    projectId,
+    questionIds.filter((id) => !locked.has(id)),
+  );
+  return tx.answers.settledOf(projectId, questionIds);
+}
+
+/**
+ * What is known of each cited question, read under its lock: answered or withdrawn when this
+ * service heard so (the common path: no call), otherwise what the owner's log says.
  */
 async function lookUpCitations(
-  tx: GateTransaction,
+  heard: SettledQuestions,
   owner: QuestionStatusSource,
   projectId: string,
   questionIds: readonly string[],
   correlationId: string,
 ): Promise<Record<string, CitedQuestion>> {
   if (questionIds.length === 0) return {};
-  const heard = await tx.answers.settledOf(projectId, questionIds);
-  const citations: Record<string, CitedQuestion> = Object.fromEntries(
-    Object.entries(heard.decisions).map(([id, decisionEventId]) => [
-      id,
-      { status: 'answered', decisionEventId },
-    ]),
-  );
-  for (const id of heard.withdrawn) citations[id] = { status: 'withdrawn' };
+  const wanted = new Set(questionIds);
+  const citations: Record<string, CitedQuestion> = {};
+  for (const [id, decisionEventId] of Object.entries(heard.decisions))
+    if (wanted.has(id)) citations[id] = { status: 'answered', decisionEventId };
+  for (const id of heard.withdrawn) if (wanted.has(id)) citations[id] = { status: 'withdrawn' };
   const unheard = questionIds.filter((id) => !(id in citations));
   for (const item of await owner.statusOf(projectId, unheard, correlationId)) {
     citations[item.questionId] = citedQuestion(item);
