@@ -111,13 +111,37 @@ describe('a start tried as one statement', () => {
     expect(await authorOf('t-new')).toEqual(['ana']);
   });
 
+  /** A cycle another replica started: its row is there, and this process has never seen it. */
+  const startedElsewhere = async (taskId: string, author: string) => {
+    await usual(started(`${taskId}-template`, author));
+    await store.ds.query(
+      `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
+                               last_activity_at, last_redispatch_at, cycle, updated_at)
+       SELECT project_id, $1, gate, state, parked_reason, waiting_on, last_activity_at,
+              last_redispatch_at, jsonb_set(cycle, '{taskId}', to_jsonb($1::text)), updated_at
+         FROM gate_cycle WHERE project_id = 'p2' AND task_id = $2`,
+      [taskId, `${taskId}-template`],
+    );
+  };
+
   it('fails when the cycle is there, leaving it as it was; the usual way then decides a restart', async () => {
-    await usual(started('t-again', 'ana'));
+    await startedElsewhere('t-again', 'ana');
     const outcome = await oneStatement(started('t-again', 'bia'));
     expect(outcome).toMatchObject({ done: false, why: 'failed' });
     expect(await authorOf('t-again')).toEqual(['ana']);
     await usual(started('t-again', 'bia'));
     expect(await authorOf('t-again')).toEqual(['bia']);
+  });
+
+  it('a restart of a cycle this process has seen is not tried: nothing is sent, the usual way decides it', async () => {
+    await usual(started('t-seen', 'ana'));
+    const { value: outcome, sent } = await recordStatements(store.ds, () =>
+      oneStatement(started('t-seen', 'bia')),
+    );
+    expect(outcome).toMatchObject({ done: false, why: 'statement' });
+    expect(sent).toEqual([]);
+    await usual(started('t-seen', 'bia'));
+    expect(await authorOf('t-seen')).toEqual(['bia']);
   });
 
   it("waits for a usual start that holds the cycle's key, then fails instead of writing over it", async () => {

@@ -1,4 +1,5 @@
 import { affectsFromWire, affectsToWire } from '@openq/contracts';
+import { LRUCache } from 'lru-cache';
 import type { EntityManager } from 'typeorm';
 import { deferRows, runsAsOneStatement, sendAheadOfNext } from '@openq/persistence';
 import { settledFrom, settledSql, type SettledQuestions, type SettledRow } from './answered-questions.store';
@@ -172,6 +173,15 @@ const CREATE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state,
   ON CONFLICT (project_id, task_id, gate) DO UPDATE SET updated_at = EXCLUDED.updated_at
     WHERE 1 / (CASE WHEN gate_cycle.project_id IS NULL THEN 1 ELSE 0 END) = 1`;
 
+/**
+ * Keys of cycles this process has seen a row of: a start of one is a restart, so it is not tried
+ * as one statement, which would fail on the row (a failed statement, and an error line in
+ * PostgreSQL's log, before the usual way). A hint, never the truth: a key missing here (another
+ * replica saw the cycle, the process is new) pays that once, as before; a key here whose row is
+ * gone takes the usual way, which is right for any cycle.
+ */
+const knownCycles = new LRUCache<string, true>({ max: 10_000 });
+
 const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATES.indexOf(b.gate);
 
 /**
@@ -192,10 +202,11 @@ export class GateCycleStore {
    * once, two statements instead of three; the read must come after that lock in a statement of
    * its own, to see a cycle that a concurrent first message committed meanwhile. Tried as one
    * statement (`runsAsOneStatement`), such a caller reads nothing: the cycle is taken to be new,
-   * and its save is an insert that fails if it is not (`CREATE_CYCLES`).
+   * and its save is an insert that fails if it is not (`CREATE_CYCLES`), unless this process has
+   * seen the cycle (`knownCycles`): its read is then refused, and the unit runs the usual way.
    */
   async lock(key: CycleKey, opts: { creating?: boolean } = {}): Promise<GateCycle | null> {
-    if (opts.creating && runsAsOneStatement(this.manager)) {
+    if (opts.creating && runsAsOneStatement(this.manager) && !knownCycles.has(cycleKeyOf(key))) {
       this.assumedNew.add(cycleKeyOf(key));
       return null;
     }
@@ -231,7 +242,9 @@ export class GateCycleStore {
     );
     const stored = rows.find((r) => r.cycle !== null)?.cycle;
     const settled = settledFrom(rows.filter((r) => r.cycle === null));
-    return { cycle: stored ? revive(stored) : await this.lock(key, { creating: true }), settled };
+    if (!stored) return { cycle: await this.lock(key, { creating: true }), settled };
+    knownCycles.set(cycleKeyOf(key), true);
+    return { cycle: revive(stored), settled };
   }
 
   /**
@@ -318,6 +331,7 @@ export class GateCycleStore {
    * statement's rows (a cycle saved twice sends the first row ahead: its key).
    */
   async save(cycle: GateCycle): Promise<void> {
+    knownCycles.set(cycleKeyOf(cycle), true);
     await deferRows(
       this.manager,
       this.assumedNew.has(cycleKeyOf(cycle)) ? CREATE_CYCLES : SAVE_CYCLES,
@@ -342,6 +356,8 @@ export class GateCycleStore {
       `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE`,
       [key.projectId, key.taskId, key.gate],
     );
-    return rows[0] ? revive(rows[0].cycle) : null;
+    if (!rows[0]) return null;
+    knownCycles.set(cycleKeyOf(key), true);
+    return revive(rows[0].cycle);
   }
 }
