@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { BatchedFloor, Floor } from '../scenarios/floor';
 import { ingestRun } from '../scenarios/ingest';
 import { LangGraphPeer } from '../scenarios/peer-langgraph';
+import { PeerProcess } from '../scenarios/peer-process';
 import { CpuMeter, databaseBackends, type CpuSplit } from '../support/cpu';
 import type { Collector } from '../support/results';
 import { quiesce } from '../support/quiesce';
@@ -93,6 +94,17 @@ async function window(backends: () => Promise<number[]>, natsPort: number) {
 }
 
 /**
+ * The LangGraph peer: in the bench's process, as the targets were set (issue #29), or with
+ * `BENCH_PEER=process` in a process of its own (`PeerProcess`), so that `@langchain/core` does not
+ * turn AsyncLocalStorage's promise hooks on in openq's (never for the targets).
+ */
+function startPeer(databaseUrl: string): Promise<Pick<LangGraphPeer, 'run' | 'peak' | 'stop'>> {
+  return process.env.BENCH_PEER === 'process'
+    ? PeerProcess.start(databaseUrl)
+    : LangGraphPeer.start(databaseUrl);
+}
+
+/**
  * Scenarios 1, 1b, 2, 3, 6 and 7, interleaved run by run: in each run the floor and the batched
  * floor are measured, then ingest, answer→resume, the LangGraph peer and the HTTP burst right
  * after them, so every ratio compares figures taken within a minute of each other on the same
@@ -118,7 +130,7 @@ export async function phaseStack(ctx: PhaseContext): Promise<void> {
   const floor = floors ? await Floor.start(stack.nc, stack.db.url) : null;
   const batched = floors ? await BatchedFloor.start(stack.nc, stack.db.url, plan.floorBatch) : null;
   const peerDb = want('peer') || want('peak') ? await createTestDatabase('openq_bench_peer') : null;
-  const peer = peerDb ? await LangGraphPeer.start(peerDb.url) : null;
+  const peer = peerDb ? await startPeer(peerDb.url) : null;
   progress.tick();
   const failed = new Set<string>();
   const ds = stack.service('questions').dataSource;
