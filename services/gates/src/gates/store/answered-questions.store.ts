@@ -101,6 +101,15 @@ export interface SettledQuestions {
   withdrawn: string[];
 }
 
+/** What `settled` says of `questionIds` alone. */
+export function settledAmong(settled: SettledQuestions, questionIds: readonly string[]): SettledQuestions {
+  const wanted = new Set(questionIds);
+  return {
+    decisions: Object.fromEntries(Object.entries(settled.decisions).filter(([id]) => wanted.has(id))),
+    withdrawn: settled.withdrawn.filter((id) => wanted.has(id)),
+  };
+}
+
 /** A row of `settledSql`: a withdrawal has no decision. */
 export interface SettledRow {
   question_id: string;

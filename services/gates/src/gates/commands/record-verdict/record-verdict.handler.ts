@@ -12,7 +12,7 @@ import {
   type GateCycle,
   type GateEvent,
 } from '../../domain/gate-cycle';
-import type { SettledQuestions } from '../../store/answered-questions.store';
+import { settledAmong, type SettledQuestions } from '../../store/answered-questions.store';
 import type { DeclaredQuestions } from './prepare-verdict';
 import { decideRound, type VerdictContext } from './decide-round';
 import { roundVerdicts } from './round-verdicts';
@@ -69,7 +69,11 @@ export async function recordVerdict(
   const declared = questions.declared.idsOf(request);
   if (isRefusal(declared)) return declared;
   const questionIds = [...new Set([...request.link, ...declared])];
-  const settled = await settledUnderLock(tx, projectId, questionIds, { locked, known });
+  // Every one of them was locked before the cycle (`all()` holds what `idsOf` may give).
+  const unlocked = questionIds.filter((id) => !locked.includes(id));
+  if (unlocked.length > 0)
+    throw new Error(`questions ${unlocked.join(', ')} were not locked before the cycle`);
+  const settled = settledAmong(known, questionIds);
   // An answer the owner has committed counts, whether or not its event has reached us (§11.1).
   const answered = { ...answeredCitations(citations), ...settled.decisions };
   // §11.5 so does a withdrawal: the cycle does not wait on a question that needs no answer.
@@ -84,33 +88,6 @@ export async function recordVerdict(
 }
 
 /**
- * What is settled of `questionIds`: what was read under their locks, when all of them were locked
- * before the cycle (always, unless the round asks for a question not declared before); otherwise
- * the others are locked now (new questions: nobody waits on them yet, so locking them after the
- * cycle cannot deadlock) and read again.
- */
-async function settledUnderLock(
-  tx: GateTransaction,
-  projectId: string,
-  questionIds: readonly string[],
-  before: { locked: readonly string[]; known: SettledQuestions },
-): Promise<SettledQuestions> {
-  const locked = new Set(before.locked);
-  if (questionIds.every((id) => locked.has(id))) {
-    const wanted = new Set(questionIds);
-    return {
-      decisions: Object.fromEntries(Object.entries(before.known.decisions).filter(([id]) => wanted.has(id))),
-      withdrawn: before.known.withdrawn.filter((id) => wanted.has(id)),
-    };
-  }
-  await tx.answers.lock(
-    projectId,
-    questionIds.filter((id) => !locked.has(id)),
-  );
-  return tx.answers.settledOf(projectId, questionIds);
-}
-
-/**
  * What is known of each cited question, read under its lock: answered or withdrawn when this
  * service heard so (the common path: no call), otherwise what the owner's log says.
  */
@@ -122,11 +99,11 @@ async function lookUpCitations(
   correlationId: string,
 ): Promise<Record<string, CitedQuestion>> {
   if (questionIds.length === 0) return {};
-  const wanted = new Set(questionIds);
+  const { decisions, withdrawn } = settledAmong(heard, questionIds);
   const citations: Record<string, CitedQuestion> = {};
-  for (const [id, decisionEventId] of Object.entries(heard.decisions))
-    if (wanted.has(id)) citations[id] = { status: 'answered', decisionEventId };
-  for (const id of heard.withdrawn) if (wanted.has(id)) citations[id] = { status: 'withdrawn' };
+  for (const [id, decisionEventId] of Object.entries(decisions))
+    citations[id] = { status: 'answered', decisionEventId };
+  for (const id of withdrawn) citations[id] = { status: 'withdrawn' };
   const unheard = questionIds.filter((id) => !(id in citations));
   for (const item of await owner.statusOf(projectId, unheard, correlationId)) {
     citations[item.questionId] = citedQuestion(item);
