@@ -147,11 +147,14 @@ function revive(stored: StoredCycle): GateCycle {
 }
 
 /** Cycles as rows of one statement (`deferRows`); `waiting_on` as an array literal, one a row. */
-const SAVE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
+const CYCLE_ROWS = `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
     last_activity_at, last_redispatch_at, cycle, updated_at)
   SELECT p, t, g, s, r, w::uuid[], a, d, c::jsonb, u
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                $7::timestamptz[], $8::timestamptz[], $9::text[], $10::timestamptz[]) AS x (p, t, g, s, r, w, a, d, c, u)
+                $7::timestamptz[], $8::timestamptz[], $9::text[], $10::timestamptz[]) AS x (p, t, g, s, r, w, a, d, c, u)`;
+
+/** Cycles written whether they are new or not. */
+const SAVE_CYCLES = `${CYCLE_ROWS}
   ON CONFLICT (project_id, task_id, gate) DO UPDATE SET
     state = EXCLUDED.state, parked_reason = EXCLUDED.parked_reason, waiting_on = EXCLUDED.waiting_on,
     last_activity_at = EXCLUDED.last_activity_at, last_redispatch_at = EXCLUDED.last_redispatch_at,
@@ -164,11 +167,7 @@ const SAVE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, p
  * zero: the statement fails, nothing of the unit is kept, and the unit runs again the usual way,
  * deciding on the cycle it finds.
  */
-const CREATE_CYCLES = `INSERT INTO gate_cycle (project_id, task_id, gate, state, parked_reason, waiting_on,
-    last_activity_at, last_redispatch_at, cycle, updated_at)
-  SELECT p, t, g, s, r, w::uuid[], a, d, c::jsonb, u
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                $7::timestamptz[], $8::timestamptz[], $9::text[], $10::timestamptz[]) AS x (p, t, g, s, r, w, a, d, c, u)
+const CREATE_CYCLES = `${CYCLE_ROWS}
          CROSS JOIN LATERAL (SELECT pg_advisory_xact_lock(hashtextextended('gate-cycle:' || p || ':' || t || ':' || g, 0))) AS l
   ON CONFLICT (project_id, task_id, gate) DO UPDATE SET updated_at = EXCLUDED.updated_at
     WHERE 1 / (CASE WHEN gate_cycle.project_id IS NULL THEN 1 ELSE 0 END) = 1`;

@@ -255,6 +255,11 @@ function answersAlone(batch: readonly EventEnvelope[]): Map<string, string> {
   return answers;
 }
 
+/** `KNOWN_QUESTION_COLUMNS` of the table aliased `q`, once. */
+const KNOWN_QUESTION_COLUMNS_OF_Q = KNOWN_QUESTION_COLUMNS.split(', ')
+  .map((column) => `q.${column}`)
+  .join(', ');
+
 /** Closes these answered questions that are open (one statement); what is known of each it closed. */
 async function closeAnswers(
   m: EntityManager,
@@ -266,9 +271,7 @@ async function closeAnswers(
       `UPDATE notifier_question q SET status = 'answered', closed_at = a.at, next_clock_at = NULL
          FROM unnest($1::uuid[], $2::timestamptz[]) AS a (question_id, at)
         WHERE q.question_id = a.question_id AND q.status IN ('open', 'untracked')
-        RETURNING ${KNOWN_QUESTION_COLUMNS.split(', ')
-          .map((column) => `q.${column}`)
-          .join(', ')}`,
+        RETURNING ${KNOWN_QUESTION_COLUMNS_OF_Q}`,
       [[...answers.keys()], [...answers.values()]],
     ),
   );
