@@ -25,6 +25,16 @@ describe('validateAs', () => {
       value: { viaAgente: 'po', resposta: 'sim' },
     });
   });
+
+  it('refuses a value of a class with no rules as the body, not with an exception', () => {
+    class NoRules {}
+    for (const plain of [{}, { a: 1 }])
+      expect(validateAs(NoRules, plain)).toMatchObject({
+        ok: false,
+        reason: 'corpo_invalido',
+        field: '(body)',
+      });
+  });
 });
 
 describe('text PostgreSQL can store', () => {

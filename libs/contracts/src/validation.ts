@@ -64,7 +64,9 @@ export function absentMeansEmpty(cls: object): boolean {
 
 function firstFailure(errors: ValidationError[], prefix = ''): { field: string; message: string } {
   const first = errors[0]!;
-  const field = prefix ? `${prefix}.${first.property}` : first.property;
+  // A failure of the object itself (`forbidUnknownValues` on a class with no rules) names no property.
+  const own = first.property ?? '(body)';
+  const field = prefix ? `${prefix}.${own}` : own;
   if (first.constraints) {
     const message = Object.values(first.constraints)[0] ?? 'is invalid';
     return { field, message };
