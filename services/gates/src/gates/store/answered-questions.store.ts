@@ -66,15 +66,6 @@ export class AnsweredQuestions {
     return inserted.length > 0;
   }
 
-  /**
-   * What is settled of `questionIds`, in one statement: questionId → decisionEventId of those
-   * already answered, and (§11.5) those already withdrawn.
-   */
-  async settledOf(projectId: string, questionIds: readonly string[]): Promise<SettledQuestions> {
-    if (questionIds.length === 0) return { decisions: {}, withdrawn: [] };
-    return settledFrom(await this.manager.query(settledSql(1, 2), [projectId, [...questionIds]]));
-  }
-
   /** questionId → decisionEventId for those of `questionIds` already answered. */
   async decisionsOf(projectId: string, questionIds: readonly string[]): Promise<Record<string, string>> {
     if (questionIds.length === 0) return {};
@@ -117,8 +108,9 @@ export interface SettledRow {
 }
 
 /**
- * The read of what is settled of a project's questions, to stand alone or inside another
- * statement: `$project` is the project's parameter, `$ids` the question ids'.
+ * The read of what is settled of a project's questions (questionId → decisionEventId of those
+ * answered, and §11.5 those withdrawn), for a statement that reads more beside it
+ * (`GateCycleStore.lockWithSettled`): `$project` is the project's parameter, `$ids` the question ids'.
  */
 export const settledSql = (project: number, ids: number) => {
   const [p, q] = [`$${project}`, `$${ids}::uuid[]`];

@@ -181,6 +181,9 @@ const CREATE_CYCLES = `${CYCLE_ROWS}
  */
 const knownCycles = new LRUCache<string, true>({ max: 10_000 });
 
+/** A cycle's row by its key (`$1` – `$3`), locked. */
+const CYCLE_FOR_UPDATE = `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE`;
+
 const byGateOrder = (a: GateCycle, b: GateCycle) => GATES.indexOf(a.gate) - GATES.indexOf(b.gate);
 
 /**
@@ -221,7 +224,7 @@ export class GateCycleStore {
   }
 
   /**
-   * `lock`, and in the same statement what is settled of `questionIds` (`AnsweredQuestions.settledOf`),
+   * `lock`, and in the same statement what is settled of `questionIds` (`settledSql`),
    * for a caller that took the questions' locks in an earlier statement (issue #29: a verdict's
    * reads under its locks, one statement instead of two). The statement's snapshot is taken after
    * those locks were granted, so it sees every answer and withdrawal of them committed before;
@@ -233,7 +236,7 @@ export class GateCycleStore {
     questionIds: readonly string[],
   ): Promise<{ cycle: GateCycle | null; settled: SettledQuestions }> {
     const rows: (SettledRow & { cycle: StoredCycle | null })[] = await this.manager.query(
-      `WITH c AS (SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE)
+      `WITH c AS (${CYCLE_FOR_UPDATE})
        SELECT cycle, NULL::uuid AS question_id, NULL::uuid AS decision_event_id FROM c
        UNION ALL
        SELECT NULL, question_id, decision_event_id FROM (${settledSql(1, 4)}) AS s`,
@@ -351,10 +354,11 @@ export class GateCycleStore {
   }
 
   private async selectForUpdate(key: CycleKey): Promise<GateCycle | null> {
-    const rows: CycleRow[] = await this.manager.query(
-      `SELECT cycle FROM gate_cycle WHERE project_id = $1 AND task_id = $2 AND gate = $3 FOR UPDATE`,
-      [key.projectId, key.taskId, key.gate],
-    );
+    const rows: CycleRow[] = await this.manager.query(CYCLE_FOR_UPDATE, [
+      key.projectId,
+      key.taskId,
+      key.gate,
+    ]);
     if (!rows[0]) return null;
     knownCycles.set(cycleKeyOf(key), true);
     return revive(rows[0].cycle);
